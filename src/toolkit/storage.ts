@@ -1,0 +1,222 @@
+/**
+ * Storage: the official toolkit's localStorage layout over `KeyValueStore`.
+ *
+ * Each partition lives at `rdt:{dAppDefinitionAddress}:{networkId}:{partition}` and holds the same JSON as the
+ * official toolkit, so a session made with it keeps working. Anything unreadable (invalid JSON, a foreign shape) is
+ * reported on `corruptions` and reset, never thrown into the UI; in keyed partitions only the bad entries are dropped.
+ */
+import { KeyValueStore } from "@effect/platform"
+import { Effect, Layer, Option, Schema, SubscriptionRef } from "effect"
+import { ToolkitConfig } from "./config.js"
+import { FailedToReadFromLocalStorage, FailedToWriteToLocalStorage, PatchingStateFailed } from "./errors.js"
+import {
+  ConnectorExtensionState,
+  defaultRdtState,
+  Identity,
+  RdtState,
+  RequestItem,
+  Session,
+  WalletInteractionResponse
+} from "./schemas.js"
+
+export type PartitionName = "state" | "requests" | "sessions" | "identities" | "walletResponses" | "connectorExtension"
+
+export const storageKey = (dAppDefinitionAddress: string, networkId: number, partition: PartitionName): string =>
+  `rdt:${dAppDefinitionAddress}:${networkId}:${partition}`
+
+export interface StorageCorruption {
+  readonly key: string
+  readonly entry?: string
+  readonly reason: string
+}
+
+/** A partition holding one JSON object. */
+export interface ObjectPartition<A> {
+  readonly key: string
+  readonly get: Effect.Effect<Option.Option<A>, FailedToReadFromLocalStorage>
+  readonly set: (value: A) => Effect.Effect<void, FailedToWriteToLocalStorage>
+  /** Read, transform and write atomically (within this tab). */
+  readonly modify: <B>(
+    f: (current: Option.Option<A>) => readonly [B, A]
+  ) => Effect.Effect<B, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage>
+  readonly clear: Effect.Effect<void, FailedToWriteToLocalStorage>
+}
+
+/** A partition holding an object of entries keyed by id. */
+export interface KeyedPartition<A> {
+  readonly key: string
+  readonly getAll: Effect.Effect<Readonly<Record<string, A>>, FailedToReadFromLocalStorage>
+  readonly getById: (id: string) => Effect.Effect<Option.Option<A>, FailedToReadFromLocalStorage>
+  readonly setItems: (items: Readonly<Record<string, A>>) => Effect.Effect<void, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage>
+  /** Shallow-merges `patch` into an existing entry; `PatchingStateFailed` when there is none. */
+  readonly patchItem: (
+    id: string,
+    patch: (current: A) => A
+  ) => Effect.Effect<A, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage | PatchingStateFailed>
+  readonly removeItem: (id: string) => Effect.Effect<void, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage>
+  readonly clear: Effect.Effect<void, FailedToWriteToLocalStorage>
+}
+
+export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", {
+  effect: Effect.gen(function* () {
+    const kv = yield* KeyValueStore.KeyValueStore
+    const config = yield* ToolkitConfig
+    const corruptions = yield* SubscriptionRef.make<ReadonlyArray<StorageCorruption>>([])
+    const lock = yield* Effect.makeSemaphore(1)
+
+    const keyOf = (partition: PartitionName) => storageKey(config.dAppDefinitionAddress, config.networkId, partition)
+
+    const report = (c: StorageCorruption) =>
+      SubscriptionRef.update(corruptions, (all) => [...all, c]).pipe(
+        Effect.zipRight(Effect.logWarning("toolkit storage: unreadable data was reset", c))
+      )
+
+    const readRaw = (key: string) =>
+      kv.get(key).pipe(Effect.mapError((cause) => new FailedToReadFromLocalStorage({ key, cause })))
+
+    const writeRaw = (key: string, value: unknown) =>
+      Effect.try({
+        try: () => JSON.stringify(value),
+        catch: (cause) => new FailedToWriteToLocalStorage({ key, cause })
+      }).pipe(
+        Effect.flatMap((json) => kv.set(key, json)),
+        Effect.mapError((cause) =>
+          cause instanceof FailedToWriteToLocalStorage ? cause : new FailedToWriteToLocalStorage({ key, cause })
+        )
+      )
+
+    const removeRaw = (key: string) =>
+      kv.remove(key).pipe(Effect.mapError((cause) => new FailedToWriteToLocalStorage({ key, cause })))
+
+    /** Parses JSON; on failure reports, removes the key and yields None. */
+    const readJson = (key: string) =>
+      Effect.flatMap(readRaw(key), (raw) => {
+        if (Option.isNone(raw)) return Effect.succeed(Option.none<unknown>())
+        try {
+          return Effect.succeed(Option.some<unknown>(JSON.parse(raw.value)))
+        } catch {
+          return report({ key, reason: "invalid JSON" }).pipe(
+            Effect.zipRight(removeRaw(key).pipe(Effect.ignore)),
+            Effect.as(Option.none<unknown>())
+          )
+        }
+      })
+
+    const objectPartition = <A, I>(partition: PartitionName, schema: Schema.Schema<A, I>): ObjectPartition<A> => {
+      const key = keyOf(partition)
+      const decode = Schema.decodeUnknownOption(schema)
+      const encode = Schema.encode(schema)
+      const get = Effect.flatMap(readJson(key), (json) => {
+        if (Option.isNone(json)) return Effect.succeed(Option.none<A>())
+        const decoded = decode(json.value)
+        if (Option.isSome(decoded)) return Effect.succeed(decoded)
+        return report({ key, reason: "unexpected shape" }).pipe(
+          Effect.zipRight(removeRaw(key).pipe(Effect.ignore)),
+          Effect.as(Option.none<A>())
+        )
+      })
+      const set = (value: A) =>
+        encode(value).pipe(
+          Effect.mapError((cause) => new FailedToWriteToLocalStorage({ key, cause })),
+          Effect.flatMap((encoded) => writeRaw(key, encoded))
+        )
+      return {
+        key,
+        get,
+        set,
+        modify: (f) =>
+          lock.withPermits(1)(
+            Effect.flatMap(get, (current) => {
+              const [b, next] = f(current)
+              return Effect.as(set(next), b)
+            })
+          ),
+        clear: removeRaw(key)
+      }
+    }
+
+    const keyedPartition = <A, I>(partition: PartitionName, schema: Schema.Schema<A, I>): KeyedPartition<A> => {
+      const key = keyOf(partition)
+      const decodeEntry = Schema.decodeUnknownOption(schema)
+      const encodeEntry = Schema.encode(schema)
+      const getAll: Effect.Effect<Readonly<Record<string, A>>, FailedToReadFromLocalStorage> = Effect.gen(function* () {
+        const json = yield* readJson(key)
+        if (Option.isNone(json)) return {}
+        const value = json.value
+        if (typeof value !== "object" || value === null || Array.isArray(value)) {
+          yield* report({ key, reason: "unexpected shape" })
+          yield* removeRaw(key).pipe(Effect.ignore)
+          return {}
+        }
+        const out: Record<string, A> = {}
+        for (const [id, entry] of Object.entries(value)) {
+          const decoded = decodeEntry(entry)
+          if (Option.isSome(decoded)) out[id] = decoded.value
+          else yield* report({ key, entry: id, reason: "unexpected shape" })
+        }
+        return out
+      })
+      const writeAll = (items: Readonly<Record<string, A>>) =>
+        Effect.forEach(Object.entries(items), ([id, item]) => Effect.map(encodeEntry(item), (e) => [id, e] as const)).pipe(
+          Effect.mapError((cause) => new FailedToWriteToLocalStorage({ key, cause })),
+          Effect.flatMap((entries) => writeRaw(key, Object.fromEntries(entries)))
+        )
+      return {
+        key,
+        getAll,
+        getById: (id) => Effect.map(getAll, (all) => Option.fromNullable(all[id])),
+        setItems: (items) => lock.withPermits(1)(Effect.flatMap(getAll, (all) => writeAll({ ...all, ...items }))),
+        patchItem: (id, patch) =>
+          lock.withPermits(1)(
+            Effect.gen(function* () {
+              const all = yield* getAll
+              const current = all[id]
+              if (current === undefined) {
+                return yield* new PatchingStateFailed({ key, message: `no entry ${id} to patch` })
+              }
+              const next = patch(current)
+              yield* writeAll({ ...all, [id]: next })
+              return next
+            })
+          ),
+        removeItem: (id) =>
+          lock.withPermits(1)(
+            Effect.flatMap(getAll, (all) => writeAll(Object.fromEntries(Object.entries(all).filter(([k]) => k !== id))))
+          ),
+        clear: removeRaw(key)
+      }
+    }
+
+    const state = objectPartition("state", RdtState)
+
+    return {
+      /** Every report of unreadable data that was reset, oldest first. */
+      corruptions: corruptions.changes,
+      getCorruptions: SubscriptionRef.get(corruptions),
+      state,
+      /** The state, or the default state when there is none. */
+      getState: Effect.map(state.get, Option.getOrElse(() => defaultRdtState)),
+      /** Merges into the stored state; `PatchingStateFailed` when there is no state yet (as the official toolkit). */
+      patchState: (patch: Partial<RdtState>) =>
+        lock.withPermits(1)(
+          Effect.gen(function* () {
+            const current = yield* state.get
+            if (Option.isNone(current)) return yield* new PatchingStateFailed({ key: state.key })
+            const next = { ...current.value, ...patch }
+            yield* state.set(next)
+            return next
+          })
+        ),
+      requests: keyedPartition("requests", RequestItem),
+      walletResponses: keyedPartition("walletResponses", WalletInteractionResponse),
+      sessions: keyedPartition("sessions", Session),
+      identities: keyedPartition("identities", Identity),
+      connectorExtension: objectPartition("connectorExtension", ConnectorExtensionState)
+    } as const
+  })
+}) {
+  /** Over an in-memory KeyValueStore; needs `ToolkitConfig`. */
+  static readonly Test: Layer.Layer<Storage, never, ToolkitConfig> = Storage.Default.pipe(
+    Layer.provide(KeyValueStore.layerMemory)
+  )
+}
