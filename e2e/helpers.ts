@@ -1,0 +1,19 @@
+import type { Page, TestInfo } from "@playwright/test"
+import { mkdirSync } from "node:fs"
+
+/** Saves a full-page screenshot under e2e/screenshots/{project}-{name}.png for people to look at. */
+export const snap = async (page: Page, info: TestInfo, name: string) => {
+  mkdirSync("e2e/screenshots", { recursive: true })
+  await page.screenshot({ path: `e2e/screenshots/${info.project.name}-${name}.png`, fullPage: true })
+}
+
+/** Stops anything from leaving the machine: external hosts answer with a small page naming themselves. */
+export const blockExternal = async (page: Page) => {
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: "text/html",
+      body: `<h1>external: ${new URL(route.request().url()).host}</h1>`
+    })
+  )
+}

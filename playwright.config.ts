@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test"
+
+/**
+ * e2e against the real `npm start` stack: globalSetup starts src/devnet/main.ts in-process on a free 127.0.0.1 port
+ * with a fresh data directory, and publishes its URL as E2E_BASE_URL for the workers. Debian's Chromium only.
+ */
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync"
+]
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  globalSetup: "./e2e/global-setup.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure"
+  },
+  projects: [
+    { name: "desktop", use: { browserName: "chromium", viewport: { width: 1280, height: 860 } } },
+    { name: "mobile", use: { browserName: "chromium", viewport: { width: 390, height: 844 }, hasTouch: true } }
+  ]
+})

@@ -1,0 +1,155 @@
+import { Context, Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { DevnetAddresses } from "../../exchange/devnet-addresses"
+import { BrandDefaults } from "../brand"
+import { isAddressOn, KnownNetworks } from "./networks"
+
+export interface Brand {
+  readonly name: string
+  readonly website: string
+  readonly microblogUrl: string
+  readonly messagingBotUrl: string
+  readonly messagePrefix: string
+}
+
+export interface AppConfigShape {
+  readonly networkId: number
+  readonly gatewayUrl: string
+  readonly dashboardUrl: string
+  /** `{api}`: the exchange API base; empty means the app's own origin. */
+  readonly apiBase: string
+  readonly relayUrl: string
+  readonly dAppDefinitionAddress: string
+  readonly exchangeAccount: string
+  readonly fundAccount: string
+  readonly gksResource: string
+  readonly validatorAddress: string | undefined
+  readonly brand: Brand
+}
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
+  variable: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Invalid configuration: ${this.variable} ${this.reason}`
+  }
+}
+
+export class AppConfig extends Context.Tag("hswap/AppConfig")<AppConfig, AppConfigShape>() {
+  static readonly layer = (config: AppConfigShape): Layer.Layer<AppConfig> => Layer.succeed(AppConfig, config)
+}
+
+export type Env = Readonly<Record<string, string | boolean | undefined>>
+
+const NetworkId = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 255))
+const UrlOrPath = Schema.String.pipe(
+  Schema.filter((s) => /^https?:\/\/[^\s/]+(\/\S*)?$/.test(s) || /^\/\S*$/.test(s) || s === "", {
+    message: () => "must be an http(s) URL or a path starting with '/'"
+  })
+)
+const HttpUrl = Schema.String.pipe(
+  Schema.filter((s) => /^https?:\/\/[^\s/]+(\/\S*)?$/.test(s), { message: () => "must be an http(s) URL" })
+)
+const Text = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
+
+const read = (env: Env, variable: string): string | undefined => {
+  const value = env[variable]
+  if (typeof value !== "string") return undefined
+  const trimmed = value.trim()
+  return trimmed === "" ? undefined : trimmed
+}
+
+const decodeVar = <A>(schema: Schema.Schema<A, string>, env: Env, variable: string, fallback: string | undefined) => {
+  const raw = read(env, variable) ?? fallback
+  if (raw === undefined) return Either.left(new ConfigError({ variable, reason: "is required for this network" }))
+  return Schema.decodeEither(schema)(raw).pipe(
+    Either.mapLeft(
+      (e) =>
+        new ConfigError({
+          variable,
+          reason: `is invalid (${JSON.stringify(raw)}): ${ParseResult.ArrayFormatter.formatErrorSync(e)
+            .map((i) => i.message)
+            .join("; ")}`
+        })
+    )
+  )
+}
+
+const addressVar = (env: Env, variable: string, entity: string, networkId: number, fallback: string | undefined) =>
+  Either.flatMap(decodeVar(Text, env, variable, fallback), (address) =>
+    isAddressOn(address, entity, networkId)
+      ? Either.right(address)
+      : Either.left(
+          new ConfigError({
+            variable,
+            reason: `is not a ${entity} address on network ${networkId} (${JSON.stringify(address)})`
+          })
+        )
+  )
+
+/**
+ * Decodes the app configuration from `VITE_*` variables. Everything defaults to the devnet (network 240, served on
+ * the app's own origin); any other network must name its addresses, and a bad value fails naming the variable.
+ */
+export const decodeAppConfig = (env: Env): Either.Either<AppConfigShape, ConfigError> =>
+  Either.gen(function* () {
+    const networkId = yield* decodeVar(NetworkId, env, "VITE_NETWORK_ID", String(DevnetAddresses.networkId))
+    const isDevnet = networkId === DevnetAddresses.networkId
+    const known = KnownNetworks[networkId]
+    const devnet = <A>(value: A): A | undefined => (isDevnet ? value : undefined)
+    const gatewayUrl = yield* decodeVar(UrlOrPath, env, "VITE_GATEWAY_URL", known?.gatewayUrl)
+    const dashboardUrl = yield* decodeVar(UrlOrPath, env, "VITE_DASHBOARD_URL", known?.dashboardUrl)
+    const apiBase =
+      read(env, "VITE_API_BASE") === undefined ? "" : yield* decodeVar(UrlOrPath, env, "VITE_API_BASE", "")
+    const relayUrl = yield* decodeVar(
+      UrlOrPath,
+      env,
+      "VITE_RELAY_URL",
+      isDevnet ? "/relay/api/v1" : "https://radix-connect-relay.radixdlt.com/api/v1"
+    )
+    const account = (variable: string, fallback: string | undefined) =>
+      addressVar(env, variable, "account", networkId, fallback)
+    const dAppDefinitionAddress = yield* account("VITE_DAPP_DEFINITION_ADDRESS", devnet(DevnetAddresses.dAppDefinition))
+    const exchangeAccount = yield* account("VITE_EXCHANGE_ACCOUNT", devnet(DevnetAddresses.exchangeAccount))
+    const fundAccount = yield* account("VITE_FUND_ACCOUNT", devnet(DevnetAddresses.fundAccount))
+    const gksResource = yield* addressVar(
+      env,
+      "VITE_GKS_RESOURCE",
+      "resource",
+      networkId,
+      devnet(DevnetAddresses.resources.GKS)
+    )
+    const validatorAddress =
+      read(env, "VITE_VALIDATOR_ADDRESS") === undefined
+        ? undefined
+        : yield* addressVar(env, "VITE_VALIDATOR_ADDRESS", "validator", networkId, undefined)
+    const brand: Brand = {
+      name: yield* decodeVar(Text, env, "VITE_BRAND_NAME", BrandDefaults.name),
+      website: yield* decodeVar(HttpUrl, env, "VITE_BRAND_WEBSITE", BrandDefaults.website),
+      microblogUrl: yield* decodeVar(HttpUrl, env, "VITE_BRAND_MICROBLOG_URL", BrandDefaults.microblogUrl),
+      messagingBotUrl: yield* decodeVar(HttpUrl, env, "VITE_BRAND_MESSAGING_BOT_URL", BrandDefaults.messagingBotUrl),
+      messagePrefix: yield* decodeVar(Text, env, "VITE_BRAND_MESSAGE_PREFIX", BrandDefaults.messagePrefix)
+    }
+    return {
+      networkId,
+      gatewayUrl: stripSlash(gatewayUrl),
+      dashboardUrl: stripSlash(dashboardUrl),
+      apiBase: stripSlash(apiBase),
+      relayUrl: stripSlash(relayUrl),
+      dAppDefinitionAddress,
+      exchangeAccount,
+      fundAccount,
+      gksResource,
+      validatorAddress,
+      brand
+    }
+  })
+
+const stripSlash = (url: string) => url.replace(/\/+$/, "")
+
+/** Effect form, for callers that build the app's layers. */
+export const appConfigFromEnv = (env: Env): Effect.Effect<AppConfigShape, ConfigError> => decodeAppConfig(env)
+
+export const dashboardLink = (config: AppConfigShape, kind: "account" | "transaction" | "validator", id: string) =>
+  `${config.dashboardUrl}/${kind}/${encodeURIComponent(id)}`

@@ -1,0 +1,22 @@
+import type { HttpClient, KeyValueStore } from "@effect/platform"
+import type { AppConfig } from "../config/AppConfig"
+import type { ExchangeApi } from "../../exchange/ExchangeApi"
+import type { Browser } from "../services/Browser"
+import type { Toaster } from "../services/Toaster"
+import type { ValidatorSupport } from "../services/ValidatorSupport"
+import type { WalletSession } from "../services/WalletSession"
+import { makeRuntimeContext } from "./runtime"
+
+/** Every service a component may reach, through the hooks below and nothing else. */
+export type AppServices =
+  | AppConfig
+  | Toaster
+  | WalletSession
+  | ValidatorSupport
+  | Browser
+  | ExchangeApi
+  | HttpClient.HttpClient
+  | KeyValueStore.KeyValueStore
+
+export const { RuntimeProvider, useRuntime, useEffectResult, useStream, useRun, useFork } =
+  makeRuntimeContext<AppServices>()

@@ -1,0 +1,91 @@
+import { Cause, Effect, Exit, Fiber, type ManagedRuntime, Stream } from "effect"
+import * as React from "react"
+
+/** What a running effect looks like to a component. */
+export type Result<A, E> =
+  | { readonly _tag: "Pending" }
+  | { readonly _tag: "Success"; readonly value: A }
+  | { readonly _tag: "Failure"; readonly cause: Cause.Cause<E> }
+
+/**
+ * The bridge between React and Effect: one ManagedRuntime for the app's lifetime (built outside React, in
+ * main.tsx), and hooks that fork on the runtime and interrupt on unmount. StrictMode's setup/cleanup/setup is
+ * harmless: the throwaway fiber is interrupted, and interrupted-only exits never touch state.
+ */
+export function makeRuntimeContext<R>() {
+  const Ctx = React.createContext<ManagedRuntime.ManagedRuntime<R, never> | null>(null)
+
+  const RuntimeProvider = (props: {
+    readonly runtime: ManagedRuntime.ManagedRuntime<R, never>
+    readonly children?: React.ReactNode
+  }) => <Ctx value={props.runtime}>{props.children}</Ctx>
+
+  const useRuntime = (): ManagedRuntime.ManagedRuntime<R, never> => {
+    const runtime = React.use(Ctx)
+    if (runtime === null) throw new Error("useRuntime: no RuntimeProvider above this component")
+    return runtime
+  }
+
+  /** Runs `effect` when the deps change; the previous run is interrupted. */
+  function useEffectResult<A, E>(effect: Effect.Effect<A, E, R>, deps: React.DependencyList): Result<A, E> {
+    const runtime = useRuntime()
+    const [result, setResult] = React.useState<Result<A, E>>({ _tag: "Pending" })
+    React.useEffect(() => {
+      setResult({ _tag: "Pending" })
+      const fiber = runtime.runFork(effect)
+      fiber.addObserver((exit) => {
+        if (Exit.isSuccess(exit)) setResult({ _tag: "Success", value: exit.value })
+        else if (!Cause.isInterruptedOnly(exit.cause)) setResult({ _tag: "Failure", cause: exit.cause })
+      })
+      return () => {
+        runtime.runFork(Fiber.interrupt(fiber))
+      }
+      // The caller's deps decide when the effect is re-run.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+    }, [runtime, ...deps])
+    return result
+  }
+
+  /** Subscribes to a stream; `stream` must have a stable identity (a module constant or memoised). */
+  function useStream<A, E>(stream: Stream.Stream<A, E, R>, initial: A): A {
+    const runtime = useRuntime()
+    const [value, setValue] = React.useState<A>(initial)
+    React.useEffect(() => {
+      const fiber = runtime.runFork(
+        Stream.runForEach(stream, (a) => Effect.sync(() => setValue(() => a))).pipe(
+          Effect.tapErrorCause((cause) =>
+            Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("stream failed", cause)
+          )
+        )
+      )
+      return () => {
+        runtime.runFork(Fiber.interrupt(fiber))
+      }
+    }, [runtime, stream])
+    return value
+  }
+
+  /** A stable function that runs an effect on the app runtime (for event handlers). */
+  const useRun = () => {
+    const runtime = useRuntime()
+    return React.useCallback(<A, E>(effect: Effect.Effect<A, E, R>) => runtime.runPromiseExit(effect), [runtime])
+  }
+
+  /** Fire-and-forget for event handlers: the fiber lives on the runtime; failures are logged, never thrown. */
+  const useFork = () => {
+    const runtime = useRuntime()
+    return React.useCallback(
+      <A, E>(effect: Effect.Effect<A, E, R>) =>
+        runtime.runFork(
+          effect.pipe(
+            Effect.tapErrorCause((cause) =>
+              Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("action failed", cause)
+            )
+          )
+        ),
+      [runtime]
+    )
+  }
+
+  return { RuntimeProvider, useRuntime, useEffectResult, useStream, useRun, useFork } as const
+}

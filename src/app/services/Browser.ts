@@ -1,0 +1,28 @@
+import { Effect, Layer } from "effect"
+
+export interface BrowserShape {
+  /** Leaves the app for another site (the 404 redirect). */
+  readonly redirect: (url: string) => Effect.Effect<void>
+  readonly openInNewTab: (url: string) => Effect.Effect<void>
+  readonly historyBack: Effect.Effect<void>
+}
+
+/** Navigation that leaves the app, as a service so tests see where it would have gone. */
+export class Browser extends Effect.Tag("hswap/Browser")<Browser, BrowserShape>() {
+  static readonly Live = Layer.succeed(Browser, {
+    redirect: (url) => Effect.sync(() => window.location.assign(url)),
+    openInNewTab: (url) =>
+      Effect.sync(() => {
+        window.open(url, "_blank", "noopener,noreferrer")
+      }),
+    historyBack: Effect.sync(() => window.history.back())
+  })
+
+  /** Records every navigation instead of performing it. */
+  static readonly recording = (log: Array<string>) =>
+    Layer.succeed(Browser, {
+      redirect: (url) => Effect.sync(() => void log.push(`redirect:${url}`)),
+      openInNewTab: (url) => Effect.sync(() => void log.push(`open:${url}`)),
+      historyBack: Effect.sync(() => void log.push("back"))
+    })
+}

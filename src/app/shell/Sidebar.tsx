@@ -1,0 +1,78 @@
+import { Link } from "@tanstack/react-router"
+import { Effect } from "effect"
+import type { Brand } from "../config/AppConfig"
+import { useFork } from "../runtime/app-runtime"
+import { ValidatorSupport } from "../services/ValidatorSupport"
+import { Badge, ExternalLink } from "../ui/kit"
+import { RunsOn } from "./Logos"
+import { NAV_ITEMS, PROOF_OF_FUNDS_ITEM } from "./nav"
+
+const linkBase =
+  "flex items-center justify-between rounded-lg px-3 py-2 text-sm font-medium transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+
+export function Sidebar(props: { readonly brand: Brand; readonly open: boolean; readonly onNavigate: () => void }) {
+  const fork = useFork()
+  return (
+    <nav
+      id="sidebar"
+      aria-label="Main"
+      data-testid="sidebar"
+      data-open={props.open ? "true" : "false"}
+      className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-line bg-panel pt-16 transition-transform duration-200 md:translate-x-0 ${
+        props.open ? "translate-x-0" : "-translate-x-full"
+      }`}
+    >
+      <ul className="flex flex-col gap-1 overflow-y-auto px-3 py-4">
+        {NAV_ITEMS.map((item) => (
+          <li key={item.id}>
+            <Link
+              to={item.to}
+              data-nav-id={item.id}
+              onClick={props.onNavigate}
+              className={`${linkBase} text-muted hover:bg-panel-2 hover:text-ink`}
+              activeOptions={{ exact: true }}
+              activeProps={{ className: "bg-accent/15 !text-accent", "aria-current": "page" }}
+            >
+              <span>{item.label}</span>
+              {item.soon && <Badge tone="warn">Soon</Badge>}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-auto flex flex-col gap-4 border-t border-line px-3 py-4">
+        <Link
+          to={PROOF_OF_FUNDS_ITEM.to}
+          data-nav-id={PROOF_OF_FUNDS_ITEM.id}
+          onClick={props.onNavigate}
+          className={`${linkBase} border border-accent/40 bg-accent/10 text-accent hover:bg-accent/20`}
+          activeProps={{ className: "ring-2 ring-accent", "aria-current": "page" }}
+        >
+          {PROOF_OF_FUNDS_ITEM.label}
+        </Link>
+        <button
+          type="button"
+          onClick={() => fork(Effect.zipRight(ValidatorSupport.show, Effect.sync(props.onNavigate)))}
+          className={`${linkBase} text-muted hover:bg-panel-2 hover:text-ink`}
+        >
+          Support our validator
+        </button>
+        <div>
+          <p className="px-3 pb-2 text-xs font-semibold uppercase tracking-wide text-muted">Community &amp; Support</p>
+          <ul className="flex flex-col gap-1">
+            <li>
+              <ExternalLink href={props.brand.microblogUrl} className={`${linkBase} text-muted hover:text-ink`}>
+                Follow us on X
+              </ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={props.brand.messagingBotUrl} className={`${linkBase} text-muted hover:text-ink`}>
+                Telegram bot
+              </ExternalLink>
+            </li>
+          </ul>
+        </div>
+        <RunsOn className="flex px-3 md:hidden" />
+      </div>
+    </nav>
+  )
+}

@@ -1,0 +1,14 @@
+/** Sidebar navigation (spec app §2), in this order; Proof of Funds is the highlighted entry at the bottom. */
+export const NAV_ITEMS = [
+  { id: "exchange", label: "Exchange hAssets", to: "/", soon: false },
+  { id: "swap", label: "Swap", to: "/swap", soon: false },
+  { id: "bridge", label: "Bridge", to: "/bridge", soon: false },
+  { id: "hbtc", label: "hBTC bridge", to: "/hbtc", soon: true },
+  { id: "earn", label: "Earn", to: "/earn", soon: true },
+  { id: "airdrop", label: "Airdrop", to: "/airdrop", soon: false },
+  { id: "stats", label: "Stats", to: "/stats", soon: false }
+] as const
+
+export const PROOF_OF_FUNDS_ITEM = { id: "proof-of-funds", label: "Proof of Funds", to: "/proof-of-funds" } as const
+
+export type NavPath = (typeof NAV_ITEMS)[number]["to"] | typeof PROOF_OF_FUNDS_ITEM.to

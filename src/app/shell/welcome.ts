@@ -1,0 +1,24 @@
+import { Effect } from "effect"
+import { AppConfig } from "../config/AppConfig"
+import { escapeHtml } from "../ui/sanitize"
+import { Toaster } from "../services/Toaster"
+import { ValidatorSupport } from "../services/ValidatorSupport"
+import { WELCOME_DELAY, WELCOME_DURATION } from "../services/ShellTimeline"
+
+/** The welcome toast: opened by the header's info button, and by itself 4 s after load; it lasts 10 s. */
+export const showWelcome = Effect.gen(function* () {
+  const { brand } = yield* AppConfig
+  const name = escapeHtml(brand.name)
+  yield* Toaster.show({
+    title: `Welcome to ${brand.name}`,
+    description: `Swap wrapped assets at a <b>fixed rate</b> with no slippage, backed by ${name}'s own liquidity. Connect your Radix Wallet to start, and use only the official ${name} interface.`,
+    variant: "welcome",
+    duration: WELCOME_DURATION
+  })
+})
+
+/** What the shell starts when it mounts: the delayed welcome toast and the validator dialog's auto-open. */
+export const shellStartup = Effect.all(
+  [Effect.sleep(WELCOME_DELAY).pipe(Effect.zipRight(showWelcome)), ValidatorSupport.autoOpen],
+  { concurrency: "unbounded", discard: true }
+)

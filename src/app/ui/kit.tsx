@@ -1,0 +1,124 @@
+import * as RadixProgress from "@radix-ui/react-progress"
+import type { ButtonHTMLAttributes, ReactNode } from "react"
+
+type ButtonVariant = "primary" | "secondary" | "ghost"
+
+const buttonClass: Record<ButtonVariant, string> = {
+  primary: "bg-accent text-accent-ink hover:brightness-110 disabled:opacity-50",
+  secondary: "border border-line bg-panel-2 text-ink hover:border-accent/60 disabled:opacity-50",
+  ghost: "text-muted hover:text-ink hover:bg-panel-2"
+}
+
+export function Button({
+  variant = "secondary",
+  className = "",
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { readonly variant?: ButtonVariant }) {
+  return (
+    <button
+      type="button"
+      {...rest}
+      className={`inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:cursor-not-allowed aria-disabled:cursor-not-allowed aria-disabled:opacity-50 ${buttonClass[variant]} ${className}`}
+    />
+  )
+}
+
+/** A link that leaves the app: always a new tab, never with an opener. */
+export function ExternalLink({
+  href,
+  children,
+  className = ""
+}: {
+  readonly href: string
+  readonly children: ReactNode
+  readonly className?: string
+}) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
+      {children}
+    </a>
+  )
+}
+
+export function Card({
+  children,
+  className = "",
+  testId
+}: {
+  readonly children: ReactNode
+  readonly className?: string
+  readonly testId?: string
+}) {
+  return (
+    <section data-testid={testId} className={`rounded-2xl border border-line bg-panel p-5 shadow-lg ${className}`}>
+      {children}
+    </section>
+  )
+}
+
+/** A small label; `caps` (default) for status words, off for token symbols such as hETH. */
+export function Badge({
+  children,
+  tone = "muted",
+  caps = true
+}: {
+  readonly children: ReactNode
+  readonly tone?: "muted" | "accent" | "warn"
+  readonly caps?: boolean
+}) {
+  const tones = {
+    muted: "bg-panel-2 text-muted border-line",
+    accent: "bg-accent/15 text-accent border-accent/40",
+    warn: "bg-warn/15 text-warn border-warn/40"
+  }
+  return (
+    <span
+      className={`inline-flex items-center rounded-full border px-2 py-0.5 text-[11px] font-semibold tracking-wide ${caps ? "uppercase" : ""} ${tones[tone]}`}
+    >
+      {children}
+    </span>
+  )
+}
+
+export function Spinner({ label }: { readonly label?: string }) {
+  return (
+    <span role="status" className="inline-flex items-center gap-2 text-sm text-muted">
+      <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-line border-t-accent" />
+      {label !== undefined && <span>{label}</span>}
+    </span>
+  )
+}
+
+export function Progress({
+  value,
+  max = 100,
+  label
+}: {
+  readonly value: number
+  readonly max?: number
+  readonly label: string
+}) {
+  const clamped = Math.max(0, Math.min(max, value))
+  return (
+    <RadixProgress.Root
+      value={clamped}
+      max={max}
+      aria-label={label}
+      className="relative h-2 w-full overflow-hidden rounded-full bg-panel-2"
+    >
+      <RadixProgress.Indicator
+        className="h-full bg-accent transition-[width] duration-300"
+        style={{ width: `${(clamped / max) * 100}%` }}
+      />
+    </RadixProgress.Root>
+  )
+}
+
+export function PageTitle({ children, subtitle }: { readonly children: ReactNode; readonly subtitle?: ReactNode }) {
+  return (
+    <header className="mb-6">
+      <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{children}</h1>
+      {subtitle !== undefined && <p className="mt-2 text-muted">{subtitle}</p>}
+    </header>
+  )
+}

@@ -1,0 +1,128 @@
+/**
+ * `npm start`: one Node process that serves the built app and, on the same origin, the local Radix stack mounted
+ * under it (gateway emulator, relay, wallet emulator, exchange server, as their issues land).
+ *
+ *   tsx src/devnet/main.ts [--port 8080] [--host 127.0.0.1] [--dist dist] [--data-dir .devnet] [--reset]
+ *
+ * PORT and HOST work too. A port that is taken stops startup with a clear message.
+ */
+import { existsSync } from "node:fs"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { resolve } from "node:path"
+import { parseArgs } from "node:util"
+import { contentSecurityPolicy, serveStatic } from "./static"
+
+export interface DevnetOptions {
+  readonly port: number
+  readonly host: string
+  readonly dist: string
+  readonly dataDir: string
+  readonly reset: boolean
+}
+
+/** A handler mounted under a path prefix; it answers every request that starts with the prefix. */
+export interface Mount {
+  readonly prefix: string
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>
+}
+
+export class StartupError extends Error {
+  override readonly name = "StartupError"
+}
+
+export const parseOptions = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv): DevnetOptions => {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      dist: { type: "string" },
+      "data-dir": { type: "string" },
+      reset: { type: "boolean", default: false }
+    },
+    strict: true,
+    allowPositionals: false
+  })
+  const rawPort = values.port ?? env.PORT ?? "8080"
+  const port = Number(rawPort)
+  if (!/^\d+$/.test(rawPort) || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new StartupError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(rawPort)}`)
+  return {
+    port,
+    host: values.host ?? env.HOST ?? "127.0.0.1",
+    dist: resolve(values.dist ?? "dist"),
+    dataDir: resolve(values["data-dir"] ?? ".devnet"),
+    reset: values.reset ?? false
+  }
+}
+
+const sendError = (res: ServerResponse, error: unknown) => {
+  console.error("request failed:", error)
+  if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" })
+  res.end(JSON.stringify({ error: "Internal error" }))
+}
+
+/** Starts the HTTP server with the mounts first and the static app last. Resolves once it listens. */
+export const startDevnet = async (
+  options: DevnetOptions,
+  mounts: ReadonlyArray<Mount> = []
+): Promise<{ readonly server: Server; readonly url: string; readonly close: () => Promise<void> }> => {
+  if (!existsSync(resolve(options.dist, "index.html")))
+    throw new StartupError(`no built app in ${options.dist}: run \`npm run build\` first (npm start does it for you)`)
+  const site = { root: options.dist, csp: contentSecurityPolicy() }
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/"
+    const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`))
+    const work = mount ? mount.handle(req, res) : serveStatic(site, req, res)
+    work.catch((e: unknown) => sendError(res, e))
+  })
+  server.keepAliveTimeout = 5_000
+  await new Promise<void>((ok, fail) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      if (e.code === "EADDRINUSE")
+        fail(
+          new StartupError(
+            `port ${options.port} on ${options.host} is already in use. Stop the other process, or choose another port with --port N (or PORT=N).`
+          )
+        )
+      else if (e.code === "EACCES")
+        fail(new StartupError(`no permission to listen on ${options.host}:${options.port}; choose a port above 1023`))
+      else fail(e)
+    }
+    server.once("error", onError)
+    server.listen(options.port, options.host, () => {
+      server.off("error", onError)
+      ok()
+    })
+  })
+  const address = server.address()
+  const port = typeof address === "object" && address !== null ? address.port : options.port
+  const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`
+  const close = () =>
+    new Promise<void>((ok) => {
+      server.close(() => ok())
+      server.closeAllConnections()
+    })
+  return { server, url, close }
+}
+
+const main = async () => {
+  const options = parseOptions(process.argv.slice(2), process.env)
+  const devnet = await startDevnet(options)
+  console.log(`hSwap devnet is up: ${devnet.url}`)
+  console.log(`  app         ${devnet.url}/`)
+  console.log(`  data dir    ${options.dataDir}`)
+  const stop = () => {
+    console.log("stopping…")
+    void devnet.close().then(() => process.exit(0))
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("src/devnet/main.ts")) {
+  main().catch((e: unknown) => {
+    console.error(`error: ${e instanceof Error ? e.message : String(e)}`)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,105 @@
+import { createReadStream } from "node:fs"
+import { stat } from "node:fs/promises"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { extname, join, normalize, sep } from "node:path"
+
+const MIME: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".mp3": "audio/mpeg",
+  ".txt": "text/plain; charset=utf-8"
+}
+
+/**
+ * The Content-Security-Policy of the served app. Scripts and styles come from our origin only; the wallet dashboard
+ * and the trading partner are the only frames; connections go to our origin and the configured gateway/relay hosts.
+ */
+export const contentSecurityPolicy = (
+  extraConnect: ReadonlyArray<string> = [],
+  extraFrames: ReadonlyArray<string> = []
+) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${extraConnect.join(" ")}`.trim(),
+    `frame-src 'self' ${extraFrames.join(" ")}`.trim(),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'"
+  ].join("; ")
+
+export interface StaticSite {
+  readonly root: string
+  /** Transforms index.html before it is served (the devnet injects its wallet emulator script here). */
+  readonly transformIndex?: (html: string) => string
+  readonly csp: string
+}
+
+const securityHeaders = (csp: string) => ({
+  "content-security-policy": csp,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin"
+})
+
+/**
+ * Serves the built single-page app: files under `root` as they are (hashed assets cached for a year), and
+ * index.html for every other GET, so client-side routes and the 404 page work on reload.
+ */
+export const serveStatic = async (site: StaticSite, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" }).end("Method Not Allowed")
+    return
+  }
+  const url = new URL(req.url ?? "/", "http://localhost")
+  let pathname: string
+  try {
+    pathname = decodeURIComponent(url.pathname)
+  } catch {
+    res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request")
+    return
+  }
+  const candidate = normalize(join(site.root, pathname))
+  const inside = candidate === site.root || candidate.startsWith(site.root.endsWith(sep) ? site.root : site.root + sep)
+  if (inside && pathname !== "/" && !pathname.endsWith("/index.html")) {
+    const info = await stat(candidate).catch(() => undefined)
+    if (info?.isFile() === true) {
+      const hashed = pathname.startsWith("/assets/")
+      res.writeHead(200, {
+        "content-type": MIME[extname(candidate)] ?? "application/octet-stream",
+        "content-length": info.size,
+        "cache-control": hashed ? "public, max-age=31536000, immutable" : "no-cache",
+        ...securityHeaders(site.csp)
+      })
+      if (req.method === "HEAD") res.end()
+      else createReadStream(candidate).pipe(res)
+      return
+    }
+    if (pathname.startsWith("/assets/")) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found")
+      return
+    }
+  }
+  const { readFile } = await import("node:fs/promises")
+  const raw = await readFile(join(site.root, "index.html"), "utf8")
+  const html = site.transformIndex ? site.transformIndex(raw) : raw
+  res.writeHead(200, {
+    "content-type": MIME[".html"] ?? "text/html",
+    "cache-control": "no-cache",
+    ...securityHeaders(site.csp)
+  })
+  res.end(req.method === "HEAD" ? undefined : html)
+}
