@@ -1,0 +1,784 @@
+/**
+ * The devnet ledger: a local Radix ledger for network 240 that accepts real notarized transactions.
+ *
+ * State (vault balances with history, resources, metadata, committed transactions) lives in SQLite; the
+ * current balances are also cached in memory for execution. Submissions are decoded and statically validated
+ * with the Radix Engine Toolkit, executed by `execute.ts`, and applied atomically in one SQL transaction.
+ * Epoch and round follow the Clock.
+ */
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import {
+  DEVNET_NETWORK_NAME,
+  addressKind,
+  derivedResourceAddress,
+  isAccountAddress,
+  isFungibleResourceAddress,
+  vaultAddress
+} from "./address.js"
+import { formatDecimal, parseDecimal } from "./decimal.js"
+import { type BalanceChange, type ExecutionOutcome, execute } from "./execute.js"
+import { DEFAULT_DEVNET_SEED, type Genesis, makeGenesis } from "./genesis.js"
+import { type DecodedTransaction, type GatewayMessage, TransactionRejected, decodeNotarizedTransaction } from "./transaction.js"
+
+export { TransactionRejected } from "./transaction.js"
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public types
+
+export interface LedgerState {
+  readonly network: string
+  readonly state_version: number
+  readonly proposer_round_timestamp: string
+  readonly epoch: number
+  readonly round: number
+}
+
+export type TransactionKind = "User" | "Genesis" | "System"
+
+export interface CommittedTransaction {
+  readonly stateVersion: number
+  readonly epoch: number
+  readonly round: number
+  readonly roundTimestamp: string
+  readonly kind: TransactionKind
+  readonly status: "CommittedSuccess" | "CommittedFailure"
+  readonly intentHash: string | undefined
+  readonly payloadHash: string | undefined
+  readonly feePaid: string
+  readonly errorMessage: string | undefined
+  readonly manifest: string | undefined
+  readonly message: GatewayMessage | undefined
+  readonly rawHex: string | undefined
+  readonly feeBalanceChanges: ReadonlyArray<{ entity: string; resource: string; change: string }>
+  readonly balanceChanges: ReadonlyArray<{ entity: string; resource: string; change: string }>
+  readonly affectedGlobalEntities: ReadonlyArray<string>
+  readonly manifestClasses: ReadonlyArray<"General" | "Transfer">
+}
+
+export interface VaultBalance {
+  readonly account: string
+  readonly resource: string
+  readonly vaultAddress: string
+  readonly amount: string
+  readonly lastUpdatedAtStateVersion: number
+}
+
+export interface ResourceInfo {
+  readonly address: string
+  readonly symbol: string
+  readonly name: string
+  readonly description: string
+  readonly iconUrl: string
+  readonly divisibility: number
+  readonly totalSupply: string
+  readonly createdAtStateVersion: number
+}
+
+export interface MetadataEntry {
+  readonly key: string
+  readonly type: "String" | "Url" | "U8"
+  readonly value: string
+  readonly lastUpdatedAtStateVersion: number
+}
+
+export type TransactionStatusInfo =
+  | { readonly _tag: "Committed"; readonly transaction: CommittedTransaction }
+  | { readonly _tag: "Rejected"; readonly reason: string; readonly payloadHash: string | undefined; readonly permanentlyRejectsAtEpoch: number | undefined }
+  | { readonly _tag: "Unknown" }
+
+export interface SubmitResult {
+  readonly duplicate: boolean
+  readonly intentHash: string
+  readonly transaction: CommittedTransaction
+}
+
+export interface StreamQuery {
+  readonly fromStateVersion?: number
+  readonly atStateVersion?: number
+  readonly order: "Asc" | "Desc"
+  readonly kind: "User" | "EpochChange" | "All"
+  readonly status: "Success" | "Failure" | "All"
+  readonly withdrawnFrom: ReadonlyArray<string>
+  readonly depositedInto: ReadonlyArray<string>
+  readonly affected: ReadonlyArray<string>
+  readonly resources: ReadonlyArray<string>
+  /** Exclusive continuation point from a cursor. */
+  readonly after?: number
+  readonly limit: number
+}
+
+export interface NewFungibleResource {
+  readonly symbol: string
+  readonly name: string
+  readonly divisibility: number
+  readonly initialSupply: string
+  readonly to: string
+  readonly iconUrl?: string
+  readonly description?: string
+}
+
+export class LedgerError extends Schema.TaggedError<LedgerError>()("LedgerError", { message: Schema.String }) {}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Configuration
+
+export interface LedgerOptions {
+  /** Directory for `ledger.sqlite`; `undefined` keeps the ledger in memory. */
+  readonly dataDir: string | undefined
+  readonly seed: string
+  /** Start afresh: delete the data directory's ledger first. */
+  readonly reset: boolean
+  /** How long an epoch lasts on the Clock (default 5 minutes, as on the real network). */
+  readonly epochDurationMs: number
+  /** How long a consensus round lasts on the Clock (default 1 s). */
+  readonly roundDurationMs: number
+}
+
+export class LedgerConfig extends Context.Tag("devnet/LedgerConfig")<LedgerConfig, LedgerOptions>() {}
+
+export const DEFAULT_DATA_DIR = ".devnet"
+export const LEDGER_FILE = "ledger.sqlite"
+
+const defaults: LedgerOptions = {
+  dataDir: DEFAULT_DATA_DIR,
+  seed: DEFAULT_DEVNET_SEED,
+  reset: false,
+  epochDurationMs: 5 * 60_000,
+  roundDurationMs: 1_000
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rows
+
+const TxRow = Schema.Struct({
+  state_version: Schema.Number,
+  epoch: Schema.Number,
+  round: Schema.Number,
+  round_timestamp: Schema.String,
+  kind: Schema.Literal("User", "Genesis", "System"),
+  status: Schema.Literal("CommittedSuccess", "CommittedFailure"),
+  intent_hash: Schema.NullOr(Schema.String),
+  payload_hash: Schema.NullOr(Schema.String),
+  fee_paid: Schema.String,
+  error_message: Schema.NullOr(Schema.String),
+  manifest: Schema.NullOr(Schema.String),
+  message_json: Schema.NullOr(Schema.String),
+  raw_hex: Schema.NullOr(Schema.String),
+  details_json: Schema.String
+})
+type TxRow = typeof TxRow.Type
+
+const TxDetails = Schema.Struct({
+  fee: Schema.Array(Schema.Struct({ entity: Schema.String, resource: Schema.String, change: Schema.String })),
+  changes: Schema.Array(Schema.Struct({ entity: Schema.String, resource: Schema.String, change: Schema.String })),
+  affected: Schema.Array(Schema.String),
+  classes: Schema.Array(Schema.Literal("General", "Transfer"))
+})
+
+const MessageJson = Schema.parseJson(
+  Schema.Union(
+    Schema.Struct({
+      type: Schema.Literal("Plaintext"),
+      mime_type: Schema.String,
+      content: Schema.Struct({ type: Schema.Literal("String"), value: Schema.String })
+    }),
+    Schema.Struct({
+      type: Schema.Literal("Plaintext"),
+      mime_type: Schema.String,
+      content: Schema.Struct({ type: Schema.Literal("Binary"), value_hex: Schema.String })
+    }),
+    Schema.Struct({ type: Schema.Literal("Encrypted"), encrypted_hex: Schema.String })
+  )
+)
+
+const VaultRow = Schema.Struct({
+  account: Schema.String,
+  resource: Schema.String,
+  amount: Schema.String,
+  state_version: Schema.Number
+})
+
+const ResourceRow = Schema.Struct({
+  address: Schema.String,
+  symbol: Schema.String,
+  name: Schema.String,
+  description: Schema.String,
+  icon_url: Schema.String,
+  divisibility: Schema.Number,
+  total_supply: Schema.String,
+  created_state_version: Schema.Number
+})
+
+const MetadataRow = Schema.Struct({
+  key: Schema.String,
+  type: Schema.Literal("String", "Url", "U8"),
+  value: Schema.String,
+  state_version: Schema.Number
+})
+
+const MetaRow = Schema.Struct({ key: Schema.String, value: Schema.String })
+
+const decodeRows =
+  <A, I>(schema: Schema.Schema<A, I>) =>
+  (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>> =>
+    Schema.decodeUnknown(Schema.Array(schema))(rows).pipe(Effect.orDie)
+
+const toTransaction = (row: TxRow): Effect.Effect<CommittedTransaction> =>
+  Effect.gen(function* () {
+    const details = yield* Schema.decodeUnknown(Schema.parseJson(TxDetails))(row.details_json).pipe(Effect.orDie)
+    const message =
+      row.message_json === null ? undefined : yield* Schema.decodeUnknown(MessageJson)(row.message_json).pipe(Effect.orDie)
+    return {
+      stateVersion: row.state_version,
+      epoch: row.epoch,
+      round: row.round,
+      roundTimestamp: row.round_timestamp,
+      kind: row.kind,
+      status: row.status,
+      intentHash: row.intent_hash ?? undefined,
+      payloadHash: row.payload_hash ?? undefined,
+      feePaid: row.fee_paid,
+      errorMessage: row.error_message ?? undefined,
+      manifest: row.manifest ?? undefined,
+      message,
+      rawHex: row.raw_hex ?? undefined,
+      feeBalanceChanges: details.fee,
+      balanceChanges: details.changes,
+      affectedGlobalEntities: details.affected,
+      manifestClasses: details.classes
+    }
+  })
+
+const SCHEMA_SQL = [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS resources (address TEXT PRIMARY KEY, symbol TEXT NOT NULL, name TEXT NOT NULL,
+     description TEXT NOT NULL, icon_url TEXT NOT NULL, divisibility INTEGER NOT NULL, total_supply TEXT NOT NULL,
+     created_state_version INTEGER NOT NULL, ordinal INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS metadata (address TEXT NOT NULL, key TEXT NOT NULL, type TEXT NOT NULL,
+     value TEXT NOT NULL, state_version INTEGER NOT NULL, PRIMARY KEY (address, key))`,
+  `CREATE TABLE IF NOT EXISTS vault_history (account TEXT NOT NULL, resource TEXT NOT NULL,
+     state_version INTEGER NOT NULL, amount TEXT NOT NULL, PRIMARY KEY (account, resource, state_version))`,
+  `CREATE INDEX IF NOT EXISTS vault_history_account ON vault_history (account, state_version)`,
+  `CREATE TABLE IF NOT EXISTS transactions (state_version INTEGER PRIMARY KEY, epoch INTEGER NOT NULL,
+     round INTEGER NOT NULL, round_timestamp TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+     intent_hash TEXT UNIQUE, payload_hash TEXT, fee_paid TEXT NOT NULL, error_message TEXT, manifest TEXT,
+     message_json TEXT, raw_hex TEXT, details_json TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS tx_entities (state_version INTEGER NOT NULL, address TEXT NOT NULL, role TEXT NOT NULL,
+     PRIMARY KEY (address, role, state_version))`
+] as const
+
+// ---------------------------------------------------------------------------------------------------------------
+// The service
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const options = yield* LedgerConfig
+  const genesis: Genesis = makeGenesis(options.seed)
+  const xrd = genesis.resources[0]?.address ?? ""
+
+  for (const statement of SCHEMA_SQL) yield* sql.unsafe(statement).pipe(Effect.orDie)
+
+  // --- in-memory caches of the current state ---
+  const balances = new Map<string, bigint>() // `${account} ${resource}` -> atto
+  const balanceKey = (account: string, resource: string) => `${account} ${resource}`
+  const resources = new Map<string, ResourceInfo>()
+  let stateVersion = 0
+  const rejected = new Map<string, { reason: string; payloadHash: string | undefined; permanentlyRejectsAtEpoch: number | undefined }>()
+
+  const metaRows = yield* sql`SELECT key, value FROM meta`.pipe(Effect.flatMap(decodeRows(MetaRow)), Effect.orDie)
+  const meta = new Map(metaRows.map((r) => [r.key, r.value]))
+  const storedSeed = meta.get("seed")
+  if (storedSeed !== undefined && storedSeed !== options.seed) {
+    return yield* Effect.dieMessage(
+      `The devnet data directory holds a ledger made from another seed; start it with reset to use seed "${options.seed}"`
+    )
+  }
+  const genesisMs = meta.has("genesis_ms") ? Number(meta.get("genesis_ms")) : yield* Clock.currentTimeMillis
+
+  const clockState = Effect.map(Clock.currentTimeMillis, (now) => {
+    const elapsed = Math.max(0, now - genesisMs)
+    return {
+      epoch: 1 + Math.floor(elapsed / options.epochDurationMs),
+      round: 1 + Math.floor((elapsed % options.epochDurationMs) / options.roundDurationMs),
+      timestamp: new Date(now).toISOString()
+    }
+  })
+
+  const state: Effect.Effect<LedgerState> = Effect.map(clockState, (c) => ({
+    network: DEVNET_NETWORK_NAME,
+    state_version: stateVersion,
+    proposer_round_timestamp: c.timestamp,
+    epoch: c.epoch,
+    round: c.round
+  }))
+
+  // --- writing ---
+
+  interface Commit {
+    readonly kind: TransactionKind
+    readonly success: boolean
+    readonly intentHash: string | undefined
+    readonly payloadHash: string | undefined
+    readonly fee: bigint
+    readonly errorMessage: string | undefined
+    readonly manifest: string | undefined
+    readonly message: GatewayMessage | undefined
+    readonly rawHex: string | undefined
+    readonly feeChanges: ReadonlyArray<BalanceChange>
+    readonly changes: ReadonlyArray<BalanceChange>
+    readonly withdrawnFrom: ReadonlyArray<string>
+    readonly depositedInto: ReadonlyArray<string>
+    readonly resources: ReadonlyArray<string>
+    readonly classes: ReadonlyArray<"General" | "Transfer">
+    readonly newResources?: ReadonlyArray<Omit<ResourceInfo, "createdAtStateVersion">>
+    readonly metadata?: ReadonlyArray<{ address: string; key: string; type: MetadataEntry["type"]; value: string }>
+  }
+
+  /** Applies a commit atomically (SQL transaction) and then updates the caches. */
+  const commit = (c: Commit): Effect.Effect<CommittedTransaction, SqlError> =>
+    Effect.gen(function* () {
+      const clock = yield* clockState
+      const version = stateVersion + 1
+      const netChanges = new Map<string, bigint>()
+      for (const ch of [...c.feeChanges, ...c.changes]) {
+        const k = balanceKey(ch.entity, ch.resource)
+        netChanges.set(k, (netChanges.get(k) ?? 0n) + ch.change)
+      }
+      const newBalances = new Map<string, bigint>()
+      for (const [k, ch] of netChanges) newBalances.set(k, (balances.get(k) ?? 0n) + ch)
+      const affected = [
+        ...new Set([
+          ...c.feeChanges.map((f) => f.entity),
+          ...c.withdrawnFrom,
+          ...c.depositedInto,
+          ...c.changes.map((f) => f.entity),
+          ...c.resources,
+          ...(c.feeChanges.length > 0 ? [xrd] : []),
+          ...(c.newResources ?? []).map((r) => r.address)
+        ])
+      ]
+      const fmt = (chs: ReadonlyArray<BalanceChange>) =>
+        chs.map((x) => ({ entity: x.entity, resource: x.resource, change: formatDecimal(x.change) }))
+      const details = {
+        fee: fmt(c.feeChanges),
+        changes: fmt(c.changes),
+        affected,
+        classes: c.classes
+      }
+      const row = {
+        state_version: version,
+        epoch: clock.epoch,
+        round: clock.round,
+        round_timestamp: clock.timestamp,
+        kind: c.kind,
+        status: c.success ? ("CommittedSuccess" as const) : ("CommittedFailure" as const),
+        intent_hash: c.intentHash ?? null,
+        payload_hash: c.payloadHash ?? null,
+        fee_paid: formatDecimal(c.fee),
+        error_message: c.errorMessage ?? null,
+        manifest: c.manifest ?? null,
+        message_json: c.message === undefined ? null : JSON.stringify(c.message),
+        raw_hex: c.rawHex ?? null,
+        details_json: JSON.stringify(details)
+      }
+      const entityRows = [
+        ...affected.map((address) => ({ state_version: version, address, role: "affected" })),
+        ...c.withdrawnFrom.map((address) => ({ state_version: version, address, role: "withdrawn" })),
+        ...c.depositedInto.map((address) => ({ state_version: version, address, role: "deposited" })),
+        ...c.resources.map((address) => ({ state_version: version, address, role: "resource" }))
+      ]
+      const vaultRows = [...newBalances].map(([k, amount]) => {
+        const [account = "", resource = ""] = k.split(" ")
+        return { account, resource, state_version: version, amount: formatDecimal(amount) }
+      })
+      yield* sql
+        .withTransaction(
+          Effect.gen(function* () {
+            yield* sql`INSERT INTO transactions ${sql.insert(row)}`
+            if (entityRows.length > 0) yield* sql`INSERT OR IGNORE INTO tx_entities ${sql.insert(entityRows)}`
+            if (vaultRows.length > 0) yield* sql`INSERT INTO vault_history ${sql.insert(vaultRows)}`
+            for (const [i, r] of (c.newResources ?? []).entries()) {
+              yield* sql`INSERT INTO resources ${sql.insert({
+                address: r.address,
+                symbol: r.symbol,
+                name: r.name,
+                description: r.description,
+                icon_url: r.iconUrl,
+                divisibility: r.divisibility,
+                total_supply: r.totalSupply,
+                created_state_version: version,
+                ordinal: resources.size + i
+              })}`
+            }
+            for (const m of c.metadata ?? []) {
+              yield* sql`INSERT OR REPLACE INTO metadata ${sql.insert({ ...m, state_version: version })}`
+            }
+            if (c.kind === "Genesis") {
+              yield* sql`INSERT OR REPLACE INTO meta ${sql.insert([
+                { key: "seed", value: options.seed },
+                { key: "genesis_ms", value: String(genesisMs) }
+              ])}`
+            }
+          })
+        )
+      // The SQL transaction committed: update the caches.
+      stateVersion = version
+      for (const [k, amount] of newBalances) balances.set(k, amount)
+      for (const r of c.newResources ?? []) resources.set(r.address, { ...r, createdAtStateVersion: version })
+      return yield* toTransaction(row)
+    })
+
+  const metadataFor = (r: Omit<ResourceInfo, "createdAtStateVersion">) => [
+    { address: r.address, key: "name", type: "String" as const, value: r.name },
+    { address: r.address, key: "symbol", type: "String" as const, value: r.symbol },
+    { address: r.address, key: "description", type: "String" as const, value: r.description },
+    { address: r.address, key: "icon_url", type: "Url" as const, value: r.iconUrl },
+    { address: r.address, key: "divisibility", type: "U8" as const, value: String(r.divisibility) }
+  ]
+
+  // --- load or create genesis ---
+  const loaded = yield* sql`SELECT MAX(state_version) AS v FROM transactions`.pipe(
+    Effect.flatMap(decodeRows(Schema.Struct({ v: Schema.NullOr(Schema.Number) }))),
+    Effect.orDie
+  )
+  const lastVersion = loaded[0]?.v ?? null
+  if (lastVersion === null) {
+    const supply = new Map<string, bigint>()
+    const changes: Array<BalanceChange> = []
+    for (const account of genesis.accounts) {
+      for (const [symbol, amountText] of Object.entries(account.balances)) {
+        const resource = genesis.resources.find((r) => r.symbol === symbol)
+        const amount = parseDecimal(amountText)
+        if (resource === undefined || amount === undefined) continue
+        changes.push({ entity: account.address, resource: resource.address, change: amount })
+        supply.set(resource.address, (supply.get(resource.address) ?? 0n) + amount)
+      }
+    }
+    const newResources = genesis.resources.map((r) => ({
+      address: r.address,
+      symbol: r.symbol,
+      name: r.name,
+      description: r.description,
+      iconUrl: r.iconUrl,
+      divisibility: r.divisibility,
+      totalSupply: formatDecimal(supply.get(r.address) ?? 0n)
+    }))
+    const accountMetadata = genesis.accounts.flatMap((a) =>
+      Object.entries(a.metadata).map(([key, value]) => ({ address: a.address, key, type: "String" as const, value }))
+    )
+    yield* commit({
+      kind: "Genesis",
+      success: true,
+      intentHash: undefined,
+      payloadHash: undefined,
+      fee: 0n,
+      errorMessage: undefined,
+      manifest: undefined,
+      message: undefined,
+      rawHex: undefined,
+      feeChanges: [],
+      changes,
+      withdrawnFrom: [],
+      depositedInto: [...new Set(changes.map((c) => c.entity))],
+      resources: newResources.map((r) => r.address),
+      classes: ["General"],
+      newResources,
+      metadata: [...newResources.flatMap(metadataFor), ...accountMetadata]
+    }).pipe(Effect.orDie)
+  } else {
+    stateVersion = lastVersion
+    const resourceRows = yield* sql`SELECT * FROM resources ORDER BY ordinal`.pipe(
+      Effect.flatMap(decodeRows(ResourceRow)),
+      Effect.orDie
+    )
+    for (const r of resourceRows) {
+      resources.set(r.address, {
+        address: r.address,
+        symbol: r.symbol,
+        name: r.name,
+        description: r.description,
+        iconUrl: r.icon_url,
+        divisibility: r.divisibility,
+        totalSupply: r.total_supply,
+        createdAtStateVersion: r.created_state_version
+      })
+    }
+    const vaultRows = yield* sql`
+      SELECT v.account, v.resource, v.amount, v.state_version FROM vault_history v
+      WHERE v.state_version = (SELECT MAX(h.state_version) FROM vault_history h
+                               WHERE h.account = v.account AND h.resource = v.resource)`.pipe(
+      Effect.flatMap(decodeRows(VaultRow)),
+      Effect.orDie
+    )
+    for (const v of vaultRows) balances.set(balanceKey(v.account, v.resource), parseDecimal(v.amount) ?? 0n)
+  }
+
+  // --- submission ---
+
+  const semaphore = yield* Effect.makeSemaphore(1)
+
+  const transactionByIntent = (intentHash: string): Effect.Effect<Option.Option<CommittedTransaction>> =>
+    sql`SELECT * FROM transactions WHERE intent_hash = ${intentHash}`.pipe(
+      Effect.flatMap(decodeRows(TxRow)),
+      Effect.flatMap((rows) => (rows[0] === undefined ? Effect.succeed(Option.none()) : Effect.map(toTransaction(rows[0]), Option.some))),
+      Effect.orDie
+    )
+
+  const remember = (e: TransactionRejected) =>
+    Effect.sync(() => {
+      if (e.intentHash !== undefined) {
+        rejected.set(e.intentHash, {
+          reason: e.reason,
+          payloadHash: e.payloadHash,
+          permanentlyRejectsAtEpoch: e.permanentlyRejectsAtEpoch
+        })
+      }
+    })
+
+  const executeDecoded = (tx: DecodedTransaction): Effect.Effect<SubmitResult, TransactionRejected> =>
+    Effect.gen(function* () {
+      const existing = yield* transactionByIntent(tx.intentHash)
+      if (Option.isSome(existing)) return { duplicate: true, intentHash: tx.intentHash, transaction: existing.value }
+      const { epoch } = yield* clockState
+      if (epoch < tx.startEpochInclusive) {
+        return yield* new TransactionRejected({
+          reason: `TransactionEpochNotYetValid { valid_from: Epoch(${tx.startEpochInclusive}), current_epoch: Epoch(${epoch}) }`,
+          intentHash: tx.intentHash,
+          payloadHash: tx.payloadHash
+        })
+      }
+      if (epoch >= tx.endEpochExclusive) {
+        return yield* new TransactionRejected({
+          reason: `TransactionEpochNoLongerValid { valid_until: Epoch(${tx.endEpochExclusive - 1}), current_epoch: Epoch(${epoch}) }`,
+          intentHash: tx.intentHash,
+          payloadHash: tx.payloadHash,
+          permanentlyRejectsAtEpoch: tx.endEpochExclusive
+        })
+      }
+      const outcome: ExecutionOutcome = execute(tx.instructions, {
+        xrd,
+        signerAccounts: new Set(tx.signerAccounts),
+        divisibility: (resource) => resources.get(resource)?.divisibility,
+        balance: (account, resource) => balances.get(balanceKey(account, resource)) ?? 0n
+      })
+      if (outcome._tag === "Rejected") {
+        return yield* new TransactionRejected({
+          reason: outcome.reason,
+          intentHash: tx.intentHash,
+          payloadHash: tx.payloadHash,
+          permanentlyRejectsAtEpoch: epoch
+        })
+      }
+      const transaction = yield* commit({
+        kind: "User",
+        success: outcome.success,
+        intentHash: tx.intentHash,
+        payloadHash: tx.payloadHash,
+        fee: outcome.fee,
+        errorMessage: outcome.errorMessage,
+        manifest: tx.manifest,
+        message: tx.message,
+        rawHex: tx.rawHex,
+        feeChanges: outcome.feePayments,
+        changes: outcome.changes,
+        withdrawnFrom: outcome.withdrawnFrom,
+        depositedInto: outcome.depositedInto,
+        resources: outcome.resources,
+        classes: outcome.isTransfer ? ["Transfer", "General"] : ["General"]
+      }).pipe(Effect.orDie)
+      rejected.delete(tx.intentHash)
+      return { duplicate: false, intentHash: tx.intentHash, transaction }
+    })
+
+  const submit = Effect.fn("Ledger.submit")(function* (notarizedTransactionHex: string) {
+    const decoded = yield* decodeNotarizedTransaction(notarizedTransactionHex).pipe(Effect.tapError(remember))
+    return yield* semaphore.withPermits(1)(executeDecoded(decoded)).pipe(Effect.tapError(remember))
+  })
+
+  const transactionStatus = Effect.fn("Ledger.transactionStatus")(function* (intentHash: string) {
+    const committed = yield* transactionByIntent(intentHash)
+    if (Option.isSome(committed)) return { _tag: "Committed", transaction: committed.value } satisfies TransactionStatusInfo
+    const r = rejected.get(intentHash)
+    if (r !== undefined) return { _tag: "Rejected", ...r } satisfies TransactionStatusInfo
+    return { _tag: "Unknown" } satisfies TransactionStatusInfo
+  })
+
+  // --- reading ---
+
+  const versionOrCurrent = (at: number | undefined) => at ?? stateVersion
+
+  /** Every vault of `account` at a state version (default: now), in resource order. */
+  const accountVaults = Effect.fn("Ledger.accountVaults")(function* (account: string, at?: number) {
+    const version = versionOrCurrent(at)
+    const rows = yield* sql`
+      SELECT v.account, v.resource, v.amount, v.state_version FROM vault_history v
+      WHERE v.account = ${account} AND v.state_version = (
+        SELECT MAX(h.state_version) FROM vault_history h
+        WHERE h.account = v.account AND h.resource = v.resource AND h.state_version <= ${version})`.pipe(
+      Effect.flatMap(decodeRows(VaultRow)),
+      Effect.orDie
+    )
+    const order = [...resources.keys()]
+    return [...rows]
+      .sort((a, b) => order.indexOf(a.resource) - order.indexOf(b.resource))
+      .map(
+        (r): VaultBalance => ({
+          account: r.account,
+          resource: r.resource,
+          vaultAddress: vaultAddress(r.account, r.resource),
+          amount: r.amount,
+          lastUpdatedAtStateVersion: r.state_version
+        })
+      )
+  })
+
+  /** The current balance of `resource` in `account` ("0" when it has no vault). */
+  const balance = (account: string, resource: string): Effect.Effect<string> =>
+    Effect.sync(() => formatDecimal(balances.get(balanceKey(account, resource)) ?? 0n))
+
+  /** Finds the account and resource of a vault address. */
+  const vaultOwner = (address: string): Effect.Effect<Option.Option<{ account: string; resource: string }>> =>
+    Effect.sync(() => {
+      for (const k of balances.keys()) {
+        const [account = "", resource = ""] = k.split(" ")
+        if (vaultAddress(account, resource) === address) return Option.some({ account, resource })
+      }
+      return Option.none()
+    })
+
+  const resource = (address: string): Effect.Effect<Option.Option<ResourceInfo>> =>
+    Effect.sync(() => Option.fromNullable(resources.get(address)))
+
+  const metadata = Effect.fn("Ledger.metadata")(function* (address: string) {
+    const rows = yield* sql`SELECT key, type, value, state_version FROM metadata WHERE address = ${address} ORDER BY key`.pipe(
+      Effect.flatMap(decodeRows(MetadataRow)),
+      Effect.orDie
+    )
+    return rows.map((r): MetadataEntry => ({ key: r.key, type: r.type, value: r.value, lastUpdatedAtStateVersion: r.state_version }))
+  })
+
+  const transactions = Effect.fn("Ledger.transactions")(function* (q: StreamQuery) {
+    const at = versionOrCurrent(q.atStateVersion)
+    const conditions = [sql`t.state_version <= ${at}`]
+    if (q.fromStateVersion !== undefined) conditions.push(sql`t.state_version >= ${q.fromStateVersion}`)
+    if (q.after !== undefined) {
+      conditions.push(q.order === "Asc" ? sql`t.state_version > ${q.after}` : sql`t.state_version < ${q.after}`)
+    }
+    if (q.kind === "User") conditions.push(sql`t.kind = 'User'`)
+    if (q.kind === "EpochChange") conditions.push(sql`0 = 1`)
+    if (q.status === "Success") conditions.push(sql`t.status = 'CommittedSuccess'`)
+    if (q.status === "Failure") conditions.push(sql`t.status = 'CommittedFailure'`)
+    const roleFilter = (role: string, addresses: ReadonlyArray<string>) => {
+      for (const address of addresses) {
+        conditions.push(
+          sql`EXISTS (SELECT 1 FROM tx_entities e WHERE e.state_version = t.state_version AND e.role = ${role} AND e.address = ${address})`
+        )
+      }
+    }
+    roleFilter("withdrawn", q.withdrawnFrom)
+    roleFilter("deposited", q.depositedInto)
+    roleFilter("affected", q.affected)
+    roleFilter("resource", q.resources)
+    const order = q.order === "Asc" ? sql.literal("ASC") : sql.literal("DESC")
+    const rows = yield* sql`SELECT * FROM transactions t WHERE ${sql.and(conditions)}
+      ORDER BY t.state_version ${order} LIMIT ${q.limit + 1}`.pipe(Effect.flatMap(decodeRows(TxRow)), Effect.orDie)
+    const page = rows.slice(0, q.limit)
+    const items = yield* Effect.forEach(page, toTransaction)
+    const last = page[page.length - 1]
+    return { items, next: rows.length > q.limit && last !== undefined ? last.state_version : undefined }
+  })
+
+  /** Devnet administration: creates a fungible resource and mints its initial supply into an account. */
+  const createFungibleResource = Effect.fn("Ledger.createFungibleResource")(function* (spec: NewFungibleResource) {
+    const supply = parseDecimal(spec.initialSupply)
+    if (supply === undefined || supply < 0n) return yield* new LedgerError({ message: `Invalid initial supply ${spec.initialSupply}` })
+    if (!isAccountAddress(spec.to)) return yield* new LedgerError({ message: `Not an account address: ${spec.to}` })
+    if (!Number.isInteger(spec.divisibility) || spec.divisibility < 0 || spec.divisibility > 18) {
+      return yield* new LedgerError({ message: `Invalid divisibility ${spec.divisibility}` })
+    }
+    return yield* semaphore.withPermits(1)(
+      Effect.gen(function* () {
+        const address = derivedResourceAddress(options.seed, `${spec.symbol}#${stateVersion + 1}`)
+        const info = {
+          address,
+          symbol: spec.symbol,
+          name: spec.name,
+          description: spec.description ?? `${spec.name} on the hSwap devnet`,
+          iconUrl: spec.iconUrl ?? "",
+          divisibility: spec.divisibility,
+          totalSupply: formatDecimal(supply)
+        }
+        yield* commit({
+          kind: "System",
+          success: true,
+          intentHash: undefined,
+          payloadHash: undefined,
+          fee: 0n,
+          errorMessage: undefined,
+          manifest: undefined,
+          message: undefined,
+          rawHex: undefined,
+          feeChanges: [],
+          changes: supply > 0n ? [{ entity: spec.to, resource: address, change: supply }] : [],
+          withdrawnFrom: [],
+          depositedInto: [spec.to],
+          resources: [address],
+          classes: ["General"],
+          newResources: [info],
+          metadata: metadataFor(info).filter((m) => m.key !== "icon_url" || m.value !== "")
+        }).pipe(Effect.orDie)
+        return address
+      })
+    )
+  })
+
+  return {
+    genesis,
+    xrd,
+    state,
+    submit,
+    transactionStatus,
+    committedTransaction: transactionByIntent,
+    transactions,
+    accountVaults,
+    balance,
+    vaultOwner,
+    resource,
+    resources: Effect.sync(() => [...resources.values()]),
+    metadata,
+    createFungibleResource,
+    entityKind: (address: string) => addressKind(address),
+    isFungibleResource: isFungibleResourceAddress
+  } as const
+})
+
+export class Ledger extends Effect.Service<Ledger>()("devnet/Ledger", { effect: make }) {
+  /**
+   * The ledger over SQLite: `dataDir/ledger.sqlite`, or in memory when `dataDir` is undefined. `reset` deletes
+   * the stored ledger first.
+   */
+  static readonly layer = (options: Partial<LedgerOptions> = {}): Layer.Layer<Ledger> => {
+    const resolved: LedgerOptions = { ...defaults, ...options }
+    const sqlite = Layer.unwrapEffect(
+      Effect.sync(() => {
+        if (resolved.dataDir === undefined) return SqliteClient.layer({ filename: ":memory:" })
+        fs.mkdirSync(resolved.dataDir, { recursive: true })
+        const file = path.join(resolved.dataDir, LEDGER_FILE)
+        if (resolved.reset) {
+          for (const suffix of ["", "-wal", "-shm", "-journal"]) fs.rmSync(`${file}${suffix}`, { force: true })
+        }
+        return SqliteClient.layer({ filename: file })
+      })
+    ).pipe(Layer.orDie)
+    return Ledger.Default.pipe(Layer.provide(sqlite), Layer.provide(Layer.succeed(LedgerConfig, resolved)))
+  }
+
+  /** An in-memory ledger (tests). */
+  static readonly memory = (options: Partial<Omit<LedgerOptions, "dataDir">> = {}): Layer.Layer<Ledger> =>
+    Ledger.layer({ ...options, dataDir: undefined })
+}

@@ -1,0 +1,324 @@
+/**
+ * Devnet transaction execution: walks RET-parsed V1 instructions over the account vaults and returns the
+ * outcome. Pure and synchronous; the Ledger applies a committed outcome atomically.
+ *
+ * Supported: account `lock_fee`, `withdraw`, `deposit`, `deposit_batch`, `try_deposit_(batch_)or_abort`,
+ * `try_deposit_(batch_)or_refund`; `TAKE_ALL_FROM_WORKTOP`, `TAKE_FROM_WORKTOP`, `RETURN_TO_WORKTOP`,
+ * `ASSERT_WORKTOP_CONTAINS`, `ASSERT_WORKTOP_CONTAINS_ANY`. Anything else fails with a message naming it.
+ */
+import type { Instruction, ManifestAddress, Value } from "@radixdlt/radix-engine-toolkit"
+import { isAccountAddress } from "./address.js"
+import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal.js"
+
+export interface ExecutionEnv {
+  readonly xrd: string
+  /** Accounts whose owner key signed the intent (or is the notary-as-signatory). */
+  readonly signerAccounts: ReadonlySet<string>
+  readonly divisibility: (resource: string) => number | undefined
+  readonly balance: (account: string, resource: string) => bigint
+}
+
+export interface BalanceChange {
+  readonly entity: string
+  readonly resource: string
+  readonly change: bigint
+}
+
+export type ExecutionOutcome =
+  | { readonly _tag: "Rejected"; readonly reason: string }
+  | {
+      readonly _tag: "Committed"
+      readonly success: boolean
+      readonly errorMessage: string | undefined
+      readonly fee: bigint
+      /** Fee payments by account (XRD). */
+      readonly feePayments: ReadonlyArray<BalanceChange>
+      /** Non-fee balance changes; empty for a failure. */
+      readonly changes: ReadonlyArray<BalanceChange>
+      readonly withdrawnFrom: ReadonlyArray<string>
+      readonly depositedInto: ReadonlyArray<string>
+      readonly resources: ReadonlyArray<string>
+      readonly isTransfer: boolean
+    }
+
+const FEE_BASE = 100_000_000_000_000_000n // 0.1 XRD
+const FEE_PER_INSTRUCTION = 20_000_000_000_000_000n // 0.02 XRD
+
+/** The deterministic devnet fee for a manifest of `instructionCount` instructions. */
+export const devnetFee = (instructionCount: number): bigint => FEE_BASE + FEE_PER_INSTRUCTION * BigInt(instructionCount)
+
+class ExecutionFailure {
+  constructor(readonly message: string) {}
+}
+
+const fail = (message: string): never => {
+  throw new ExecutionFailure(message)
+}
+
+const runtime = (inner: string): string => `RuntimeError(${inner})`
+
+const DEPOSIT_METHODS = new Set([
+  "deposit",
+  "deposit_batch",
+  "try_deposit_or_abort",
+  "try_deposit_or_refund",
+  "try_deposit_batch_or_abort",
+  "try_deposit_batch_or_refund"
+])
+
+const decimalOf = (value: { toFixed: () => string }): bigint => {
+  const parsed = parseDecimal(value.toFixed())
+  return parsed ?? fail(runtime(`ApplicationError(InputDecodeError("invalid Decimal ${value.toFixed()}"))`))
+}
+
+export const execute = (instructions: ReadonlyArray<Instruction>, env: ExecutionEnv): ExecutionOutcome => {
+  const fee = devnetFee(instructions.length)
+  const deltas = new Map<string, Map<string, bigint>>()
+  const feeLocks: Array<{ account: string; amount: bigint }> = []
+  const worktop = new Map<string, bigint>()
+  const buckets = new Map<number, { resource: string; amount: bigint }>()
+  let nextBucket = 0
+  const withdrawnFrom = new Set<string>()
+  const depositedInto = new Set<string>()
+  const resources = new Set<string>()
+  let onlyTransferShaped = true
+
+  const delta = (account: string, resource: string): bigint => deltas.get(account)?.get(resource) ?? 0n
+  const addDelta = (account: string, resource: string, amount: bigint): void => {
+    const byResource = deltas.get(account) ?? new Map<string, bigint>()
+    byResource.set(resource, (byResource.get(resource) ?? 0n) + amount)
+    deltas.set(account, byResource)
+  }
+  const locked = (account: string): bigint =>
+    feeLocks.filter((l) => l.account === account).reduce((sum, l) => sum + l.amount, 0n)
+  const available = (account: string, resource: string): bigint =>
+    env.balance(account, resource) + delta(account, resource) - (resource === env.xrd ? locked(account) : 0n)
+  const totalLocked = (): bigint => feeLocks.reduce((sum, l) => sum + l.amount, 0n)
+
+  const requireValidAmount = (where: string, resource: string, amount: bigint): void => {
+    const divisibility = env.divisibility(resource) ?? 18
+    if (amount < 0n || !fitsDivisibility(amount, divisibility)) {
+      fail(runtime(`ApplicationError(${where}(ResourceError(InvalidAmount(${debugDecimal(amount)}, ${divisibility}))))`))
+    }
+  }
+  const requireOwner = (account: string, method: string): void => {
+    if (!env.signerAccounts.has(account)) {
+      fail(
+        runtime(
+          `SystemModuleError(AuthError(Unauthorized(Unauthorized { failed_access_rules: RoleList([RoleKey { key: "_owner_" }]), ` +
+            `fn_identifier: "Account::${method}", address: "${account}" })))`
+        )
+      )
+    }
+  }
+  const putOnWorktop = (resource: string, amount: bigint): void => {
+    worktop.set(resource, (worktop.get(resource) ?? 0n) + amount)
+  }
+  const takeBucket = (id: number): { resource: string; amount: bigint } => {
+    const b = buckets.get(id)
+    if (b === undefined) return fail(runtime(`KernelError(InvalidReference(Bucket(${id})))`))
+    buckets.delete(id)
+    return b
+  }
+  const staticAddress = (value: ManifestAddress): string =>
+    value.kind === "Static" && typeof value.value === "string"
+      ? value.value
+      : fail(runtime("DevnetUnsupported(named addresses (address reservations) are not supported by the devnet ledger)"))
+
+  const argFields = (args: Value): ReadonlyArray<Value> => (args.kind === "Tuple" ? args.fields : [])
+
+  const depositInto = (account: string, method: string, args: Value): void => {
+    if (method === "deposit" || method === "deposit_batch") requireOwner(account, method)
+    const [first] = argFields(args)
+    const incoming: Array<{ resource: string; amount: bigint }> = []
+    if (first?.kind === "Bucket") {
+      incoming.push(takeBucket(first.value))
+    } else if (first?.kind === "Expression" && first.value === "EntireWorktop") {
+      for (const [resource, amount] of worktop) incoming.push({ resource, amount })
+      worktop.clear()
+    } else if (first?.kind === "Array") {
+      for (const element of first.elements) {
+        if (element.kind !== "Bucket") fail(runtime(`ApplicationError(InputDecodeError("Account::${method}"))`))
+        else incoming.push(takeBucket(element.value))
+      }
+    } else {
+      fail(runtime(`ApplicationError(InputDecodeError("Account::${method}"))`))
+    }
+    for (const { resource, amount } of incoming) {
+      if (amount === 0n) continue
+      addDelta(account, resource, amount)
+      depositedInto.add(account)
+      resources.add(resource)
+    }
+  }
+
+  const step = (instruction: Instruction): void => {
+    switch (instruction.kind) {
+      case "CallMethod": {
+        const target = staticAddress(instruction.address)
+        const method = instruction.methodName
+        if (!isAccountAddress(target)) {
+          onlyTransferShaped = false
+          return fail(
+            runtime(`DevnetUnsupported(CALL_METHOD "${method}" on ${target}: the devnet ledger only runs account methods)`)
+          )
+        }
+        const fields = argFields(instruction.args)
+        if (method === "lock_fee") {
+          requireOwner(target, method)
+          const [amountValue] = fields
+          if (amountValue?.kind !== "Decimal") return fail(runtime(`ApplicationError(InputDecodeError("Account::lock_fee"))`))
+          const amount = decimalOf(amountValue.value)
+          requireValidAmount("VaultError", env.xrd, amount)
+          const have = available(target, env.xrd)
+          if (have < amount) {
+            fail(
+              runtime(
+                `ApplicationError(VaultError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
+              )
+            )
+          }
+          feeLocks.push({ account: target, amount })
+          return
+        }
+        if (method === "withdraw") {
+          requireOwner(target, method)
+          const [resourceValue, amountValue] = fields
+          if (resourceValue?.kind !== "Address" || amountValue?.kind !== "Decimal") {
+            return fail(runtime(`ApplicationError(InputDecodeError("Account::withdraw"))`))
+          }
+          const resource = staticAddress(resourceValue.value)
+          const amount = decimalOf(amountValue.value)
+          requireValidAmount("VaultError", resource, amount)
+          const have = available(target, resource)
+          if (have < amount) {
+            fail(
+              runtime(
+                `ApplicationError(VaultError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
+              )
+            )
+          }
+          addDelta(target, resource, -amount)
+          putOnWorktop(resource, amount)
+          withdrawnFrom.add(target)
+          resources.add(resource)
+          return
+        }
+        if (DEPOSIT_METHODS.has(method)) return depositInto(target, method, instruction.args)
+        onlyTransferShaped = false
+        return fail(runtime(`DevnetUnsupported(CALL_METHOD "${method}" on an account is not supported by the devnet ledger)`))
+      }
+      case "TakeAllFromWorktop": {
+        const amount = worktop.get(instruction.resourceAddress) ?? 0n
+        worktop.delete(instruction.resourceAddress)
+        buckets.set(nextBucket++, { resource: instruction.resourceAddress, amount })
+        return
+      }
+      case "TakeFromWorktop": {
+        const amount = decimalOf(instruction.amount)
+        requireValidAmount("WorktopError", instruction.resourceAddress, amount)
+        const have = worktop.get(instruction.resourceAddress) ?? 0n
+        if (have < amount) {
+          fail(
+            runtime(
+              `ApplicationError(WorktopError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
+            )
+          )
+        }
+        if (have === amount) worktop.delete(instruction.resourceAddress)
+        else worktop.set(instruction.resourceAddress, have - amount)
+        buckets.set(nextBucket++, { resource: instruction.resourceAddress, amount })
+        return
+      }
+      case "ReturnToWorktop": {
+        const b = takeBucket(instruction.bucketId)
+        if (b.amount > 0n) putOnWorktop(b.resource, b.amount)
+        return
+      }
+      case "AssertWorktopContains": {
+        const amount = decimalOf(instruction.amount)
+        requireValidAmount("WorktopError", instruction.resourceAddress, amount)
+        const have = worktop.get(instruction.resourceAddress) ?? 0n
+        if (have < amount) {
+          fail(
+            runtime(
+              `ApplicationError(WorktopError(AssertionFailed(ResourceConstraint { resource: "${instruction.resourceAddress}", ` +
+                `required_amount: ${debugDecimal(amount)}, actual_amount: ${debugDecimal(have)} })))`
+            )
+          )
+        }
+        return
+      }
+      case "AssertWorktopContainsAny": {
+        if ((worktop.get(instruction.resourceAddress) ?? 0n) <= 0n) {
+          fail(runtime(`ApplicationError(WorktopError(AssertionFailed(NonZeroAmount("${instruction.resourceAddress}"))))`))
+        }
+        return
+      }
+      default:
+        onlyTransferShaped = false
+        return fail(runtime(`DevnetUnsupported(instruction ${instruction.kind} is not supported by the devnet ledger)`))
+    }
+  }
+
+  let errorMessage: string | undefined
+  try {
+    for (const instruction of instructions) step(instruction)
+    const left = [...worktop.entries()].filter(([, amount]) => amount !== 0n)
+    const dangling = [...buckets.values()].filter((b) => b.amount !== 0n)
+    if (left.length > 0) {
+      fail(
+        runtime(
+          `ApplicationError(WorktopError(NonEmptyWorktop { resources: [${left
+            .map(([r, a]) => `("${r}", ${debugDecimal(a)})`)
+            .join(", ")}] }))`
+        )
+      )
+    }
+    if (dangling.length > 0) fail(runtime("ApplicationError(BucketError(NotEmpty))"))
+  } catch (e) {
+    if (!(e instanceof ExecutionFailure)) throw e
+    errorMessage = e.message
+  }
+
+  if (totalLocked() < fee) {
+    return {
+      _tag: "Rejected",
+      reason:
+        errorMessage === undefined
+          ? `SuccessButFeeLoanNotRepaid: the manifest locked ${formatDecimal(totalLocked())} XRD but the transaction costs ${formatDecimal(fee)} XRD`
+          : `ErrorBeforeLoanAndDeferredCostsRepaid(${errorMessage})`
+    }
+  }
+  // Fees drain the locks in order.
+  const feePayments: Array<BalanceChange> = []
+  let remaining = fee
+  for (const lock of feeLocks) {
+    if (remaining === 0n) break
+    const pay = lock.amount < remaining ? lock.amount : remaining
+    remaining -= pay
+    const existing = feePayments.findIndex((p) => p.entity === lock.account)
+    const previous = feePayments[existing]
+    if (previous !== undefined) feePayments[existing] = { ...previous, change: previous.change - pay }
+    else feePayments.push({ entity: lock.account, resource: env.xrd, change: -pay })
+  }
+  const success = errorMessage === undefined
+  const changes: Array<BalanceChange> = []
+  if (success) {
+    for (const [entity, byResource] of deltas) {
+      for (const [resource, change] of byResource) if (change !== 0n) changes.push({ entity, resource, change })
+    }
+  }
+  return {
+    _tag: "Committed",
+    success,
+    errorMessage,
+    fee,
+    feePayments,
+    changes,
+    withdrawnFrom: [...withdrawnFrom],
+    depositedInto: [...depositedInto],
+    resources: [...resources],
+    isTransfer: onlyTransferShaped && success
+  }
+}

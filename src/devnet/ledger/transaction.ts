@@ -1,0 +1,149 @@
+/**
+ * Decoding and static validation of submitted notarized transactions with the Radix Engine Toolkit, which is
+ * loaded lazily on first use (an ~8 MB module that only the devnet needs).
+ */
+import type { Instruction } from "@radixdlt/radix-engine-toolkit"
+import { Effect, Schema } from "effect"
+import { DEVNET_NETWORK_ID, virtualAccountAddress } from "./address.js"
+
+export type Ret = typeof import("@radixdlt/radix-engine-toolkit")
+
+let retModule: Promise<Ret> | undefined
+
+/** The Radix Engine Toolkit, imported on first use. */
+export const loadRet: Effect.Effect<Ret> = Effect.promise(() => (retModule ??= import("@radixdlt/radix-engine-toolkit")))
+
+/** A transaction the network would not commit (bad payload, bad signature, epoch window, fee loan…). */
+export class TransactionRejected extends Schema.TaggedError<TransactionRejected>()("TransactionRejected", {
+  reason: Schema.String,
+  intentHash: Schema.optional(Schema.String),
+  payloadHash: Schema.optional(Schema.String),
+  /** The epoch from which the rejection is permanent, when known (the end of the epoch window). */
+  permanentlyRejectsAtEpoch: Schema.optional(Schema.Number)
+}) {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+/** The Gateway/Core API JSON form of a transaction message. */
+export type GatewayMessage =
+  | { readonly type: "Plaintext"; readonly mime_type: string; readonly content: { readonly type: "String"; readonly value: string } }
+  | { readonly type: "Plaintext"; readonly mime_type: string; readonly content: { readonly type: "Binary"; readonly value_hex: string } }
+  | { readonly type: "Encrypted"; readonly encrypted_hex: string }
+
+export interface DecodedTransaction {
+  readonly intentHash: string
+  readonly payloadHash: string
+  readonly startEpochInclusive: number
+  readonly endEpochExclusive: number
+  readonly instructions: ReadonlyArray<Instruction>
+  readonly manifest: string
+  readonly message: GatewayMessage | undefined
+  /** Virtual accounts whose Ed25519 owner key signed the intent (including the notary when it is a signatory). */
+  readonly signerAccounts: ReadonlyArray<string>
+  readonly rawHex: string
+}
+
+const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex")
+
+/** RET throws `Error("… response is {json}")`; keep the engine's error text. */
+const retErrorText = (error: unknown): string => {
+  const text = error instanceof Error ? error.message : String(error)
+  const marker = "response is "
+  const at = text.indexOf(marker)
+  if (at < 0) return text
+  const json = text.slice(at + marker.length)
+  try {
+    const parsed: unknown = JSON.parse(json)
+    if (typeof parsed === "object" && parsed !== null) {
+      const kind = "error_kind" in parsed ? String(parsed.error_kind) : undefined
+      const err = "error" in parsed ? String(parsed.error) : undefined
+      return [kind, err].filter((s) => s !== undefined).join(": ") || json
+    }
+  } catch {
+    // fall through to the raw text
+  }
+  return json
+}
+
+const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/
+const MAX_PAYLOAD_BYTES = 1_048_576
+
+export const decodeNotarizedTransaction = Effect.fn("Ledger.decodeNotarizedTransaction")(function* (hex: string) {
+  if (hex.length === 0 || !HEX_RE.test(hex)) {
+    return yield* new TransactionRejected({ reason: "Invalid transaction: the payload is not a non-empty hex string" })
+  }
+  if (hex.length / 2 > MAX_PAYLOAD_BYTES) {
+    return yield* new TransactionRejected({
+      reason: `Invalid transaction: TransactionTooLarge (${hex.length / 2} bytes, the limit is ${MAX_PAYLOAD_BYTES})`
+    })
+  }
+  const ret = yield* loadRet
+  const { RadixEngineToolkit, defaultValidationConfig } = ret
+  const attempt = <A>(what: string, f: () => Promise<A>) =>
+    Effect.tryPromise({
+      try: f,
+      catch: (e) => new TransactionRejected({ reason: `Invalid transaction: ${what}: ${retErrorText(e)}` })
+    })
+  const bytes = Uint8Array.from(Buffer.from(hex, "hex"))
+  const tx = yield* attempt("could not decode the notarized transaction", () =>
+    RadixEngineToolkit.NotarizedTransaction.decompile(bytes, "Parsed")
+  )
+  const header = tx.signedIntent.intent.header
+  if (header.networkId !== DEVNET_NETWORK_ID) {
+    return yield* new TransactionRejected({
+      reason: `Invalid transaction: NetworkMismatch { expected: ${DEVNET_NETWORK_ID}, actual: ${header.networkId} }`
+    })
+  }
+  const intentHash = yield* attempt("intent hash", () => RadixEngineToolkit.NotarizedTransaction.intentHash(tx))
+  const payloadHash = yield* attempt("payload hash", () => RadixEngineToolkit.NotarizedTransaction.hash(tx))
+  const validation = yield* attempt("static validation", () =>
+    RadixEngineToolkit.NotarizedTransaction.staticallyValidate(tx, defaultValidationConfig(DEVNET_NETWORK_ID))
+  )
+  if (validation.kind === "Invalid") {
+    return yield* new TransactionRejected({
+      reason: `Invalid transaction: ${validation.error}`,
+      intentHash: intentHash.id,
+      payloadHash: payloadHash.id
+    })
+  }
+  const instructions = tx.signedIntent.intent.manifest.instructions
+  const manifest = yield* attempt("manifest", () =>
+    RadixEngineToolkit.Instructions.convert(instructions, DEVNET_NETWORK_ID, "String")
+  )
+  const signerKeys: Array<Uint8Array> = []
+  for (const signature of tx.signedIntent.intentSignatures) {
+    if (signature.curve === "Ed25519" && signature.publicKey !== undefined) signerKeys.push(signature.publicKey)
+  }
+  if (header.notaryIsSignatory && header.notaryPublicKey.curve === "Ed25519") signerKeys.push(header.notaryPublicKey.bytes)
+  const message = tx.signedIntent.intent.message
+  const gatewayMessage: GatewayMessage | undefined =
+    message.kind === "None"
+      ? undefined
+      : message.kind === "PlainText"
+        ? message.value.message.kind === "String"
+          ? {
+              type: "Plaintext",
+              mime_type: message.value.mimeType,
+              content: { type: "String", value: message.value.message.value }
+            }
+          : {
+              type: "Plaintext",
+              mime_type: message.value.mimeType,
+              content: { type: "Binary", value_hex: toHex(message.value.message.value) }
+            }
+        : { type: "Encrypted", encrypted_hex: toHex(message.value.encrypted) }
+  const decoded: DecodedTransaction = {
+    intentHash: intentHash.id,
+    payloadHash: payloadHash.id,
+    startEpochInclusive: header.startEpochInclusive,
+    endEpochExclusive: header.endEpochExclusive,
+    instructions: instructions.kind === "Parsed" ? instructions.value : [],
+    manifest: manifest.kind === "String" ? manifest.value : "",
+    message: gatewayMessage,
+    signerAccounts: [...new Set(signerKeys.map(virtualAccountAddress))],
+    rawHex: hex.toLowerCase()
+  }
+  return decoded
+})

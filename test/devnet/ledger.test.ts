@@ -1,0 +1,365 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  ManifestBuilder,
+  address,
+  bucket,
+  decimal,
+  enumeration,
+  expression
+} from "@radixdlt/radix-engine-toolkit"
+import { Effect, Either, Option, TestClock } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
+import { devnetFee } from "../../src/devnet/ledger/execute.js"
+import { formatDecimal, parseDecimal } from "../../src/devnet/ledger/decimal.js"
+import { Ledger } from "../../src/devnet/ledger/Ledger.js"
+import type { DevnetKey } from "../../src/devnet/ledger/genesis.js"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
+
+const { XRD, hUSDC, hETH } = DevnetAddresses.resources
+const [user1 = "", user2 = ""] = DevnetAddresses.users
+const exchange = DevnetAddresses.exchangeAccount
+
+const atto = (text: string): bigint => {
+  const v = parseDecimal(text)
+  if (v === undefined) throw new Error(`bad decimal ${text}`)
+  return v
+}
+
+/** Submits a manifest signed by `signers`, notarized by the genesis notary, valid from the current epoch. */
+const submitManifest = (
+  manifest: Parameters<typeof buildNotarizedTransaction>[0]["manifest"],
+  signers: ReadonlyArray<DevnetKey>,
+  extra: { message?: string | { mimeType: string; text: string }; endEpochExclusive?: number } = {}
+) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const { epoch } = yield* ledger.state
+    const built = yield* buildNotarizedTransaction({
+      manifest,
+      signers,
+      notary: ledger.genesis.notary,
+      startEpochInclusive: epoch,
+      ...(extra.endEpochExclusive === undefined ? {} : { endEpochExclusive: extra.endEpochExclusive }),
+      ...(extra.message === undefined ? {} : { message: extra.message })
+    })
+    const result = yield* Effect.either(ledger.submit(built.notarizedTransactionHex))
+    return { built, result }
+  })
+
+const balancesOf = (accounts: ReadonlyArray<string>, resources: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const out: Record<string, string> = {}
+    for (const a of accounts) for (const r of resources) out[`${a}|${r}`] = yield* ledger.balance(a, r)
+    return out
+  })
+
+const transferManifest = (from: string, to: string, resource: string, amount: string) =>
+  new ManifestBuilder()
+    .callMethod(from, "lock_fee", [decimal(5)])
+    .callMethod(from, "withdraw", [address(resource), decimal(amount)])
+    .takeAllFromWorktop(resource, (b, id) => b.callMethod(to, "try_deposit_or_abort", [bucket(id), enumeration(0)]))
+    .build()
+
+/** Runs a failing manifest and checks: CommittedFailure with `errorPart`, only the fee moved. */
+const expectCommittedFailure = (
+  manifest: Parameters<typeof buildNotarizedTransaction>[0]["manifest"],
+  signers: (l: Ledger) => ReadonlyArray<DevnetKey>,
+  errorPart: string,
+  instructionCount: number
+) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const watched = [user1, user2, exchange]
+    const before = yield* balancesOf(watched, [XRD, hUSDC, hETH])
+    const { result } = yield* submitManifest(manifest, signers(ledger))
+    const submitted = Either.getOrThrow(result)
+    expect(submitted.duplicate).toBe(false)
+    expect(submitted.transaction.status).toBe("CommittedFailure")
+    expect(submitted.transaction.errorMessage).toContain(errorPart)
+    const fee = devnetFee(instructionCount)
+    expect(submitted.transaction.feePaid).toBe(formatDecimal(fee))
+    expect(submitted.transaction.balanceChanges).toEqual([])
+    const after = yield* balancesOf(watched, [XRD, hUSDC, hETH])
+    const expected = { ...before, [`${user1}|${XRD}`]: formatDecimal(atto(before[`${user1}|${XRD}`] ?? "0") - fee) }
+    expect(after).toEqual(expected)
+    const status = yield* ledger.transactionStatus(submitted.intentHash)
+    expect(status._tag).toBe("Committed")
+  })
+
+describe("devnet Ledger", () => {
+  it.effect("genesis: funded users, exchange liquidity, resource supply and metadata", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      expect(yield* ledger.balance(user1, XRD)).toBe("10000")
+      expect(yield* ledger.balance(user1, hUSDC)).toBe("5000")
+      expect(yield* ledger.balance(exchange, hUSDC)).toBe("1000000")
+      const husdc = Option.getOrThrow(yield* ledger.resource(hUSDC))
+      expect(husdc.divisibility).toBe(6)
+      expect(husdc.totalSupply).toBe("1015000")
+      const md = yield* ledger.metadata(hUSDC)
+      expect(md.map((m) => m.key)).toEqual(["description", "divisibility", "icon_url", "name", "symbol"])
+      const dapp = yield* ledger.metadata(DevnetAddresses.dAppDefinition)
+      expect(dapp.find((m) => m.key === "name")?.value).toBe("hSwap")
+      const state = yield* ledger.state
+      expect(state).toMatchObject({ network: "localnet", state_version: 1, epoch: 1 })
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a swap-shaped manifest built with ManifestBuilder commits and moves exactly the right balances", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const user = ledger.genesis.users[0]
+      const manifest = new ManifestBuilder()
+        .callMethod(user1, "lock_fee", [decimal(5)])
+        .callMethod(user1, "withdraw", [address(XRD), decimal("100.123456789012345678")])
+        .takeAllFromWorktop(XRD, (b, id) => b.callMethod(exchange, "try_deposit_or_abort", [bucket(id), enumeration(0)]))
+        .callMethod(exchange, "withdraw", [address(hUSDC), decimal("4.25")])
+        .assertWorktopContains(hUSDC, decimal("4.25").value)
+        .callMethod(user1, "try_deposit_batch_or_abort", [expression("EntireWorktop"), enumeration(0)])
+        .build()
+      const before = yield* balancesOf([user1, exchange], [XRD, hUSDC])
+      const { built, result } = yield* submitManifest(manifest, [user.key, ledger.genesis.exchange.key], {
+        message: "swap 100 XRD"
+      })
+      const submitted = Either.getOrThrow(result)
+      expect(submitted.intentHash).toBe(built.intentHash)
+      expect(submitted.intentHash).toMatch(/^txid_loc1/)
+      expect(submitted.duplicate).toBe(false)
+      const tx = submitted.transaction
+      expect(tx.status).toBe("CommittedSuccess")
+      expect(tx.stateVersion).toBe(2)
+      const fee = devnetFee(7)
+      expect(tx.feePaid).toBe(formatDecimal(fee))
+      const after = yield* balancesOf([user1, exchange], [XRD, hUSDC])
+      const moved = atto("100.123456789012345678")
+      const b = (k: string) => atto(before[k] ?? "0")
+      expect(after).toEqual({
+        [`${user1}|${XRD}`]: formatDecimal(b(`${user1}|${XRD}`) - moved - fee),
+        [`${user1}|${hUSDC}`]: formatDecimal(b(`${user1}|${hUSDC}`) + atto("4.25")),
+        [`${exchange}|${XRD}`]: formatDecimal(b(`${exchange}|${XRD}`) + moved),
+        [`${exchange}|${hUSDC}`]: formatDecimal(b(`${exchange}|${hUSDC}`) - atto("4.25"))
+      })
+      expect(tx.feeBalanceChanges).toEqual([{ entity: user1, resource: XRD, change: formatDecimal(-fee) }])
+      expect([...tx.balanceChanges].sort((x, y) => (x.entity + x.resource).localeCompare(y.entity + y.resource))).toEqual(
+        [
+          { entity: user1, resource: XRD, change: "-100.123456789012345678" },
+          { entity: user1, resource: hUSDC, change: "4.25" },
+          { entity: exchange, resource: XRD, change: "100.123456789012345678" },
+          { entity: exchange, resource: hUSDC, change: "-4.25" }
+        ].sort((x, y) => (x.entity + x.resource).localeCompare(y.entity + y.resource))
+      )
+      expect(tx.message).toEqual({ type: "Plaintext", mime_type: "text/plain", content: { type: "String", value: "swap 100 XRD" } })
+      expect(tx.manifest).toContain('"try_deposit_or_abort"')
+      expect(tx.affectedGlobalEntities).toEqual(expect.arrayContaining([user1, exchange, XRD, hUSDC]))
+      const stream = yield* ledger.transactions({
+        order: "Desc",
+        kind: "User",
+        status: "All",
+        withdrawnFrom: [user1],
+        depositedInto: [exchange],
+        affected: [],
+        resources: [],
+        limit: 10
+      })
+      expect(stream.items.map((t) => t.intentHash)).toEqual([submitted.intentHash])
+      expect(Option.getOrThrow(yield* ledger.committedTransaction(submitted.intentHash)).stateVersion).toBe(2)
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("insufficient balance fails as CommittedFailure; only the fee is charged", () =>
+    expectCommittedFailure(
+      transferManifest(user1, user2, hETH, "2.5"),
+      (l) => [l.genesis.users[0].key],
+      "InsufficientBalance",
+      4
+    ).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a withdrawal from an account whose key did not sign fails with an auth error", () =>
+    expectCommittedFailure(
+      new ManifestBuilder()
+        .callMethod(user1, "lock_fee", [decimal(5)])
+        .callMethod(exchange, "withdraw", [address(hUSDC), decimal("10")])
+        .takeAllFromWorktop(hUSDC, (b, id) => b.callMethod(user1, "try_deposit_or_abort", [bucket(id), enumeration(0)]))
+        .build(),
+      (l) => [l.genesis.users[0].key],
+      "AuthError(Unauthorized",
+      4
+    ).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a negative amount fails with InvalidAmount", () =>
+    expectCommittedFailure(
+      transferManifest(user1, user2, hUSDC, "-1"),
+      (l) => [l.genesis.users[0].key],
+      'InvalidAmount(Decimal("-1"), 6)',
+      4
+    ).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("an amount with more decimals than the resource's divisibility fails", () =>
+    expectCommittedFailure(
+      transferManifest(user1, user2, hUSDC, "1.0000001"),
+      (l) => [l.genesis.users[0].key],
+      'InvalidAmount(Decimal("1.0000001"), 6)',
+      4
+    ).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a non-empty worktop at the end fails", () =>
+    expectCommittedFailure(
+      new ManifestBuilder()
+        .callMethod(user1, "lock_fee", [decimal(5)])
+        .callMethod(user1, "withdraw", [address(hUSDC), decimal("10")])
+        .build(),
+      (l) => [l.genesis.users[0].key],
+      "NonEmptyWorktop",
+      2
+    ).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("an unsupported instruction fails with a message naming it", () =>
+    expectCommittedFailure(
+      new ManifestBuilder()
+        .callMethod(user1, "lock_fee", [decimal(5)])
+        .callMethod(user1, "withdraw", [address(hUSDC), decimal("10")])
+        .takeAllFromWorktop(hUSDC, (b, id) => b.burnResource(id))
+        .build(),
+      (l) => [l.genesis.users[0].key],
+      "BurnResource",
+      4
+    ).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a duplicate submit answers duplicate: true and applies once", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const { built, result } = yield* submitManifest(transferManifest(user1, user2, hUSDC, "7"), [
+        ledger.genesis.users[0].key
+      ])
+      expect(Either.getOrThrow(result).duplicate).toBe(false)
+      const again = yield* ledger.submit(built.notarizedTransactionHex)
+      expect(again.duplicate).toBe(true)
+      expect(again.intentHash).toBe(built.intentHash)
+      expect(yield* ledger.balance(user2, hUSDC)).toBe("5007")
+      expect((yield* ledger.state).state_version).toBe(2)
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a tampered signature is Rejected and nothing is committed", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const { epoch } = yield* ledger.state
+      const built = yield* buildNotarizedTransaction({
+        manifest: transferManifest(user1, user2, hUSDC, "7"),
+        signers: [ledger.genesis.users[0].key],
+        notary: ledger.genesis.notary,
+        startEpochInclusive: epoch
+      })
+      const hex = built.notarizedTransactionHex
+      // Flip a bit inside the notary signature (the last 64 bytes).
+      const at = hex.length - 20
+      const flipped = (parseInt(hex.slice(at, at + 2), 16) ^ 0x01).toString(16).padStart(2, "0")
+      const tampered = hex.slice(0, at) + flipped + hex.slice(at + 2)
+      const result = yield* Effect.either(ledger.submit(tampered))
+      expect(Either.isLeft(result)).toBe(true)
+      if (Either.isLeft(result)) expect(result.left.reason).toContain("Signature")
+      expect((yield* ledger.state).state_version).toBe(1)
+      expect(yield* ledger.balance(user1, hUSDC)).toBe("5000")
+      expect(yield* ledger.balance(user1, XRD)).toBe("10000")
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("an unparseable payload is Rejected", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      for (const payload of ["deadbeef", "not hex", ""]) {
+        const result = yield* Effect.either(ledger.submit(payload))
+        expect(Either.isLeft(result)).toBe(true)
+        if (Either.isLeft(result)) expect(result.left._tag).toBe("TransactionRejected")
+      }
+      expect((yield* ledger.state).state_version).toBe(1)
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("an expired epoch window is Rejected once the clock has moved past it; the status says so", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const built = yield* buildNotarizedTransaction({
+        manifest: transferManifest(user1, user2, hUSDC, "7"),
+        signers: [ledger.genesis.users[0].key],
+        notary: ledger.genesis.notary,
+        startEpochInclusive: 1,
+        endEpochExclusive: 3
+      })
+      yield* TestClock.adjust("10 minutes") // epoch 1 -> 3
+      expect((yield* ledger.state).epoch).toBe(3)
+      const result = yield* Effect.either(ledger.submit(built.notarizedTransactionHex))
+      expect(Either.isLeft(result)).toBe(true)
+      if (Either.isLeft(result)) expect(result.left.reason).toContain("TransactionEpochNoLongerValid")
+      const status = yield* ledger.transactionStatus(built.intentHash)
+      expect(status._tag).toBe("Rejected")
+      expect(yield* ledger.balance(user1, hUSDC)).toBe("5000")
+      expect(yield* ledger.balance(user1, XRD)).toBe("10000")
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("message limits: 2048 bytes of plaintext, a mime type of at most 128 characters", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const user = [ledger.genesis.users[0].key]
+      const ok = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), user, { message: "x".repeat(2048) })
+      expect(Either.isRight(ok.result)).toBe(true)
+      const long = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), user, { message: "x".repeat(2049) })
+      expect(Either.isLeft(long.result) && long.result.left.reason).toContain("PlaintextMessageTooLong")
+      const mime = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), user, {
+        message: { mimeType: "a".repeat(129), text: "hi" }
+      })
+      expect(Either.isLeft(mime.result) && mime.result.left.reason).toContain("MimeType")
+      expect(yield* ledger.balance(user2, hUSDC)).toBe("5001")
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a manifest without a fee lock is Rejected", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const manifest = new ManifestBuilder()
+        .callMethod(user1, "withdraw", [address(hUSDC), decimal("1")])
+        .takeAllFromWorktop(hUSDC, (b, id) => b.callMethod(user2, "try_deposit_or_abort", [bucket(id), enumeration(0)]))
+        .build()
+      const { result } = yield* submitManifest(manifest, [ledger.genesis.users[0].key])
+      expect(Either.isLeft(result) && result.left.reason).toContain("FeeLoanNotRepaid")
+      expect((yield* ledger.state).state_version).toBe(1)
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("state persists in SQLite under the data directory, and reset starts afresh", () =>
+    Effect.gen(function* () {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hswap-ledger-"))
+      const first = yield* Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { result } = yield* submitManifest(transferManifest(user1, user2, hUSDC, "12.5"), [
+          ledger.genesis.users[0].key
+        ])
+        return Either.getOrThrow(result).intentHash
+      }).pipe(Effect.provide(Ledger.layer({ dataDir })))
+      expect(fs.existsSync(path.join(dataDir, "ledger.sqlite"))).toBe(true)
+      yield* Effect.gen(function* () {
+        const ledger = yield* Ledger
+        expect(yield* ledger.balance(user2, hUSDC)).toBe("5012.5")
+        expect((yield* ledger.state).state_version).toBe(2)
+        expect((yield* ledger.transactionStatus(first))._tag).toBe("Committed")
+      }).pipe(Effect.provide(Ledger.layer({ dataDir })))
+      yield* Effect.gen(function* () {
+        const ledger = yield* Ledger
+        expect(yield* ledger.balance(user2, hUSDC)).toBe("5000")
+        expect((yield* ledger.state).state_version).toBe(1)
+      }).pipe(Effect.provide(Ledger.layer({ dataDir, reset: true })))
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    })
+  )
+})
