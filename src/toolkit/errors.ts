@@ -27,8 +27,10 @@ export class CanceledByUser extends Schema.TaggedError<CanceledByUser>()("cancel
 export class WalletRequestValidation extends Schema.TaggedError<WalletRequestValidation>()("walletRequestValidation", fields("the wallet could not validate the request")) {}
 export class WalletResponseValidation extends Schema.TaggedError<WalletResponseValidation>()("walletResponseValidation", {
   ...fields("Invalid input"),
-  /** Human-readable validation issues, e.g. 'Invalid type: Expected 2 but received 1'. */
-  issues: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] })
+  /** Each issue's path and message, e.g. 'Invalid type: Expected 2 but received 1'. */
+  issues: Schema.optionalWith(Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String })), {
+    default: () => []
+  })
 }) {}
 export class WrongNetwork extends Schema.TaggedError<WrongNetwork>()("wrongNetwork", fields("the wallet is on another network")) {}
 export class FailedToPrepareTransaction extends Schema.TaggedError<FailedToPrepareTransaction>()("failedToPrepareTransaction", fields("the wallet failed to prepare the transaction")) {}
