@@ -1,0 +1,643 @@
+/** The Gateway service: every path, grouped like the API, plus the high-level helpers. */
+import type { HttpClient } from "@effect/platform"
+import { Context, Effect, Layer } from "effect"
+import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
+import { resolveGatewayConfig } from "./config.js"
+import { Endpoints } from "./endpoints.js"
+import type { GatewayError, UnknownNetworkError } from "./errors.js"
+import type { GatewayCall } from "./http.js"
+import { makeGatewayCall } from "./http.js"
+import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo, remainingPages } from "./paging.js"
+import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
+import type * as State from "./schemas/state.js"
+import type * as Statistics from "./schemas/statistics.js"
+import type * as Stream from "./schemas/stream.js"
+import type * as Tx from "./schemas/transaction.js"
+import type * as Ext from "./schemas/extensions.js"
+
+/** Options of {@link GatewayService.state.getEntityDetailsVaultAggregated} (the SDK's `StateEntityDetailsOptions`). */
+export interface EntityDetailsVaultAggregatedOptions {
+  readonly explicitMetadata?: ReadonlyArray<string>
+  readonly ancestorIdentities?: boolean
+  /** Default true: non-fungible vaults list their ids (and every id page is read). */
+  readonly nonFungibleIncludeNfids?: boolean
+  readonly packageRoyaltyVaultBalance?: boolean
+  readonly componentRoyaltyVaultBalance?: boolean
+  readonly dappTwoWayLinks?: boolean
+  readonly nativeResourceDetails?: boolean
+}
+
+/** An entity with every resource, vault and metadata page read; absent resource collections become empty ones. */
+export type StateEntityDetailsVaultResponseItem = Omit<
+  State.StateEntityDetailsResponseItem,
+  "fungible_resources" | "non_fungible_resources"
+> & {
+  readonly fungible_resources: State.FungibleResourcesCollection
+  readonly non_fungible_resources: State.NonFungibleResourcesCollection
+}
+
+/** Committed-details opt-ins sent unless overridden: all of them on, except `detailed_events`. */
+export const defaultCommittedDetailsOptIns = {
+  raw_hex: true,
+  receipt_events: true,
+  receipt_fee_source: true,
+  receipt_fee_destination: true,
+  receipt_costing_parameters: true,
+  receipt_fee_summary: true,
+  receipt_state_changes: true,
+  affected_global_entities: true,
+  balance_changes: true,
+  receipt_output: true,
+  manifest_instructions: true
+} as const satisfies Tx.TransactionDetailsOptIns
+
+/** The fallback of {@link GatewayService.dAppName}. */
+export const UnnamedDapp = "Unnamed dApp"
+
+const selector = (at: Date | number | undefined): LedgerStateSelector | undefined =>
+  at === undefined ? undefined : at instanceof Date ? { timestamp: at.toISOString() } : { state_version: at }
+
+const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
+  const E = Endpoints
+  const concurrency = config.concurrency
+
+  // --- per-path methods -------------------------------------------------------------------------------------------
+
+  const status = {
+    gatewayStatus: Effect.fn("Gateway.status.gatewayStatus")(function* () {
+      return yield* call(E.status.gatewayStatus, undefined)
+    }),
+    networkConfiguration: Effect.fn("Gateway.status.networkConfiguration")(function* () {
+      return yield* call(E.status.networkConfiguration, undefined)
+    })
+  }
+
+  const transaction = {
+    construction: Effect.fn("Gateway.transaction.construction")(function* () {
+      return yield* call(E.transaction.construction, undefined)
+    }),
+    preview: Effect.fn("Gateway.transaction.preview")(function* (request: Tx.TransactionPreviewRequest) {
+      return yield* call(E.transaction.preview, request)
+    }),
+    previewV2: Effect.fn("Gateway.transaction.previewV2")(function* (request: Tx.TransactionPreviewV2Request) {
+      return yield* call(E.transaction.previewV2, request)
+    }),
+    /** Never retried: resubmitting the same payload later is safe and answers `duplicate: true`. */
+    submit: Effect.fn("Gateway.transaction.submit")(function* (notarizedTransactionHex: string) {
+      return yield* call(E.transaction.submit, { notarized_transaction_hex: notarizedTransactionHex })
+    }),
+    status: Effect.fn("Gateway.transaction.status")(function* (intentHash: string) {
+      return yield* call(E.transaction.status, { intent_hash: intentHash })
+    }),
+    subintentStatus: Effect.fn("Gateway.transaction.subintentStatus")(function* (subintentHash: string) {
+      return yield* call(E.transaction.subintentStatus, { subintent_hash: subintentHash })
+    }),
+    /** Opt-ins default to {@link defaultCommittedDetailsOptIns}; pass `{ raw_hex: false }` etc. to turn one off. */
+    committedDetails: Effect.fn("Gateway.transaction.committedDetails")(function* (
+      intentHash: string,
+      optIns?: Tx.TransactionDetailsOptIns,
+      atLedgerState?: LedgerStateSelector
+    ) {
+      return yield* call(E.transaction.committedDetails, {
+        intent_hash: intentHash,
+        opt_ins: { ...defaultCommittedDetailsOptIns, ...optIns },
+        ...(atLedgerState === undefined ? {} : { at_ledger_state: atLedgerState })
+      })
+    }),
+    accountDepositPreValidation: Effect.fn("Gateway.transaction.accountDepositPreValidation")(function* (
+      request: Tx.TransactionAccountDepositPreValidationRequest
+    ) {
+      return yield* call(E.transaction.accountDepositPreValidation, request)
+    })
+  }
+
+  const streamTransactions = Effect.fn("Gateway.stream.transactions")(function* (
+    request: Stream.StreamTransactionsRequest
+  ) {
+    return yield* call(E.stream.transactions, request)
+  })
+
+  const stream = {
+    transactions: streamTransactions,
+    /** One page of committed transactions, optionally filtered to those affecting `affectedEntities`. */
+    getTransactionsList: Effect.fn("Gateway.stream.getTransactionsList")(function* (
+      affectedEntities?: ReadonlyArray<string>,
+      cursor?: string
+    ) {
+      return yield* streamTransactions({
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(affectedEntities === undefined ? {} : { affected_global_entities_filter: affectedEntities })
+      })
+    })
+  }
+
+  const entityDetails = Effect.fn("Gateway.state.entityDetails")(function* (
+    request: State.StateEntityDetailsRequest
+  ) {
+    const withDefaults =
+      request === null || request === undefined
+        ? request
+        : { ...request, opt_ins: { non_fungible_include_nfids: true, ...request.opt_ins } }
+    return yield* call(E.state.entityDetails, withDefaults)
+  })
+  const entityMetadataPage = Effect.fn("Gateway.state.entityMetadataPage")(function* (
+    request: State.StateEntityMetadataPageRequest
+  ) {
+    return yield* call(E.state.entityMetadataPage, request)
+  })
+  const entityFungiblesPage = Effect.fn("Gateway.state.entityFungiblesPage")(function* (
+    request: State.StateEntityFungiblesPageRequest
+  ) {
+    return yield* call(E.state.entityFungiblesPage, request)
+  })
+  const entityFungibleVaultsPage = Effect.fn("Gateway.state.entityFungibleVaultsPage")(function* (
+    request: State.StateEntityFungibleResourceVaultsPageRequest
+  ) {
+    return yield* call(E.state.entityFungibleVaultsPage, request)
+  })
+  const entityNonFungiblesPage = Effect.fn("Gateway.state.entityNonFungiblesPage")(function* (
+    request: State.StateEntityNonFungiblesPageRequest
+  ) {
+    return yield* call(E.state.entityNonFungiblesPage, request)
+  })
+  const entityNonFungibleVaultsPage = Effect.fn("Gateway.state.entityNonFungibleVaultsPage")(function* (
+    request: State.StateEntityNonFungibleResourceVaultsPageRequest
+  ) {
+    return yield* call(E.state.entityNonFungibleVaultsPage, request)
+  })
+  const entityNonFungibleVaultIdsPage = Effect.fn("Gateway.state.entityNonFungibleVaultIdsPage")(function* (
+    request: State.StateEntityNonFungibleIdsPageRequest
+  ) {
+    return yield* call(E.state.entityNonFungibleVaultIdsPage, request)
+  })
+  const nonFungibleIds = Effect.fn("Gateway.state.nonFungibleIds")(function* (
+    request: State.StateNonFungibleIdsRequest
+  ) {
+    return yield* call(E.state.nonFungibleIds, request)
+  })
+  const nonFungibleData = Effect.fn("Gateway.state.nonFungibleData")(function* (
+    request: State.StateNonFungibleDataRequest
+  ) {
+    return yield* call(E.state.nonFungibleData, request)
+  })
+  const nonFungibleLocation = Effect.fn("Gateway.state.nonFungibleLocation")(function* (
+    request: State.StateNonFungibleLocationRequest
+  ) {
+    return yield* call(E.state.nonFungibleLocation, request)
+  })
+  const validatorsList = Effect.fn("Gateway.state.validatorsList")(function* (
+    request: State.StateValidatorsListRequest
+  ) {
+    return yield* call(E.state.validatorsList, request)
+  })
+
+  // --- helpers ----------------------------------------------------------------------------------------------------
+
+  const at = (selector: LedgerStateSelector | undefined) => (selector === undefined ? {} : { at_ledger_state: selector })
+  const from = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor })
+
+  const allMetadata = (address: string, first: State.StateEntityDetailsResponseItem["metadata"], pin: LedgerStateSelector) =>
+    Effect.map(
+      remainingPages(first.next_cursor, (cursor) =>
+        entityMetadataPage({ address, cursor, at_ledger_state: pin })
+      ),
+      (rest) => ({ ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items: [...first.items, ...rest] })
+    )
+
+  const allFungibles = (
+    address: string,
+    first: State.FungibleResourcesCollection | undefined,
+    pin: LedgerStateSelector,
+    explicitMetadata: ReadonlyArray<string>
+  ): Effect.Effect<State.FungibleResourcesCollection, GatewayError> =>
+    Effect.gen(function* () {
+      if (first === undefined) return { total_count: 0, items: [] }
+      const rest = yield* remainingPages(first.next_cursor, (cursor) =>
+        entityFungiblesPage({
+          address,
+          cursor,
+          aggregation_level: "Vault",
+          at_ledger_state: pin,
+          opt_ins: { explicit_metadata: explicitMetadata }
+        })
+      )
+      const items = yield* Effect.forEach(
+        [...first.items, ...rest],
+        (resource): Effect.Effect<State.FungibleResourcesCollectionItem, GatewayError> =>
+          resource.aggregation_level !== "Vault" || resource.vaults.next_cursor === undefined
+            ? Effect.succeed(resource)
+            : Effect.map(
+                remainingPages(resource.vaults.next_cursor, (cursor) =>
+                  entityFungibleVaultsPage({
+                    address,
+                    resource_address: resource.resource_address,
+                    cursor,
+                    at_ledger_state: pin
+                  })
+                ),
+                (vaults) => ({
+                  ...resource,
+                  vaults: {
+                    ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
+                    items: [...resource.vaults.items, ...vaults]
+                  }
+                })
+              ),
+        { concurrency }
+      )
+      return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }
+    })
+
+  const allNonFungibleVaultIds = (
+    address: string,
+    resourceAddress: string,
+    vault: State.NonFungibleResourcesCollectionItemVaultAggregatedVaultItem,
+    pin: LedgerStateSelector
+  ) => {
+    const { next_cursor, ...rest } = vault
+    if (next_cursor === undefined || vault.items === undefined) return Effect.succeed(vault)
+    return Effect.map(
+      remainingPages(next_cursor, (cursor) =>
+        entityNonFungibleVaultIdsPage({
+          address,
+          vault_address: vault.vault_address,
+          resource_address: resourceAddress,
+          cursor,
+          at_ledger_state: pin
+        })
+      ),
+      (ids) => ({ ...rest, items: [...(vault.items ?? []), ...ids] })
+    )
+  }
+
+  const allNonFungibles = (
+    address: string,
+    first: State.NonFungibleResourcesCollection | undefined,
+    pin: LedgerStateSelector,
+    explicitMetadata: ReadonlyArray<string>,
+    includeNfids: boolean
+  ): Effect.Effect<State.NonFungibleResourcesCollection, GatewayError> =>
+    Effect.gen(function* () {
+      if (first === undefined) return { total_count: 0, items: [] }
+      const rest = yield* remainingPages(first.next_cursor, (cursor) =>
+        entityNonFungiblesPage({
+          address,
+          cursor,
+          aggregation_level: "Vault",
+          at_ledger_state: pin,
+          opt_ins: { explicit_metadata: explicitMetadata, non_fungible_include_nfids: includeNfids }
+        })
+      )
+      const items = yield* Effect.forEach(
+        [...first.items, ...rest],
+        (resource): Effect.Effect<State.NonFungibleResourcesCollectionItem, GatewayError> =>
+          resource.aggregation_level !== "Vault"
+            ? Effect.succeed(resource)
+            : Effect.gen(function* () {
+                const more = yield* remainingPages(resource.vaults.next_cursor, (cursor) =>
+                  entityNonFungibleVaultsPage({
+                    address,
+                    resource_address: resource.resource_address,
+                    cursor,
+                    at_ledger_state: pin,
+                    opt_ins: { non_fungible_include_nfids: includeNfids }
+                  })
+                )
+                const vaults = yield* Effect.forEach(
+                  [...resource.vaults.items, ...more],
+                  (vault) => allNonFungibleVaultIds(address, resource.resource_address, vault, pin),
+                  { concurrency }
+                )
+                return {
+                  ...resource,
+                  vaults: {
+                    ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
+                    items: vaults
+                  }
+                }
+              }),
+        { concurrency }
+      )
+      return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }
+    })
+
+  const expandEntity = (
+    item: State.StateEntityDetailsResponseItem,
+    pin: LedgerStateSelector,
+    explicitMetadata: ReadonlyArray<string>,
+    includeNfids: boolean
+  ) =>
+    Effect.map(
+      Effect.all(
+        [
+          allMetadata(item.address, item.metadata, pin),
+          allFungibles(item.address, item.fungible_resources, pin, explicitMetadata),
+          allNonFungibles(item.address, item.non_fungible_resources, pin, explicitMetadata, includeNfids)
+        ],
+        { concurrency: "unbounded" }
+      ),
+      ([metadata, fungible_resources, non_fungible_resources]): StateEntityDetailsVaultResponseItem => ({
+        ...item,
+        metadata,
+        fungible_resources,
+        non_fungible_resources
+      })
+    )
+
+  /**
+   * Details of many entities with `aggregation_level: "Vault"`: the addresses are split into chunks of
+   * `maxAddressesCount` (fetched with bounded concurrency, merged in input order), and every resource, vault, id and
+   * metadata page is read. All requests after the first are pinned to one ledger state.
+   */
+  const getEntityDetailsVaultAggregated = Effect.fn("Gateway.state.getEntityDetailsVaultAggregated")(function* (
+    addresses: ReadonlyArray<string>,
+    options?: EntityDetailsVaultAggregatedOptions,
+    ledgerState?: LedgerStateSelector
+  ) {
+    const explicitMetadata = options?.explicitMetadata ?? []
+    const includeNfids = options?.nonFungibleIncludeNfids ?? true
+    const fetchChunk = (chunkAddresses: ReadonlyArray<string>, atLedgerState: LedgerStateSelector | undefined) =>
+      entityDetails({
+        addresses: chunkAddresses,
+        aggregation_level: "Vault",
+        opt_ins: {
+          ancestor_identities: options?.ancestorIdentities ?? false,
+          component_royalty_vault_balance: options?.componentRoyaltyVaultBalance ?? false,
+          package_royalty_vault_balance: options?.packageRoyaltyVaultBalance ?? false,
+          non_fungible_include_nfids: includeNfids,
+          explicit_metadata: explicitMetadata,
+          dapp_two_way_links: options?.dappTwoWayLinks ?? false,
+          native_resource_details: options?.nativeResourceDetails ?? false
+        },
+        ...at(atLedgerState)
+      })
+    const [head, ...tail] = chunk(addresses, config.maxAddressesCount)
+    if (head === undefined) return []
+    const first = yield* fetchChunk(head, ledgerState)
+    const pin = pinTo(first.ledger_state)
+    const expandAll = (items: ReadonlyArray<State.StateEntityDetailsResponseItem>) =>
+      Effect.forEach(items, (item) => expandEntity(item, pin, explicitMetadata, includeNfids), { concurrency })
+    // Expanding the first chunk and fetching the others overlap; the client's semaphore bounds what is in flight.
+    const results = yield* Effect.forEach(
+      [Effect.succeed(first.items), ...tail.map((c) => Effect.map(fetchChunk(c, ledgerState ?? pin), (r) => r.items))],
+      (items) => Effect.flatMap(items, expandAll),
+      { concurrency }
+    )
+    return results.flat()
+  })
+
+  /** Every metadata item of an entity, all pages pinned to the first page's ledger state. */
+  const getAllEntityMetadata = Effect.fn("Gateway.state.getAllEntityMetadata")(function* (
+    address: string,
+    startCursor?: string,
+    ledgerState?: LedgerStateSelector
+  ) {
+    const { items } = yield* exhaustPages<EntityMetadataItem, GatewayError, never>(
+      (cursor, atLedgerState) => entityMetadataPage({ address, ...from(cursor), ...at(atLedgerState) }),
+      { cursor: startCursor, atLedgerState: ledgerState }
+    )
+    return items
+  })
+
+  /** Every validator (the server pages by 1000), all pages pinned to the first page's ledger state. */
+  const getAllValidators = Effect.fn("Gateway.state.getAllValidators")(function* (
+    startCursor?: string,
+    ledgerState?: LedgerStateSelector
+  ) {
+    const { items } = yield* exhaustPages(
+      (cursor, atLedgerState) =>
+        Effect.map(validatorsList({ ...from(cursor), ...at(atLedgerState) }), (r) => ({
+          ledger_state: r.ledger_state,
+          items: r.validators.items,
+          ...(r.validators.next_cursor === undefined ? {} : { next_cursor: r.validators.next_cursor })
+        })),
+      { cursor: startCursor, atLedgerState: ledgerState }
+    )
+    return items
+  })
+
+  /** Every non-fungible id of a resource, all pages pinned to the first page's ledger state. */
+  const getAllNonFungibleIds = Effect.fn("Gateway.state.getAllNonFungibleIds")(function* (
+    resourceAddress: string,
+    startCursor?: string,
+    ledgerState?: LedgerStateSelector
+  ) {
+    const { items } = yield* exhaustPages(
+      (cursor, atLedgerState) =>
+        Effect.map(
+          nonFungibleIds({ resource_address: resourceAddress, ...from(cursor), ...at(atLedgerState) }),
+          (r) => ({
+            ledger_state: r.ledger_state,
+            items: r.non_fungible_ids.items,
+            ...(r.non_fungible_ids.next_cursor === undefined ? {} : { next_cursor: r.non_fungible_ids.next_cursor })
+          })
+        ),
+      { cursor: startCursor, atLedgerState: ledgerState }
+    )
+    return items
+  })
+
+  /** Data of many non-fungibles: chunks of `maxNftIdsCount`, merged in order, at one ledger state. */
+  const getNonFungibleData = Effect.fn("Gateway.state.getNonFungibleData")(function* (
+    resourceAddress: string,
+    ids: ReadonlyArray<string>,
+    ledgerState?: LedgerStateSelector
+  ) {
+    const { items } = yield* chunkedAtOneLedgerState(
+      chunk(ids, config.maxNftIdsCount),
+      ledgerState,
+      concurrency,
+      (c, atLedgerState) =>
+        Effect.map(
+          nonFungibleData({ resource_address: resourceAddress, non_fungible_ids: c, ...at(atLedgerState) }),
+          (r) => ({ ledger_state: r.ledger_state, items: r.non_fungible_ids })
+        )
+    )
+    return items
+  })
+
+  /** Locations of many non-fungibles: chunks of `maxNftIdsCount`, merged in order, at one ledger state. */
+  const getNonFungibleLocation = Effect.fn("Gateway.state.getNonFungibleLocation")(function* (
+    resourceAddress: string,
+    ids: ReadonlyArray<string>,
+    ledgerState?: LedgerStateSelector
+  ) {
+    const { items } = yield* chunkedAtOneLedgerState(
+      chunk(ids, config.maxNftIdsCount),
+      ledgerState,
+      concurrency,
+      (c, atLedgerState) =>
+        Effect.map(
+          nonFungibleLocation({ resource_address: resourceAddress, non_fungible_ids: c, ...at(atLedgerState) }),
+          (r) => ({ ledger_state: r.ledger_state, items: r.non_fungible_ids })
+        )
+    )
+    return items
+  })
+
+  const state = {
+    entityDetails,
+    entityMetadataPage,
+    entitySchemaPage: Effect.fn("Gateway.state.entitySchemaPage")(function* (
+      request: State.StateEntitySchemaPageRequest
+    ) {
+      return yield* call(E.state.entitySchemaPage, request)
+    }),
+    entityFungiblesPage,
+    entityFungibleVaultsPage,
+    entityNonFungiblesPage,
+    entityNonFungibleVaultsPage,
+    entityNonFungibleVaultIdsPage,
+    keyValueStoreKeys: Effect.fn("Gateway.state.keyValueStoreKeys")(function* (
+      request: State.StateKeyValueStoreKeysRequest
+    ) {
+      return yield* call(E.state.keyValueStoreKeys, request)
+    }),
+    keyValueStoreData: Effect.fn("Gateway.state.keyValueStoreData")(function* (
+      request: State.StateKeyValueStoreDataRequest
+    ) {
+      return yield* call(E.state.keyValueStoreData, request)
+    }),
+    nonFungibleIds,
+    nonFungibleData,
+    nonFungibleLocation,
+    packageBlueprintsPage: Effect.fn("Gateway.state.packageBlueprintsPage")(function* (
+      request: State.StatePackageBlueprintPageRequest
+    ) {
+      return yield* call(E.state.packageBlueprintsPage, request)
+    }),
+    packageCodesPage: Effect.fn("Gateway.state.packageCodesPage")(function* (
+      request: State.StatePackageCodePageRequest
+    ) {
+      return yield* call(E.state.packageCodesPage, request)
+    }),
+    validatorsList,
+    accountResourcePreferencesPage: Effect.fn("Gateway.state.accountResourcePreferencesPage")(function* (
+      request: State.StateAccountResourcePreferencesPageRequest
+    ) {
+      return yield* call(E.state.accountResourcePreferencesPage, request)
+    }),
+    accountAuthorizedDepositorsPage: Effect.fn("Gateway.state.accountAuthorizedDepositorsPage")(function* (
+      request: State.StateAccountAuthorizedDepositorsPageRequest
+    ) {
+      return yield* call(E.state.accountAuthorizedDepositorsPage, request)
+    }),
+    accountLockerVaultsPage: Effect.fn("Gateway.state.accountLockerVaultsPage")(function* (
+      request: State.StateAccountLockerPageVaultsRequest
+    ) {
+      return yield* call(E.state.accountLockerVaultsPage, request)
+    }),
+    accountLockersTouchedAt: Effect.fn("Gateway.state.accountLockersTouchedAt")(function* (
+      request: State.StateAccountLockersTouchedAtRequest
+    ) {
+      return yield* call(E.state.accountLockersTouchedAt, request)
+    }),
+    getEntityDetailsVaultAggregated,
+    getAllEntityMetadata,
+    getAllValidators,
+    getNonFungibleData,
+    getNonFungibleLocation,
+    getAllNonFungibleIds
+  }
+
+  const validatorsUptime = Effect.fn("Gateway.statistics.validatorsUptime")(function* (
+    request: Statistics.ValidatorsUptimeRequest
+  ) {
+    return yield* call(E.statistics.validatorsUptime, request)
+  })
+
+  const statistics = {
+    validatorsUptime,
+    /**
+     * Uptime of many validators between `from` and `to` (a Date is a timestamp, a number a state version): chunks
+     * of `maxValidatorsUptimeCount`, merged in order, at one ledger state.
+     */
+    getValidatorsUptimeFromTo: Effect.fn("Gateway.statistics.getValidatorsUptimeFromTo")(function* (
+      addresses: ReadonlyArray<string>,
+      fromLedgerState?: Date | number,
+      toLedgerState?: Date | number
+    ) {
+      const fromSelector = selector(fromLedgerState)
+      const { items } = yield* chunkedAtOneLedgerState(
+        chunk(addresses, config.maxValidatorsUptimeCount),
+        selector(toLedgerState),
+        concurrency,
+        (c, atLedgerState) =>
+          Effect.map(
+            validatorsUptime({
+              validator_addresses: c,
+              ...(fromSelector === undefined ? {} : { from_ledger_state: fromSelector }),
+              ...at(atLedgerState)
+            }),
+            (r) => ({ ledger_state: r.ledger_state, items: r.validators.items })
+          )
+      )
+      return items
+    })
+  }
+
+  const extensions = {
+    resourceHoldersPage: Effect.fn("Gateway.extensions.resourceHoldersPage")(function* (
+      request: Ext.ResourceHoldersRequest
+    ) {
+      return yield* call(E.extensions.resourceHoldersPage, request)
+    }),
+    entitiesByRoleRequirementPage: Effect.fn("Gateway.extensions.entitiesByRoleRequirementPage")(function* (
+      request: Ext.EntitiesByRoleRequirementPageRequest
+    ) {
+      return yield* call(E.extensions.entitiesByRoleRequirementPage, request)
+    }),
+    entitiesByRoleRequirementLookup: Effect.fn("Gateway.extensions.entitiesByRoleRequirementLookup")(function* (
+      request: Ext.EntitiesByRoleRequirementLookupRequest
+    ) {
+      return yield* call(E.extensions.entitiesByRoleRequirementLookup, request)
+    }),
+    implicitRequirementsLookup: Effect.fn("Gateway.extensions.implicitRequirementsLookup")(function* (
+      request: Ext.ImplicitRequirementsLookupRequest
+    ) {
+      return yield* call(E.extensions.implicitRequirementsLookup, request)
+    })
+  }
+
+  /** The dApp's `name` metadata (a String value), or 'Unnamed dApp'. Reads metadata pages until it finds `name`. */
+  const dAppName = Effect.fn("Gateway.dAppName")(function* (dAppDefinitionAddress: string) {
+    const first = yield* entityMetadataPage({ address: dAppDefinitionAddress })
+    const pin = pinTo(first.ledger_state)
+    let page: { readonly items: ReadonlyArray<EntityMetadataItem>; readonly next_cursor?: string | undefined } = first
+    for (;;) {
+      const item = page.items.find((i) => i.key === "name")
+      if (item !== undefined) {
+        const typed = item.value.typed
+        return typed.type === "String" && typed.value !== "" ? typed.value : UnnamedDapp
+      }
+      if (page.next_cursor === undefined || page.next_cursor === "") return UnnamedDapp
+      page = yield* entityMetadataPage({
+        address: dAppDefinitionAddress,
+        cursor: page.next_cursor,
+        at_ledger_state: pin
+      })
+    }
+  })
+
+  return { config, status, transaction, stream, state, statistics, extensions, dAppName }
+}
+
+/** The shape of the Gateway service. */
+export type GatewayService = ReturnType<typeof makeService>
+
+/** Builds a Gateway client over whatever `HttpClient` is provided. */
+export const makeGateway = (
+  config: GatewayConfig
+): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    const resolved = yield* resolveGatewayConfig(config)
+    const call = yield* makeGatewayCall(resolved)
+    return makeService(resolved, call)
+  })
+
+/** The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`. */
+export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayService>() {
+  static readonly make = makeGateway
+  static readonly layer = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
+    Layer.effect(Gateway, makeGateway(config))
+}

@@ -1,0 +1,153 @@
+/**
+ * The transport core: one POST per call against the base path, with the RDX headers, bounded in-flight requests,
+ * typed errors, retries for reads and Schema decoding of every body.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import type { HttpClientError } from "@effect/platform"
+import { Clock, Duration, Effect, Option, ParseResult, Schema } from "effect"
+import type { ResolvedGatewayConfig } from "./config.js"
+import { gatewayRetrySchedule, parseRetryAfter } from "./config.js"
+import type { DecodeIssue, GatewayError } from "./errors.js"
+import {
+  ErrorResponse,
+  GatewayDecodeError,
+  GatewayResponseError,
+  GatewayTimeoutError,
+  GatewayTransportError,
+  RequiredError
+} from "./errors.js"
+
+/** One Gateway path: its request schema (absent when the call has no body) and its response schema. */
+export interface Endpoint<Req, ReqI, Res, ResI> {
+  readonly path: string
+  /** The name of the request parameter, used in {@link RequiredError} (e.g. `stateEntityDetailsRequest`). */
+  readonly parameter: string
+  readonly request: Schema.Schema<Req, ReqI> | undefined
+  readonly response: Schema.Schema<Res, ResI>
+  /** Reads retry; `/transaction/submit` does not. */
+  readonly retry: boolean
+}
+
+export const endpoint = <Req, ReqI, Res, ResI>(
+  path: string,
+  parameter: string,
+  request: Schema.Schema<Req, ReqI>,
+  response: Schema.Schema<Res, ResI>,
+  options?: { readonly retry?: boolean }
+): Endpoint<Req, ReqI, Res, ResI> => ({ path, parameter, request, response, retry: options?.retry ?? true })
+
+export const bodilessEndpoint = <Res, ResI>(
+  path: string,
+  response: Schema.Schema<Res, ResI>
+): Endpoint<void, void, Res, ResI> => ({ path, parameter: "", request: undefined, response, retry: true })
+
+const formatPath = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
+
+/** Every leaf of a ParseError as `{ path: "items.0.details.blueprint_name", message: "is missing" }`. */
+export const decodeIssues = (error: ParseResult.ParseError): ReadonlyArray<DecodeIssue> =>
+  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
+    path: formatPath(issue.path),
+    message: issue.message
+  }))
+
+const decodeErrorResponse = Schema.decodeUnknownOption(ErrorResponse)
+
+const parseJson = (text: string): Option.Option<unknown> => {
+  try {
+    return Option.some(JSON.parse(text) as unknown)
+  } catch {
+    return Option.none()
+  }
+}
+
+export type GatewayCall = <Req, ReqI, Res, ResI>(
+  endpoint: Endpoint<Req, ReqI, Res, ResI>,
+  request: Req
+) => Effect.Effect<Res, GatewayError>
+
+/** Builds the `call` function for one client: it owns the semaphore that bounds requests in flight. */
+export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
+  Effect.gen(function* () {
+    const client = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerPropagation(false))
+    const permits = yield* Effect.makeSemaphore(config.concurrency)
+    const retrySchedule = gatewayRetrySchedule(config.retry)
+    const timeoutMillis = Duration.toMillis(config.timeout)
+
+    const transportError = (path: string) => (error: HttpClientError.HttpClientError) =>
+      new GatewayTransportError({ path, reason: error.reason, cause: error })
+
+    /** One attempt: a permit is held only while the request is in flight (not while backing off or decoding). */
+    const attempt = (path: string, request: HttpClientRequest.HttpClientRequest) =>
+      permits.withPermits(1)(
+        client.execute(request).pipe(
+          Effect.flatMap((response) =>
+            Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+          ),
+          Effect.mapError(transportError(path)),
+          Effect.timeoutFail({
+            duration: config.timeout,
+            onTimeout: () => new GatewayTimeoutError({ path, timeoutMillis })
+          })
+        )
+      ).pipe(
+        Effect.flatMap(({ status, headers, text }) => {
+          if (status >= 200 && status < 300) return Effect.succeed(text)
+          return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            const errorResponse = Option.flatMap(parseJson(text), decodeErrorResponse)
+            const retryAfter = status === 429 ? parseRetryAfter(headers["retry-after"], now) : Option.none()
+            return Effect.fail(
+              new GatewayResponseError({
+                path,
+                status,
+                body: text,
+                ...(Option.isSome(errorResponse) ? { errorResponse: errorResponse.value } : {}),
+                ...(Option.isSome(retryAfter) ? { retryAfterMillis: retryAfter.value } : {})
+              })
+            )
+          })
+        })
+      )
+
+    const encodeBody = <Req, ReqI, Res, ResI>(
+      endpoint: Endpoint<Req, ReqI, Res, ResI>,
+      value: Req
+    ): Effect.Effect<ReqI | undefined, RequiredError> => {
+      const schema = endpoint.request
+      if (schema === undefined) return Effect.succeed(undefined)
+      if (value === null || value === undefined)
+        return Effect.fail(new RequiredError({ field: endpoint.parameter, path: endpoint.path }))
+      return Schema.encode(schema)(value).pipe(
+        Effect.mapError((error) => {
+          const first = decodeIssues(error)[0]
+          return new RequiredError({
+            field: first === undefined || first.path === "" ? endpoint.parameter : first.path,
+            path: endpoint.path,
+            ...(first === undefined ? {} : { reason: first.message })
+          })
+        })
+      )
+    }
+
+    const call: GatewayCall = (endpoint, value) =>
+      Effect.gen(function* () {
+        const body = yield* encodeBody(endpoint, value)
+        const base = HttpClientRequest.post(config.basePath + endpoint.path).pipe(
+          HttpClientRequest.setHeaders(config.headers)
+        )
+        const request = body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
+        const once = attempt(endpoint.path, request)
+        const text = yield* endpoint.retry ? Effect.retry(once, retrySchedule) : once
+        const json = parseJson(text)
+        if (Option.isNone(json)) {
+          return yield* new GatewayDecodeError({
+            path: endpoint.path,
+            issues: [{ path: "", message: `body is not valid JSON (${text.length} bytes)` }]
+          })
+        }
+        return yield* Schema.decodeUnknown(endpoint.response)(json.value).pipe(
+          Effect.mapError((error) => new GatewayDecodeError({ path: endpoint.path, issues: decodeIssues(error) }))
+        )
+      })
+
+    return call
+  })

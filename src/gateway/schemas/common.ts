@@ -1,0 +1,240 @@
+/**
+ * Building blocks shared by every Gateway schema: the optional-or-null field helper, the discriminated union with an
+ * unknown-variant fallback, ledger state, paging mixins, public keys and metadata.
+ */
+import { Schema, SchemaAST } from "effect"
+
+/** An optional field that also accepts `null` on decode (the Gateway omits nulls, opaque subtrees keep them). */
+export const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
+
+/** An opaque JSON object (receipts, programmatic SBOR, component state): kept as it came. */
+export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+export type JsonObject = typeof JsonObject.Type
+
+/** The discriminator value that marks a variant this client does not know yet. */
+export const UnknownVariantTag = "UnknownVariant" as const
+
+/**
+ * A union member the Gateway added after v1.10.1. The discriminator reads {@link UnknownVariantTag} so that the known
+ * variants still narrow; `variant` is the discriminator value the server sent and `raw` the whole object as it came.
+ */
+export type UnknownVariant<K extends string> = { readonly [k in K]: typeof UnknownVariantTag } & {
+  readonly variant: string
+  readonly raw: JsonObject
+}
+
+const literalsAt = (ast: SchemaAST.AST, key: string): ReadonlyArray<SchemaAST.LiteralValue> => {
+  const signature = SchemaAST.getPropertySignatures(ast).find((ps) => ps.name === key)
+  if (signature === undefined) return []
+  const type = signature.type
+  if (SchemaAST.isLiteral(type)) return [type.literal]
+  if (SchemaAST.isUnion(type)) return type.types.flatMap((t) => (SchemaAST.isLiteral(t) ? [t.literal] : []))
+  return []
+}
+
+type RawVariant<K extends string> = { readonly [k in K]: string } & { readonly [key: string]: unknown }
+
+const unknownVariant = <K extends string>(
+  key: K,
+  known: ReadonlyArray<SchemaAST.LiteralValue>
+): Schema.Schema<UnknownVariant<K>, RawVariant<K>> => {
+  const from = Schema.Struct(
+    {
+      [key]: Schema.String.pipe(
+        Schema.filter((value) => !known.includes(value), {
+          message: (issue) => `${key} ${JSON.stringify(issue.actual)} is known but its variant did not decode`
+        })
+      )
+    },
+    JsonObject
+  )
+  const to = Schema.Struct({ [key]: Schema.Literal(UnknownVariantTag), variant: Schema.String, raw: JsonObject })
+  return Schema.transform(from, to, {
+    strict: false,
+    decode: (raw) => ({ [key]: UnknownVariantTag, variant: raw[key], raw }),
+    encode: (value) => value["raw"]
+  }) as unknown as Schema.Schema<UnknownVariant<K>, RawVariant<K>>
+}
+
+/**
+ * A union decoded by its `key` discriminator. A known discriminator value must decode as its variant (a missing field
+ * is an error); an unknown value decodes to an {@link UnknownVariant} that keeps the raw object and does not fail.
+ */
+export const taggedUnion = <K extends string, const Members extends ReadonlyArray<Schema.Schema.Any>>(
+  key: K,
+  ...members: Members
+): Schema.Schema<
+  Schema.Schema.Type<Members[number]> | UnknownVariant<K>,
+  Schema.Schema.Encoded<Members[number]> | RawVariant<K>,
+  never
+> => {
+  const known = members.flatMap((member) => literalsAt(member.ast, key))
+  return Schema.Union(...members, unknownVariant(key, known)) as never
+}
+
+/** A string enum as a Schema.Literal that also reads like the SDK's enum objects (`TransactionStatus.Pending`). */
+export const literalEnum = <const V extends ReadonlyArray<string>>(...values: V) =>
+  Object.assign(
+    Schema.Literal(...values),
+    Object.fromEntries(values.map((v) => [v, v])) as { readonly [K in V[number]]: K }
+  )
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Ledger state and paging
+
+export const LedgerState = Schema.Struct({
+  network: Schema.String,
+  state_version: Schema.Number,
+  proposer_round_timestamp: Schema.String,
+  epoch: Schema.Number,
+  round: Schema.Number
+})
+export type LedgerState = typeof LedgerState.Type
+
+export const LedgerStateSelector = Schema.Struct({
+  state_version: opt(Schema.Number),
+  timestamp: opt(Schema.String),
+  epoch: opt(Schema.Number),
+  round: opt(Schema.Number)
+})
+export type LedgerStateSelector = typeof LedgerStateSelector.Type
+
+/** `at_ledger_state?` on a request. */
+export const AtLedgerState = { at_ledger_state: opt(LedgerStateSelector) }
+/** `cursor?`, `limit_per_page?` on a request. */
+export const CursorLimit = { cursor: opt(Schema.String), limit_per_page: opt(Schema.Number) }
+/** `ledger_state` on a response. */
+export const WithLedgerState = { ledger_state: LedgerState }
+
+/** `total_count?`, `next_cursor?`, `items` of a result set. */
+export const collection = <S extends Schema.Schema.Any>(item: S) =>
+  Schema.Struct({ total_count: opt(Schema.Number), next_cursor: opt(Schema.String), items: Schema.Array(item) })
+
+/** A page response: ledger state plus a result set, plus the echoed request fields. */
+export const pageResponse = <S extends Schema.Schema.Any, F extends Schema.Struct.Fields>(item: S, echoed: F) =>
+  Schema.Struct({
+    ...WithLedgerState,
+    total_count: opt(Schema.Number),
+    next_cursor: opt(Schema.String),
+    items: Schema.Array(item),
+    ...echoed
+  })
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Keys, SBOR values
+
+export const PublicKey = taggedUnion(
+  "key_type",
+  Schema.Struct({ key_type: Schema.Literal("EcdsaSecp256k1"), key_hex: Schema.String }),
+  Schema.Struct({ key_type: Schema.Literal("EddsaEd25519"), key_hex: Schema.String })
+)
+export type PublicKey = typeof PublicKey.Type
+
+export const PublicKeyHash = taggedUnion(
+  "key_hash_type",
+  Schema.Struct({ key_hash_type: Schema.Literal("EcdsaSecp256k1"), hash_hex: Schema.String }),
+  Schema.Struct({ key_hash_type: Schema.Literal("EddsaEd25519"), hash_hex: Schema.String })
+)
+export type PublicKeyHash = typeof PublicKeyHash.Type
+
+/** `ProgrammaticScryptoSborValue`: recursive SBOR JSON, kept opaque beyond its `kind`. */
+export const ProgrammaticScryptoSborValue = Schema.Struct(
+  { kind: Schema.String, type_name: opt(Schema.String), field_name: opt(Schema.String) },
+  JsonObject
+)
+export type ProgrammaticScryptoSborValue = typeof ProgrammaticScryptoSborValue.Type
+
+export const ScryptoSborValue = Schema.Struct({ raw_hex: Schema.String, programmatic_json: JsonObject })
+export type ScryptoSborValue = typeof ScryptoSborValue.Type
+
+export const NonFungibleGlobalId = Schema.Struct({ resource_address: Schema.String, non_fungible_id: Schema.String })
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Metadata
+
+const stringScalars = [
+  "String",
+  "U8",
+  "U32",
+  "U64",
+  "I32",
+  "I64",
+  "Decimal",
+  "GlobalAddress",
+  "NonFungibleLocalId",
+  "Url",
+  "Origin"
+] as const
+const stringArrays = [
+  "StringArray",
+  "U32Array",
+  "U64Array",
+  "I32Array",
+  "I64Array",
+  "DecimalArray",
+  "GlobalAddressArray",
+  "NonFungibleLocalIdArray",
+  "UrlArray",
+  "OriginArray"
+] as const
+
+export const MetadataValueType = literalEnum(
+  ...stringScalars,
+  "Bool",
+  "PublicKey",
+  "NonFungibleGlobalId",
+  "Instant",
+  "PublicKeyHash",
+  ...stringArrays,
+  "BoolArray",
+  "U8Array",
+  "PublicKeyArray",
+  "NonFungibleGlobalIdArray",
+  "InstantArray",
+  "PublicKeyHashArray"
+)
+export type MetadataValueType = typeof MetadataValueType.Type
+
+/** `MetadataTypedValue`, discriminated by `type` (32 variants; U8…I64 and Decimal values are strings). */
+export const MetadataTypedValue = taggedUnion(
+  "type",
+  Schema.Struct({ type: Schema.Literal(...stringScalars), value: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("Bool"), value: Schema.Boolean }),
+  Schema.Struct({ type: Schema.Literal("PublicKey"), value: PublicKey }),
+  Schema.Struct({ type: Schema.Literal("PublicKeyHash"), value: PublicKeyHash }),
+  Schema.Struct({
+    type: Schema.Literal("NonFungibleGlobalId"),
+    resource_address: Schema.String,
+    non_fungible_id: Schema.String
+  }),
+  Schema.Struct({ type: Schema.Literal("Instant"), value: Schema.String, unix_timestamp_seconds: Schema.String }),
+  Schema.Struct({ type: Schema.Literal(...stringArrays), values: Schema.Array(Schema.String) }),
+  Schema.Struct({ type: Schema.Literal("BoolArray"), values: Schema.Array(Schema.Boolean) }),
+  Schema.Struct({ type: Schema.Literal("U8Array"), value_hex: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("PublicKeyArray"), values: Schema.Array(PublicKey) }),
+  Schema.Struct({ type: Schema.Literal("PublicKeyHashArray"), values: Schema.Array(PublicKeyHash) }),
+  Schema.Struct({ type: Schema.Literal("NonFungibleGlobalIdArray"), values: Schema.Array(NonFungibleGlobalId) }),
+  Schema.Struct({
+    type: Schema.Literal("InstantArray"),
+    values: Schema.Array(Schema.String),
+    values_unix_timestamp_seconds: Schema.Array(Schema.String)
+  })
+)
+export type MetadataTypedValue = typeof MetadataTypedValue.Type
+
+export const EntityMetadataItemValue = Schema.Struct({
+  raw_hex: Schema.String,
+  programmatic_json: JsonObject,
+  typed: MetadataTypedValue
+})
+
+export const EntityMetadataItem = Schema.Struct({
+  key: Schema.String,
+  value: EntityMetadataItemValue,
+  is_locked: Schema.Boolean,
+  last_updated_at_state_version: Schema.Number
+})
+export type EntityMetadataItem = typeof EntityMetadataItem.Type
+
+export const EntityMetadataCollection = collection(EntityMetadataItem)
+export type EntityMetadataCollection = typeof EntityMetadataCollection.Type
