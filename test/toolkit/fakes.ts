@@ -53,3 +53,50 @@ export const fakeExtension = (options: FakeExtensionOptions = {}, target: EventT
   target.addEventListener(eventType.outgoingMessage, listener)
   return fake
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// A Radix Connect relay (synchronous HttpClient double) and a mobile wallet that answers deep links through it.
+// ---------------------------------------------------------------------------------------------------------------
+
+import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+import { Clock, Effect } from "effect"
+
+export type RelayMode = "ok" | "fetchError" | "status500" | "badJson"
+
+export interface FakeRelay {
+  readonly client: HttpClient.HttpClient
+  /** Entries waiting per session; getResponses returns and deletes them (SMEMBERS + DEL). */
+  readonly store: Map<string, Array<unknown>>
+  /** Every call: the URL, the body, the content type and the (Test)Clock time. */
+  readonly calls: Array<{ readonly url: string; readonly body: unknown; readonly contentType: string | undefined; readonly at: number }>
+  mode: RelayMode
+}
+
+export const fakeRelay = (): FakeRelay => {
+  const relay: FakeRelay = {
+    store: new Map(),
+    calls: [],
+    mode: "ok",
+    client: HttpClient.make((request) =>
+      Effect.gen(function* () {
+        const at = yield* Clock.currentTimeMillis
+        const text = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : ""
+        const body: unknown = text ? JSON.parse(text) : undefined
+        relay.calls.push({ url: request.url, body, contentType: request.body._tag === "Uint8Array" ? request.body.contentType : undefined, at })
+        if (relay.mode === "fetchError") {
+          return yield* new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("offline") })
+        }
+        if (relay.mode === "status500") return HttpClientResponse.fromWeb(request, new Response("boom", { status: 500 }))
+        if (relay.mode === "badJson") return HttpClientResponse.fromWeb(request, new Response("{", { status: 200 }))
+        const b = body as { method?: string; sessionId?: string }
+        if (b.method === "getResponses" && b.sessionId) {
+          const entries = relay.store.get(b.sessionId) ?? []
+          relay.store.delete(b.sessionId)
+          return HttpClientResponse.fromWeb(request, new Response(JSON.stringify(entries), { status: 200 }))
+        }
+        return HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ error: "unknown method" }), { status: 400 }))
+      })
+    )
+  }
+  return relay
+}
