@@ -83,7 +83,7 @@ const addressVar = (env: Env, variable: string, entity: string, networkId: numbe
       : Either.left(
           new ConfigError({
             variable,
-            reason: `is not a ${entity} address on network ${networkId} (${JSON.stringify(address)})`
+            reason: `is not ${/^[aeiou]/.test(entity) ? "an" : "a"} ${entity} address on network ${networkId} (${JSON.stringify(address)})`
           })
         )
   )

@@ -8,16 +8,26 @@ import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSession } from "../services/WalletSession"
 
-/** The live services graph of the browser app; main.tsx is the only caller. */
-export const makeAppLayer = (config: AppConfigShape) => {
-  const platform = Layer.mergeAll(FetchHttpClient.layer, BrowserKeyValueStore.layerLocalStorage)
-  const exchange = ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: config.apiBase })))
-  return Layer.mergeAll(
+/**
+ * The app's own services. They need an HttpClient, a KeyValueStore, a WalletSession and a Browser from below:
+ * the live platform in the browser, fakes in tests.
+ */
+export const makeServicesLayer = (config: AppConfigShape) =>
+  Layer.mergeAll(
     AppConfig.layer(config),
     Toaster.Default,
-    WalletSession.Disconnected,
     ValidatorSupport.Default,
-    Browser.Live,
-    exchange
-  ).pipe(Layer.provideMerge(platform))
-}
+    ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: config.apiBase })))
+  )
+
+/** The browser platform under the services. */
+export const BrowserPlatform = Layer.mergeAll(
+  FetchHttpClient.layer,
+  BrowserKeyValueStore.layerLocalStorage,
+  WalletSession.Disconnected,
+  Browser.Live
+)
+
+/** The live services graph of the browser app; main.tsx is the only caller. */
+export const makeAppLayer = (config: AppConfigShape) =>
+  makeServicesLayer(config).pipe(Layer.provideMerge(BrowserPlatform))

@@ -1,0 +1,120 @@
+import { HttpClient, HttpClientRequest, HttpClientResponse, KeyValueStore } from "@effect/platform"
+import { createMemoryHistory, createRouter, RouterProvider } from "@tanstack/react-router"
+import { act, render } from "@testing-library/react"
+import { type Duration, Effect, Either, Layer, ManagedRuntime, Random, TestClock, TestContext } from "effect"
+import { StrictMode } from "react"
+import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/config/AppConfig"
+import { ConfigProvider } from "../../src/app/config/useAppConfig"
+import { routeTree } from "../../src/app/routeTree.gen"
+import { type AppServices, RuntimeProvider } from "../../src/app/runtime/app-runtime"
+import { makeServicesLayer } from "../../src/app/runtime/layers"
+import { Browser } from "../../src/app/services/Browser"
+import { type BalanceBadge, emptySession, type SessionState, WalletSession } from "../../src/app/services/WalletSession"
+
+/** The config the tests run with: devnet defaults plus overrides. */
+export const testConfig = (env: Env = {}): AppConfigShape => {
+  const decoded = decodeAppConfig(env)
+  if (Either.isLeft(decoded)) throw new Error(decoded.left.message)
+  return decoded.right
+}
+
+export type FakeRoute = (request: HttpClientRequest.HttpClientRequest) => Response | undefined
+
+/**
+ * A synchronous fake HttpClient (synchronous so TestClock sees the fibers as suspended, see effect-style V2).
+ * Unrouted requests answer 404; every request is recorded.
+ */
+export const fakeHttp = (route: FakeRoute, seen: Array<string> = []) =>
+  Layer.succeed(
+    HttpClient.HttpClient,
+    HttpClient.make((request) =>
+      Effect.sync(() => {
+        seen.push(`${request.method} ${request.url}`)
+        return HttpClientResponse.fromWeb(request, route(request) ?? new Response("not found", { status: 404 }))
+      })
+    )
+  )
+
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+
+export interface Harness {
+  readonly runtime: ManagedRuntime.ManagedRuntime<AppServices, never>
+  readonly navigations: Array<string>
+  readonly requests: Array<string>
+  /** Moves the TestClock and lets React settle. */
+  readonly advance: (d: Duration.DurationInput) => Promise<void>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, AppServices>) => Promise<A>
+}
+
+export interface HarnessOptions {
+  readonly path?: string
+  readonly route?: FakeRoute
+  readonly session?: SessionState
+  readonly balance?: BalanceBadge
+  readonly storage?: Readonly<Record<string, string>>
+  readonly env?: Env
+  /** The values Effect's Random service hands out, in order (cycled); default: a seeded generator. */
+  readonly random?: [number, ...Array<number>]
+}
+
+/** Builds the app's services over fakes, on TestContext (TestClock, TestRandom). */
+export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
+  const navigations: Array<string> = []
+  const requests: Array<string> = []
+  const config = testConfig(options.env)
+  const storage = Layer.effect(
+    KeyValueStore.KeyValueStore,
+    Effect.gen(function* () {
+      const kv = yield* KeyValueStore.KeyValueStore
+      for (const [k, v] of Object.entries(options.storage ?? {})) yield* kv.set(k, v)
+      return kv
+    })
+  ).pipe(Layer.provide(KeyValueStore.layerMemory), Layer.orDie)
+  const platform = Layer.mergeAll(
+    fakeHttp(options.route ?? (() => undefined), requests),
+    storage,
+    WalletSession.fromState(options.session ?? emptySession, options.balance ?? { _tag: "Hidden" }),
+    Browser.recording(navigations),
+    TestContext.TestContext
+  )
+  const random = Layer.setRandom(options.random ? Random.fixed(options.random) : Random.make("hswap-tests"))
+  const runtime = ManagedRuntime.make(
+    makeServicesLayer(config).pipe(Layer.provideMerge(platform), Layer.provideMerge(random))
+  )
+  return { runtime, navigations, requests, config }
+}
+
+const settle = () =>
+  act(async () => {
+    await new Promise((r) => setTimeout(r, 0))
+  })
+
+/** Renders the whole app (real route tree, memory history) at `path`. */
+export const renderApp = async (options: HarnessOptions = {}) => {
+  const { runtime, navigations, requests, config } = makeHarnessRuntime(options)
+  await runtime.runtime()
+  const router = createRouter({ routeTree, history: createMemoryHistory({ initialEntries: [options.path ?? "/"] }) })
+  const view = render(
+    <StrictMode>
+      <ConfigProvider config={config}>
+        <RuntimeProvider runtime={runtime}>
+          <RouterProvider router={router} />
+        </RuntimeProvider>
+      </ConfigProvider>
+    </StrictMode>
+  )
+  await act(() => router.load())
+  await settle()
+  const harness: Harness = {
+    runtime,
+    navigations,
+    requests,
+    advance: async (d) => {
+      await act(() => runtime.runPromise(TestClock.adjust(d)))
+      await settle()
+    },
+    run: (effect) => runtime.runPromise(effect)
+  }
+  return { ...view, ...harness, router }
+}

@@ -1,0 +1,78 @@
+// @vitest-environment jsdom
+import { screen, within } from "@testing-library/react"
+import userEvent from "@testing-library/user-event"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { Toaster } from "../../src/app/services/Toaster"
+import { sanitizeHtml } from "../../src/app/ui/sanitize"
+import { renderApp } from "./harness"
+
+let dispose: (() => Promise<void>) | undefined
+afterEach(async () => {
+  await dispose?.()
+  dispose = undefined
+  vi.restoreAllMocks()
+})
+const app = async () => {
+  const h = await renderApp({ path: "/earn" })
+  dispose = () => h.runtime.dispose()
+  return h
+}
+
+describe("sanitizeHtml", () => {
+  it("keeps the allowlist and removes scripts, handlers, styles and javascript: links", () => {
+    const out = sanitizeHtml(
+      `<b>bold</b><img src=x onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">x</a><a href="https://ok.example" onclick="y()">ok</a><iframe src="https://evil"></iframe><span style="color:red">s</span>`
+    )
+    expect(out).toContain("<b>bold</b>")
+    expect(out).not.toMatch(/onerror|<script|javascript:|onclick|<iframe|<img|style=/)
+    expect(out).toContain('<a href="https://ok.example" target="_blank" rel="noopener noreferrer">ok</a>')
+  })
+})
+
+describe("toasts", () => {
+  it("render hostile descriptions as harmless HTML", async () => {
+    const h = await app()
+    await h.run(
+      Toaster.show({
+        title: "<img src=x onerror=alert(1)>",
+        description: `<b>hi</b><script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2">`
+      })
+    )
+    const toast = await screen.findByTestId("toast")
+    // The title is text, never markup.
+    expect(within(toast).getByText("<img src=x onerror=alert(1)>")).toBeVisible()
+    expect(toast.querySelector("script, img")).toBeNull()
+    expect(toast.querySelector("b")?.textContent).toBe("hi")
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined()
+  })
+
+  it("the close button and Escape dismiss a toast", async () => {
+    const h = await app()
+    await h.run(Toaster.show({ title: "one", duration: "1 hour" }))
+    await userEvent.click(within(await screen.findByTestId("toast")).getByRole("button", { name: "Close" }))
+    expect(screen.queryByTestId("toast")?.getAttribute("data-state") ?? "closed").toBe("closed")
+    await h.run(Toaster.show({ title: "two", duration: "1 hour" }))
+    const two = await screen.findByText("two")
+    two.closest("li")?.focus()
+    await userEvent.keyboard("{Escape}")
+    expect(screen.queryByText("two")?.closest("li")?.getAttribute("data-state") ?? "closed").toBe("closed")
+  })
+
+  it("an action without alt text logs an error and renders nothing; with alt text it renders", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    const h = await app()
+    await h.run(Toaster.show({ title: "t", action: { label: "Undo", altText: " ", onAction: () => undefined } }))
+    await screen.findByText("t")
+    expect(screen.queryByRole("button", { name: "Undo" })).toBeNull()
+    expect(error).toHaveBeenCalledWith(expect.stringContaining("altText"))
+    let clicked = 0
+    await h.run(
+      Toaster.show({
+        title: "u",
+        action: { label: "Retry", altText: "Retry the swap", onAction: () => void clicked++ }
+      })
+    )
+    await userEvent.click(await screen.findByRole("button", { name: "Retry" }))
+    expect(clicked).toBe(1)
+  })
+})
