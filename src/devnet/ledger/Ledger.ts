@@ -302,11 +302,11 @@ const make = Effect.gen(function* () {
 
   const clockState = Effect.map(Clock.currentTimeMillis, (now) => {
     const elapsed = Math.max(0, now - genesisMs)
-    return {
-      epoch: 1 + Math.floor(elapsed / options.epochDurationMs),
-      round: 1 + Math.floor((elapsed % options.epochDurationMs) / options.roundDurationMs),
-      timestamp: new Date(now).toISOString()
-    }
+    const epochIndex = Math.floor(elapsed / options.epochDurationMs)
+    const roundIndex = Math.floor((elapsed % options.epochDurationMs) / options.roundDurationMs)
+    // The proposer's round timestamp is the start of the current round.
+    const roundStart = genesisMs + epochIndex * options.epochDurationMs + roundIndex * options.roundDurationMs
+    return { epoch: 1 + epochIndex, round: 1 + roundIndex, timestamp: new Date(roundStart).toISOString() }
   })
 
   const state: Effect.Effect<LedgerState> = Effect.map(clockState, (c) => ({
@@ -654,8 +654,10 @@ const make = Effect.gen(function* () {
   const resource = (address: string): Effect.Effect<Option.Option<ResourceInfo>> =>
     Effect.sync(() => Option.fromNullable(resources.get(address)))
 
-  const metadata = Effect.fn("Ledger.metadata")(function* (address: string) {
-    const rows = yield* sql`SELECT key, type, value, state_version FROM metadata WHERE address = ${address} ORDER BY key`.pipe(
+  const metadata = Effect.fn("Ledger.metadata")(function* (address: string, at?: number) {
+    const version = versionOrCurrent(at)
+    const rows = yield* sql`SELECT key, type, value, state_version FROM metadata
+      WHERE address = ${address} AND state_version <= ${version} ORDER BY key`.pipe(
       Effect.flatMap(decodeRows(MetadataRow)),
       Effect.orDie
     )
@@ -691,6 +693,58 @@ const make = Effect.gen(function* () {
     const items = yield* Effect.forEach(page, toTransaction)
     const last = page[page.length - 1]
     return { items, next: rows.length > q.limit && last !== undefined ? last.state_version : undefined }
+  })
+
+  const StateRow = Schema.Struct({
+    state_version: Schema.Number,
+    epoch: Schema.Number,
+    round: Schema.Number,
+    round_timestamp: Schema.String
+  })
+
+  /** The ledger state as of a committed state version (none when it is not committed yet). */
+  const ledgerStateAt = Effect.fn("Ledger.ledgerStateAt")(function* (version: number) {
+    const rows = yield* sql`SELECT state_version, epoch, round, round_timestamp FROM transactions
+      WHERE state_version = ${version}`.pipe(Effect.flatMap(decodeRows(StateRow)), Effect.orDie)
+    const row = rows[0]
+    return row === undefined
+      ? Option.none<LedgerState>()
+      : Option.some<LedgerState>({
+          network: DEVNET_NETWORK_NAME,
+          state_version: row.state_version,
+          proposer_round_timestamp: row.round_timestamp,
+          epoch: row.epoch,
+          round: row.round
+        })
+  })
+
+  /**
+   * Resolves a Gateway ledger state selector to a state version: a timestamp gives the last version at or
+   * before it; an epoch gives its first version (or the last one before it); epoch + round the last at or before.
+   */
+  const stateVersionAt = Effect.fn("Ledger.stateVersionAt")(function* (selector: {
+    readonly timestamp?: string | undefined
+    readonly epoch?: number | undefined
+    readonly round?: number | undefined
+  }) {
+    const V = Schema.Struct({ v: Schema.NullOr(Schema.Number) })
+    const one = (q: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
+      q.pipe(Effect.flatMap(decodeRows(V)), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0]?.v)))
+    if (selector.timestamp !== undefined) {
+      const ts = new Date(selector.timestamp).toISOString()
+      return yield* one(sql`SELECT MAX(state_version) AS v FROM transactions WHERE round_timestamp <= ${ts}`)
+    }
+    if (selector.epoch !== undefined) {
+      const epoch = selector.epoch
+      if (selector.round !== undefined) {
+        return yield* one(sql`SELECT MAX(state_version) AS v FROM transactions
+          WHERE epoch < ${epoch} OR (epoch = ${epoch} AND round <= ${selector.round})`)
+      }
+      const first = yield* one(sql`SELECT MIN(state_version) AS v FROM transactions WHERE epoch = ${epoch}`)
+      if (Option.isSome(first)) return first
+      return yield* one(sql`SELECT MAX(state_version) AS v FROM transactions WHERE epoch < ${epoch}`)
+    }
+    return Option.some(stateVersion)
   })
 
   /** Devnet administration: creates a fungible resource and mints its initial supply into an account. */
@@ -751,6 +805,9 @@ const make = Effect.gen(function* () {
     resource,
     resources: Effect.sync(() => [...resources.values()]),
     metadata,
+    ledgerStateAt,
+    stateVersionAt,
+    currentStateVersion: Effect.sync(() => stateVersion),
     createFungibleResource,
     entityKind: (address: string) => addressKind(address),
     isFungibleResource: isFungibleResourceAddress

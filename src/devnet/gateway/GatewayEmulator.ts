@@ -1,0 +1,888 @@
+/**
+ * The devnet Gateway API emulator: a framework-light request handler over the devnet `Ledger` that answers the
+ * Babylon Gateway API v1.10 paths the product uses, with the real JSON shapes, `ledger_state`, errors and limits
+ * (20 addresses per request, pages of 100 with opaque cursors). Any other path answers the Gateway's
+ * ErrorResponse shape saying it is not supported by the devnet.
+ */
+import { Data, Effect, Option, ParseResult, Schema } from "effect"
+import { decodeBech32m, encodeBech32m } from "../ledger/bech32m.js"
+import { addressKind, isAccountAddress, vaultAddress } from "../ledger/address.js"
+import {
+  type CommittedTransaction,
+  Ledger,
+  type LedgerState,
+  type StreamQuery
+} from "../ledger/Ledger.js"
+import { loadRet } from "../ledger/transaction.js"
+import { type GatewayMetadataItem, metadataItem, virtualOwnerMetadata } from "./metadata.js"
+
+// ---------------------------------------------------------------------------------------------------------------
+// Request / response envelope
+
+export interface GatewayRequest {
+  readonly method: string
+  /** Path below the mount point, e.g. `/status/gateway-status`. */
+  readonly path: string
+  /** The parsed JSON body (undefined when there is none). */
+  readonly body: unknown
+}
+
+export interface GatewayResponse {
+  readonly status: number
+  readonly json: unknown
+}
+
+export const MAX_ADDRESSES = 20
+export const MAX_PAGE_SIZE = 100
+export const MAX_STREAM_FILTERS = 10
+export const MAX_EXPLICIT_METADATA = 20
+
+/** A failure that answers with the Gateway's ErrorResponse body. */
+class GatewayFailure extends Data.TaggedError("GatewayFailure")<{
+  readonly status: number
+  readonly message: string
+  readonly details: Record<string, unknown> | null | undefined
+}> {}
+
+const gatewayFailure = (status: number, message: string, details: Record<string, unknown> | null | undefined) =>
+  new GatewayFailure({ status, message, details })
+
+const invalidRequest = (errors: ReadonlyArray<{ path: string; errors: ReadonlyArray<string> }>) =>
+  gatewayFailure(400, "One or more validation errors occurred", {
+    type: "InvalidRequestError",
+    validation_errors: errors
+  })
+
+const invalidField = (path: string, error: string) => invalidRequest([{ path, errors: [error] }])
+
+const entityNotFound = (address: string) =>
+  gatewayFailure(404, `Entity not found: ${address}`, { type: "EntityNotFoundError", address })
+
+const notSupported = (path: string) =>
+  gatewayFailure(
+    404,
+    `${path} is not supported by devnet: the hSwap devnet gateway emulator serves ${SUPPORTED_PATHS.join(", ")}`,
+    undefined
+  )
+
+// ---------------------------------------------------------------------------------------------------------------
+// Request schemas (absent and null both mean "not given"; unknown keys are ignored)
+
+const opt = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { nullable: true })
+
+const LedgerStateSelector = Schema.Struct({
+  state_version: opt(Schema.Int),
+  timestamp: opt(Schema.String),
+  epoch: opt(Schema.Int),
+  round: opt(Schema.Int)
+})
+type LedgerStateSelector = typeof LedgerStateSelector.Type
+
+const Paging = {
+  at_ledger_state: opt(LedgerStateSelector),
+  cursor: opt(Schema.String),
+  limit_per_page: opt(Schema.Int)
+}
+
+const Address = Schema.String
+const AggregationLevel = Schema.Literal("Global", "Vault")
+
+const EntityDetailsRequest = Schema.Struct({
+  at_ledger_state: opt(LedgerStateSelector),
+  addresses: Schema.Array(Address),
+  aggregation_level: opt(AggregationLevel),
+  opt_ins: opt(
+    Schema.Struct({
+      ancestor_identities: opt(Schema.Boolean),
+      explicit_metadata: opt(Schema.Array(Schema.String)),
+      native_resource_details: opt(Schema.Boolean),
+      non_fungible_include_nfids: opt(Schema.Boolean),
+      component_royalty_config: opt(Schema.Boolean),
+      component_royalty_vault_balance: opt(Schema.Boolean),
+      package_royalty_vault_balance: opt(Schema.Boolean),
+      dapp_two_way_links: opt(Schema.Boolean)
+    })
+  )
+})
+
+const MetadataPageRequest = Schema.Struct({ ...Paging, address: Address })
+const FungiblesPageRequest = Schema.Struct({
+  ...Paging,
+  address: Address,
+  aggregation_level: opt(AggregationLevel),
+  opt_ins: opt(Schema.Struct({ explicit_metadata: opt(Schema.Array(Schema.String)) }))
+})
+const FungibleVaultsPageRequest = Schema.Struct({ ...Paging, address: Address, resource_address: Address })
+
+const TransactionDetailsOptIns = Schema.Struct({
+  raw_hex: opt(Schema.Boolean),
+  receipt_state_changes: opt(Schema.Boolean),
+  receipt_fee_summary: opt(Schema.Boolean),
+  receipt_fee_source: opt(Schema.Boolean),
+  receipt_fee_destination: opt(Schema.Boolean),
+  receipt_costing_parameters: opt(Schema.Boolean),
+  receipt_events: opt(Schema.Boolean),
+  detailed_events: opt(Schema.Boolean),
+  receipt_output: opt(Schema.Boolean),
+  affected_global_entities: opt(Schema.Boolean),
+  manifest_instructions: opt(Schema.Boolean),
+  balance_changes: opt(Schema.Boolean)
+})
+type TransactionDetailsOptIns = typeof TransactionDetailsOptIns.Type
+
+const SubmitRequest = Schema.Struct({ notarized_transaction_hex: Schema.String })
+const StatusRequest = Schema.Struct({ intent_hash: Schema.String })
+const SubintentStatusRequest = Schema.Struct({ subintent_hash: Schema.String })
+const CommittedDetailsRequest = Schema.Struct({
+  at_ledger_state: opt(LedgerStateSelector),
+  intent_hash: Schema.String,
+  opt_ins: opt(TransactionDetailsOptIns)
+})
+
+const StreamRequest = Schema.Struct({
+  ...Paging,
+  from_ledger_state: opt(LedgerStateSelector),
+  kind_filter: opt(Schema.Literal("User", "EpochChange", "All")),
+  manifest_accounts_withdrawn_from_filter: opt(Schema.Array(Address)),
+  manifest_accounts_deposited_into_filter: opt(Schema.Array(Address)),
+  manifest_resources_filter: opt(Schema.Array(Address)),
+  affected_global_entities_filter: opt(Schema.Array(Address)),
+  balance_change_resources_filter: opt(Schema.Array(Address)),
+  transaction_status_filter: opt(Schema.Literal("Success", "Failure", "All")),
+  order: opt(Schema.Literal("Asc", "Desc")),
+  opt_ins: opt(TransactionDetailsOptIns),
+  // Filters the devnet cannot evaluate: accepted by the schema, refused with a clear message when non-empty.
+  manifest_badges_presented_filter: opt(Schema.Array(Schema.Unknown)),
+  events_filter: opt(Schema.Array(Schema.Unknown)),
+  accounts_with_manifest_owner_method_calls: opt(Schema.Array(Schema.Unknown)),
+  accounts_without_manifest_owner_method_calls: opt(Schema.Array(Schema.Unknown)),
+  manifest_class_filter: opt(Schema.Unknown),
+  event_global_emitters_filter: opt(Schema.Array(Schema.Unknown))
+})
+
+const decodeBody = <A, I>(schema: Schema.Schema<A, I>, body: unknown): Effect.Effect<A, GatewayFailure> =>
+  Schema.decodeUnknown(schema, { errors: "all" })(body ?? {}).pipe(
+    Effect.mapError((e) =>
+      invalidRequest(
+        ParseResult.ArrayFormatter.formatErrorSync(e).map((issue) => ({
+          path: issue.path.length === 0 ? "$" : issue.path.map(String).join("."),
+          errors: [issue.message]
+        }))
+      )
+    )
+  )
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cursors: opaque base64 JSON, as the real Gateway's `{"o":100}`
+
+const OffsetCursor = Schema.parseJson(Schema.Struct({ o: Schema.NonNegativeInt }))
+const StreamCursor = Schema.parseJson(Schema.Struct({ v: Schema.NonNegativeInt }))
+
+const encodeCursor = (value: object): string => Buffer.from(JSON.stringify(value), "utf8").toString("base64")
+
+const decodeCursor = <A>(schema: Schema.Schema<A, string>, cursor: string): Effect.Effect<A, GatewayFailure> =>
+  Schema.decodeUnknown(schema)(Buffer.from(cursor, "base64").toString("utf8")).pipe(
+    Effect.mapError(() => invalidField("cursor", "Invalid cursor"))
+  )
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export const SUPPORTED_PATHS = [
+  "/status/gateway-status",
+  "/status/network-configuration",
+  "/transaction/construction",
+  "/transaction/submit",
+  "/transaction/status",
+  "/transaction/committed-details",
+  "/transaction/subintent-status",
+  "/stream/transactions",
+  "/state/entity/details",
+  "/state/entity/page/metadata",
+  "/state/entity/page/fungibles/",
+  "/state/entity/page/fungible-vaults/"
+] as const
+
+/** Release info reported by `/status/gateway-status`. */
+export const DEVNET_RELEASE_INFO = {
+  release_version: "1.10.1",
+  open_api_schema_version: "v1.10.1",
+  image_tag: "hswap-devnet"
+} as const
+
+const relocate = (address: string): string => {
+  const decoded = decodeBech32m(address)
+  if (decoded === undefined) return address
+  const prefix = decoded.hrp.replace(/_(sim|loc|rdx|test|tdx_[0-9a-f]{1,2}_)$/, "")
+  return encodeBech32m(`${prefix}_loc`, decoded.bytes)
+}
+
+export interface GatewayEmulator {
+  readonly handle: (request: GatewayRequest) => Effect.Effect<GatewayResponse>
+}
+
+export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> = Effect.gen(function* () {
+  const ledger = yield* Ledger
+  let traceCounter = 0
+
+  const networkConfiguration = Effect.gen(function* () {
+    const { RadixEngineToolkit } = yield* loadRet
+    const known = yield* Effect.promise(() => RadixEngineToolkit.Utils.knownAddresses(240))
+    const r = known.resourceAddresses
+    const p = known.packageAddresses
+    const c = known.componentAddresses
+    return {
+      network_id: 240,
+      network_name: "localnet",
+      well_known_addresses: {
+        xrd: r.xrd,
+        secp256k1_signature_virtual_badge: r.secp256k1SignatureVirtualBadge,
+        ed25519_signature_virtual_badge: r.ed25519SignatureVirtualBadge,
+        package_of_direct_caller_virtual_badge: r.packageOfDirectCallerVirtualBadge,
+        global_caller_virtual_badge: r.globalCallerVirtualBadge,
+        system_transaction_badge: r.systemTransactionBadge,
+        package_owner_badge: r.packageOwnerBadge,
+        validator_owner_badge: r.validatorOwnerBadge,
+        account_owner_badge: r.accountOwnerBadge,
+        identity_owner_badge: r.identityOwnerBadge,
+        package_package: p.packagePackage,
+        resource_package: p.resourcePackage,
+        account_package: p.accountPackage,
+        identity_package: p.identityPackage,
+        consensus_manager_package: p.consensusManagerPackage,
+        access_controller_package: p.accessControllerPackage,
+        transaction_processor_package: p.transactionProcessorPackage,
+        metadata_module_package: p.metadataModulePackage,
+        royalty_module_package: p.royaltyModulePackage,
+        access_rules_package: p.roleAssignmentModulePackage,
+        role_assignment_module_package: p.roleAssignmentModulePackage,
+        genesis_helper_package: p.genesisHelperPackage,
+        faucet_package: p.faucetPackage,
+        consensus_manager: c.consensusManager,
+        genesis_helper: c.genesisHelper,
+        faucet: c.faucet,
+        pool_package: p.poolPackage,
+        locker_package: relocate("package_sim1pkgxxxxxxxxxlckerxxxxxxxxxx000208064247xxxxxxxxxpnfcn6"),
+        transaction_tracker: relocate(
+          "transactiontracker_tdx_2_1stxxxxxxxxxxtxtrakxxxxxxxxx006844685494xxxxxxxxxxzw7jp"
+        ),
+        transaction_tracker_package: relocate(
+          "package_rdx1pkgxxxxxxxxxtxtrakxxxxxxxxx000595975309xxxxxxxxxtxtrak"
+        )
+      }
+    }
+  })
+  const networkConfig = yield* networkConfiguration
+
+  // --- ledger state selection ---
+
+  /** Resolves `at_ledger_state` to a state version and the `ledger_state` to answer with. */
+  const atState = (selector: LedgerStateSelector | undefined) =>
+    Effect.gen(function* () {
+      const current = yield* ledger.state
+      if (selector === undefined) return { version: current.state_version, ledgerState: current }
+      const given = [selector.state_version, selector.timestamp, selector.epoch].filter((x) => x !== undefined).length
+      if (given !== 1) {
+        return yield* invalidField(
+          "at_ledger_state",
+          "Exactly one of state_version, timestamp, epoch (optionally with round) must be provided"
+        )
+      }
+      if (selector.round !== undefined && selector.epoch === undefined) {
+        return yield* invalidField("at_ledger_state.round", "round requires epoch")
+      }
+      let version: number
+      if (selector.state_version !== undefined) {
+        if (selector.state_version <= 0) return yield* invalidField("at_ledger_state.state_version", "must be greater than 0")
+        version = selector.state_version
+      } else {
+        if (selector.timestamp !== undefined) {
+          if (Number.isNaN(Date.parse(selector.timestamp))) {
+            return yield* invalidField("at_ledger_state.timestamp", "not a valid date-time")
+          }
+          if (Date.parse(selector.timestamp) > Date.parse(current.proposer_round_timestamp)) {
+            return yield* invalidField("at_ledger_state.timestamp", "must not be in the future")
+          }
+        }
+        const resolved = yield* ledger.stateVersionAt(selector)
+        if (Option.isNone(resolved)) {
+          return yield* gatewayFailure(400, "The requested ledger state is before the genesis of the devnet", {
+            type: "InvalidRequestError",
+            validation_errors: [{ path: "at_ledger_state", errors: ["No ledger state at or before the selector"] }]
+          })
+        }
+        version = resolved.value
+      }
+      if (version > current.state_version) {
+        return yield* gatewayFailure(
+          400,
+          `The requested state version ${version} is beyond the ledger tip ${current.state_version}`,
+          {
+            type: "InvalidRequestError",
+            validation_errors: [{ path: "at_ledger_state.state_version", errors: ["State version not yet committed"] }]
+          }
+        )
+      }
+      if (version === current.state_version) return { version, ledgerState: current }
+      const ledgerState = yield* ledger.ledgerStateAt(version)
+      return { version, ledgerState: Option.getOrElse(ledgerState, () => current) }
+    })
+
+  const pageParams = (
+    request: {
+      readonly cursor?: string | undefined
+      readonly limit_per_page?: number | undefined
+      readonly at_ledger_state?: LedgerStateSelector | undefined
+    },
+    requiresStateVersionWithCursor: boolean
+  ) =>
+    Effect.gen(function* () {
+      if (
+        requiresStateVersionWithCursor &&
+        request.cursor !== undefined &&
+        request.at_ledger_state?.state_version === undefined
+      ) {
+        return yield* invalidField("at_ledger_state", "AtLedgerState.StateVersion is required if cursor is provided")
+      }
+      if (request.limit_per_page !== undefined && request.limit_per_page <= 0) {
+        return yield* invalidField("limit_per_page", "must be greater than 0")
+      }
+      const limit = Math.min(request.limit_per_page ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE)
+      const offset = request.cursor === undefined ? 0 : (yield* decodeCursor(OffsetCursor, request.cursor)).o
+      return { limit, offset }
+    })
+
+  const paginate = <A>(all: ReadonlyArray<A>, offset: number, limit: number) => {
+    const items = all.slice(offset, offset + limit)
+    const next = offset + limit < all.length ? encodeCursor({ o: offset + limit }) : undefined
+    return { total_count: all.length, ...(next === undefined ? {} : { next_cursor: next }), items }
+  }
+
+  const validateAddress = (path: string, address: string) =>
+    addressKind(address) === undefined
+      ? Effect.fail(invalidField(path, `Invalid address ${address} for network localnet (240)`))
+      : Effect.void
+
+  // --- metadata ---
+
+  const metadataItems = (address: string, version: number) =>
+    Effect.gen(function* () {
+      const stored = yield* ledger.metadata(address, version)
+      const items: Array<GatewayMetadataItem> = [
+        ...stored.map(metadataItem),
+        ...virtualOwnerMetadata(address, 1)
+      ]
+      return items.sort((a, b) => a.key.localeCompare(b.key))
+    })
+
+  const explicitMetadata = (address: string, version: number, keys: ReadonlyArray<string>) =>
+    Effect.map(metadataItems(address, version), (items) => {
+      const chosen = items.filter((i) => keys.includes(i.key))
+      return { total_count: chosen.length, items: chosen }
+    })
+
+  const validateExplicit = (keys: ReadonlyArray<string> | undefined) =>
+    keys !== undefined && keys.length > MAX_EXPLICIT_METADATA
+      ? Effect.fail(invalidField("opt_ins.explicit_metadata", `At most ${MAX_EXPLICIT_METADATA} keys are allowed`))
+      : keys?.some((k) => k.length > 100)
+        ? Effect.fail(invalidField("opt_ins.explicit_metadata", "Keys are at most 100 characters long"))
+        : Effect.void
+
+  // --- fungible collections ---
+
+  const fungibleItems = (
+    account: string,
+    version: number,
+    aggregation: "Global" | "Vault",
+    explicitKeys: ReadonlyArray<string> | undefined
+  ) =>
+    Effect.gen(function* () {
+      const vaults = yield* ledger.accountVaults(account, version)
+      return yield* Effect.forEach(vaults, (v) =>
+        Effect.gen(function* () {
+          const explicit =
+            explicitKeys === undefined || explicitKeys.length === 0
+              ? {}
+              : { explicit_metadata: yield* explicitMetadata(v.resource, version, explicitKeys) }
+          return aggregation === "Global"
+            ? {
+                aggregation_level: "Global" as const,
+                resource_address: v.resource,
+                ...explicit,
+                amount: v.amount,
+                last_updated_at_state_version: v.lastUpdatedAtStateVersion
+              }
+            : {
+                aggregation_level: "Vault" as const,
+                resource_address: v.resource,
+                ...explicit,
+                vaults: {
+                  total_count: 1,
+                  items: [
+                    {
+                      vault_address: v.vaultAddress,
+                      amount: v.amount,
+                      last_updated_at_state_version: v.lastUpdatedAtStateVersion
+                    }
+                  ]
+                }
+              }
+        })
+      )
+    })
+
+  const accountRoleAssignments = (address: string) => {
+    const decoded = decodeBech32m(address)
+    const localIdHex = decoded === undefined ? "" : Buffer.from(decoded.bytes).toString("hex")
+    return {
+      owner: {
+        rule: {
+          type: "Protected",
+          access_rule: {
+            type: "ProofRule",
+            proof_rule: {
+              type: "Require",
+              requirement: {
+                type: "NonFungible",
+                non_fungible: {
+                  local_id: { id_type: "Bytes", sbor_hex: `5cc0021e${localIdHex}`, simple_rep: `[${localIdHex}]` },
+                  resource_address: networkConfig.well_known_addresses.ed25519_signature_virtual_badge
+                }
+              }
+            }
+          }
+        },
+        updater: "Object"
+      },
+      entries: []
+    }
+  }
+
+  // --- handlers ---
+
+  const entityDetails = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(EntityDetailsRequest, body)
+      if (request.addresses.length === 0) return yield* invalidField("addresses", "At least 1 address is required")
+      if (request.addresses.length > MAX_ADDRESSES) {
+        return yield* invalidField("addresses", `The number of addresses must be at most ${MAX_ADDRESSES}`)
+      }
+      for (const [i, a] of request.addresses.entries()) yield* validateAddress(`addresses[${i}]`, a)
+      const optIns = request.opt_ins
+      yield* validateExplicit(optIns?.explicit_metadata)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      const aggregation = request.aggregation_level ?? "Global"
+      const explicitKeys = optIns?.explicit_metadata
+      const items = yield* Effect.forEach([...new Set(request.addresses)], (address) =>
+        Effect.gen(function* () {
+          const kind = addressKind(address)
+          const metadataAll = yield* metadataItems(address, version)
+          const metadata = paginate(metadataAll, 0, MAX_PAGE_SIZE)
+          const explicit =
+            explicitKeys === undefined || explicitKeys.length === 0
+              ? {}
+              : { explicit_metadata: yield* explicitMetadata(address, version, explicitKeys) }
+          const emptyNonFungibles = { total_count: 0, items: [] }
+          if (isAccountAddress(address) || kind === "GlobalVirtualEd25519Identity" || kind === "GlobalIdentity") {
+            const isAccount = isAccountAddress(address)
+            const fungibles = isAccount
+              ? paginate(yield* fungibleItems(address, version, aggregation, explicitKeys), 0, MAX_PAGE_SIZE)
+              : { total_count: 0, items: [] }
+            return {
+              address,
+              fungible_resources: fungibles,
+              non_fungible_resources: emptyNonFungibles,
+              metadata,
+              ...explicit,
+              details: {
+                type: "Component",
+                package_address: isAccount
+                  ? networkConfig.well_known_addresses.account_package
+                  : networkConfig.well_known_addresses.identity_package,
+                blueprint_name: isAccount ? "Account" : "Identity",
+                blueprint_version: "1.0.0",
+                ...(isAccount ? { state: { default_deposit_rule: "Accept" } } : {}),
+                role_assignments: accountRoleAssignments(address)
+              }
+            }
+          }
+          if (kind === "GlobalFungibleResourceManager") {
+            const resource = yield* ledger.resource(address)
+            if (Option.isNone(resource) || resource.value.createdAtStateVersion > version) {
+              return yield* entityNotFound(address)
+            }
+            const r = resource.value
+            return {
+              address,
+              fungible_resources: { total_count: 0, items: [] },
+              non_fungible_resources: emptyNonFungibles,
+              metadata,
+              ...explicit,
+              details: {
+                type: "FungibleResource",
+                role_assignments: { owner: { rule: { type: "DenyAll" }, updater: "None" }, entries: [] },
+                divisibility: r.divisibility,
+                total_supply: r.totalSupply,
+                total_minted: r.totalSupply,
+                total_burned: "0",
+                ...(optIns?.native_resource_details === true && address === ledger.xrd
+                  ? { native_resource_details: { kind: "Xrd" } }
+                  : {})
+              }
+            }
+          }
+          if (kind === "InternalFungibleVault") {
+            const owner = yield* ledger.vaultOwner(address)
+            if (Option.isNone(owner)) return yield* entityNotFound(address)
+            const vaults = yield* ledger.accountVaults(owner.value.account, version)
+            const vault = vaults.find((v) => v.resource === owner.value.resource)
+            if (vault === undefined) return yield* entityNotFound(address)
+            return {
+              address,
+              metadata,
+              ...explicit,
+              ...(optIns?.ancestor_identities === true
+                ? {
+                    ancestor_identities: {
+                      parent_address: vault.account,
+                      owner_address: vault.account,
+                      global_address: vault.account
+                    }
+                  }
+                : {}),
+              details: {
+                type: "FungibleVault",
+                resource_address: vault.resource,
+                balance: {
+                  vault_address: vault.vaultAddress,
+                  amount: vault.amount,
+                  last_updated_at_state_version: vault.lastUpdatedAtStateVersion
+                }
+              }
+            }
+          }
+          return yield* entityNotFound(address)
+        })
+      )
+      return { ledger_state: ledgerState, items }
+    })
+
+  const metadataPage = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(MetadataPageRequest, body)
+      yield* validateAddress("address", request.address)
+      const { limit, offset } = yield* pageParams(request, true)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      const all = yield* metadataItems(request.address, version)
+      return { ledger_state: ledgerState, ...paginate(all, offset, limit), address: request.address }
+    })
+
+  const fungiblesPage = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(FungiblesPageRequest, body)
+      yield* validateAddress("address", request.address)
+      yield* validateExplicit(request.opt_ins?.explicit_metadata)
+      const { limit, offset } = yield* pageParams(request, true)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      const all = isAccountAddress(request.address)
+        ? yield* fungibleItems(
+            request.address,
+            version,
+            request.aggregation_level ?? "Global",
+            request.opt_ins?.explicit_metadata
+          )
+        : []
+      return { ledger_state: ledgerState, ...paginate(all, offset, limit), address: request.address }
+    })
+
+  const fungibleVaultsPage = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(FungibleVaultsPageRequest, body)
+      yield* validateAddress("address", request.address)
+      yield* validateAddress("resource_address", request.resource_address)
+      const { limit, offset } = yield* pageParams(request, true)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      const vaults = isAccountAddress(request.address) ? yield* ledger.accountVaults(request.address, version) : []
+      const all = vaults
+        .filter((v) => v.resource === request.resource_address)
+        .map((v) => ({
+          vault_address: v.vaultAddress,
+          amount: v.amount,
+          last_updated_at_state_version: v.lastUpdatedAtStateVersion
+        }))
+      return {
+        ledger_state: ledgerState,
+        ...paginate(all, offset, limit),
+        address: request.address,
+        resource_address: request.resource_address
+      }
+    })
+
+  const transactionInfo = (tx: CommittedTransaction, optIns: TransactionDetailsOptIns | undefined) => {
+    const receipt = {
+      status: tx.status,
+      ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage }),
+      ...(optIns?.receipt_fee_summary === true
+        ? {
+            fee_summary: {
+              execution_cost_units_consumed: 0,
+              finalization_cost_units_consumed: 0,
+              xrd_total_execution_cost: tx.feePaid,
+              xrd_total_finalization_cost: "0",
+              xrd_total_royalty_cost: "0",
+              xrd_total_storage_cost: "0",
+              xrd_total_tipping_cost: "0"
+            }
+          }
+        : {})
+    }
+    return {
+      state_version: tx.stateVersion,
+      epoch: tx.epoch,
+      round: tx.round,
+      round_timestamp: tx.roundTimestamp,
+      transaction_status: tx.status,
+      ...(tx.payloadHash === undefined ? {} : { payload_hash: tx.payloadHash }),
+      ...(tx.intentHash === undefined ? {} : { intent_hash: tx.intentHash }),
+      fee_paid: tx.feePaid,
+      ...(optIns?.affected_global_entities === true ? { affected_global_entities: tx.affectedGlobalEntities } : {}),
+      confirmed_at: tx.roundTimestamp,
+      ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage }),
+      ...(optIns?.raw_hex === true && tx.rawHex !== undefined ? { raw_hex: tx.rawHex } : {}),
+      receipt,
+      ...(optIns?.manifest_instructions === true && tx.manifest !== undefined
+        ? { manifest_instructions: tx.manifest }
+        : {}),
+      ...(tx.kind === "User" ? { manifest_classes: tx.manifestClasses } : {}),
+      ...(tx.message !== undefined ? { message: tx.message } : {}),
+      ...(optIns?.balance_changes === true
+        ? {
+            balance_changes: {
+              fungible_fee_balance_changes: tx.feeBalanceChanges.map((c) => ({
+                type: "FeePayment",
+                entity_address: c.entity,
+                resource_address: c.resource,
+                balance_change: c.change
+              })),
+              fungible_balance_changes: tx.balanceChanges.map((c) => ({
+                entity_address: c.entity,
+                resource_address: c.resource,
+                balance_change: c.change
+              })),
+              non_fungible_balance_changes: []
+            }
+          }
+        : {})
+    }
+  }
+
+  const transactionStatus = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(StatusRequest, body)
+      const ledgerState = yield* ledger.state
+      const status = yield* ledger.transactionStatus(request.intent_hash)
+      if (status._tag === "Committed") {
+        const tx = status.transaction
+        const success = tx.status === "CommittedSuccess"
+        const description = success
+          ? "This transaction has been committed to the ledger as a success. For more information, use the /transaction/committed-details endpoint."
+          : "This transaction has been committed to the ledger as a failure. For more information, use the /transaction/committed-details endpoint."
+        return {
+          ledger_state: ledgerState,
+          status: tx.status,
+          intent_status: tx.status,
+          intent_status_description: description,
+          known_payloads: [
+            {
+              payload_hash: tx.payloadHash,
+              status: tx.status,
+              payload_status: tx.status,
+              payload_status_description: success
+                ? "This particular payload for this transaction has been committed to the ledger as a success. For more information, use the /transaction/committed-details endpoint."
+                : "This particular payload for this transaction has been committed to the ledger as a failure. For more information, use the /transaction/committed-details endpoint.",
+              ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage }),
+              handling_status: "Concluded",
+              handling_status_reason: "The transaction is committed"
+            }
+          ],
+          committed_state_version: tx.stateVersion,
+          ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage })
+        }
+      }
+      if (status._tag === "Rejected") {
+        return {
+          ledger_state: ledgerState,
+          status: "Rejected",
+          intent_status: "PermanentlyRejected",
+          intent_status_description: "The transaction has been permanently rejected by the network.",
+          known_payloads:
+            status.payloadHash === undefined
+              ? []
+              : [
+                  {
+                    payload_hash: status.payloadHash,
+                    status: "Rejected",
+                    payload_status: "PermanentlyRejected",
+                    payload_status_description: "This particular payload has been permanently rejected.",
+                    error_message: status.reason,
+                    latest_error_message: status.reason,
+                    handling_status: "Concluded",
+                    handling_status_reason: "The payload was permanently rejected"
+                  }
+                ],
+          ...(status.permanentlyRejectsAtEpoch === undefined
+            ? {}
+            : { permanently_rejects_at_epoch: status.permanentlyRejectsAtEpoch }),
+          error_message: status.reason
+        }
+      }
+      return {
+        ledger_state: ledgerState,
+        status: "Unknown",
+        intent_status: "Unknown",
+        intent_status_description: "No information is known about this transaction intent.",
+        known_payloads: []
+      }
+    })
+
+  const committedDetails = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(CommittedDetailsRequest, body)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      const tx = yield* ledger.committedTransaction(request.intent_hash)
+      if (Option.isNone(tx) || tx.value.stateVersion > version) {
+        return yield* gatewayFailure(404, `Transaction not found: ${request.intent_hash}`, {
+          type: "TransactionNotFoundError",
+          intent_hash: request.intent_hash
+        })
+      }
+      return { ledger_state: ledgerState, transaction: transactionInfo(tx.value, request.opt_ins) }
+    })
+
+  const submit = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(SubmitRequest, body)
+      const result = yield* ledger
+        .submit(request.notarized_transaction_hex)
+        .pipe(
+          Effect.mapError((e) => gatewayFailure(400, e.reason, { type: "InvalidTransactionError" }))
+        )
+      return { duplicate: result.duplicate }
+    })
+
+  const subintentStatus = (body: unknown) =>
+    Effect.gen(function* () {
+      yield* decodeBody(SubintentStatusRequest, body)
+      return {
+        ledger_state: yield* ledger.state,
+        subintent_status: "Unknown",
+        subintent_status_description:
+          "The subintent is not known to have been committed (the devnet ledger runs V1 transactions only)."
+      }
+    })
+
+  const streamTransactions = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(StreamRequest, body)
+      const unsupported = (
+        [
+          ["manifest_badges_presented_filter", request.manifest_badges_presented_filter],
+          ["events_filter", request.events_filter],
+          ["accounts_with_manifest_owner_method_calls", request.accounts_with_manifest_owner_method_calls],
+          ["accounts_without_manifest_owner_method_calls", request.accounts_without_manifest_owner_method_calls],
+          ["event_global_emitters_filter", request.event_global_emitters_filter]
+        ] as const
+      ).filter(([, v]) => v !== undefined && v.length > 0)
+      if (unsupported.length > 0 || request.manifest_class_filter !== undefined) {
+        const names = [...unsupported.map(([n]) => n), ...(request.manifest_class_filter === undefined ? [] : ["manifest_class_filter"])]
+        return yield* invalidField(names[0] ?? "$", `${names.join(", ")} is not supported by devnet`)
+      }
+      const withdrawn = request.manifest_accounts_withdrawn_from_filter ?? []
+      const deposited = request.manifest_accounts_deposited_into_filter ?? []
+      const affected = request.affected_global_entities_filter ?? []
+      const resources = [...(request.manifest_resources_filter ?? []), ...(request.balance_change_resources_filter ?? [])]
+      const filterCount = withdrawn.length + deposited.length + affected.length + resources.length
+      if (filterCount > MAX_STREAM_FILTERS) {
+        return yield* invalidField("$", `The total number of filter items must be at most ${MAX_STREAM_FILTERS}`)
+      }
+      if (request.limit_per_page !== undefined && request.limit_per_page <= 0) {
+        return yield* invalidField("limit_per_page", "must be greater than 0")
+      }
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      let fromStateVersion: number | undefined
+      if (request.from_ledger_state !== undefined) {
+        const from = yield* atState(request.from_ledger_state)
+        fromStateVersion = from.version
+      }
+      const after =
+        request.cursor === undefined ? undefined : (yield* decodeCursor(StreamCursor, request.cursor)).v
+      const query: StreamQuery = {
+        atStateVersion: version,
+        ...(fromStateVersion === undefined ? {} : { fromStateVersion }),
+        ...(after === undefined ? {} : { after }),
+        order: request.order ?? "Desc",
+        kind: request.kind_filter ?? "User",
+        status: request.transaction_status_filter ?? "All",
+        withdrawnFrom: withdrawn,
+        depositedInto: deposited,
+        affected,
+        resources,
+        limit: Math.min(request.limit_per_page ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE)
+      }
+      const page = yield* ledger.transactions(query)
+      return {
+        ledger_state: ledgerState,
+        ...(page.next === undefined ? {} : { next_cursor: encodeCursor({ v: page.next }) }),
+        items: page.items.map((tx) => transactionInfo(tx, request.opt_ins))
+      }
+    })
+
+  const routes: Record<(typeof SUPPORTED_PATHS)[number], (body: unknown) => Effect.Effect<unknown, GatewayFailure>> = {
+    "/status/gateway-status": () =>
+      Effect.map(ledger.state, (ledger_state: LedgerState) => ({ ledger_state, release_info: DEVNET_RELEASE_INFO })),
+    "/status/network-configuration": () => Effect.succeed(networkConfig),
+    "/transaction/construction": () => Effect.map(ledger.state, (ledger_state) => ({ ledger_state })),
+    "/transaction/submit": submit,
+    "/transaction/status": transactionStatus,
+    "/transaction/committed-details": committedDetails,
+    "/transaction/subintent-status": subintentStatus,
+    "/stream/transactions": streamTransactions,
+    "/state/entity/details": entityDetails,
+    "/state/entity/page/metadata": metadataPage,
+    "/state/entity/page/fungibles/": fungiblesPage,
+    "/state/entity/page/fungible-vaults/": fungibleVaultsPage
+  }
+
+  const findRoute = (path: string) => {
+    const normalized = path.endsWith("/") ? path.slice(0, -1) : path
+    const key = SUPPORTED_PATHS.find((p) => p === path || p.replace(/\/$/, "") === normalized)
+    return key === undefined ? undefined : routes[key]
+  }
+
+  const errorResponse = (failure: GatewayFailure): GatewayResponse => ({
+    status: failure.status,
+    json: {
+      message: failure.message,
+      code: failure.status,
+      ...(failure.details === undefined ? {} : { details: failure.details }),
+      trace_id: `00-devnet${(++traceCounter).toString(16).padStart(23, "0")}-0000000000000000-00`
+    }
+  })
+
+  const handle = (request: GatewayRequest): Effect.Effect<GatewayResponse> => {
+    const route = findRoute(request.path)
+    if (route === undefined) return Effect.succeed(errorResponse(notSupported(request.path)))
+    if (request.method.toUpperCase() !== "POST") {
+      return Effect.succeed(errorResponse(gatewayFailure(405, `Method ${request.method} not allowed: use POST`, undefined)))
+    }
+    return route(request.body).pipe(
+      Effect.map((json): GatewayResponse => ({ status: 200, json })),
+      Effect.catchAll((failure) => Effect.succeed(errorResponse(failure))),
+      Effect.withSpan("GatewayEmulator.handle", { attributes: { path: request.path } })
+    )
+  }
+
+  return { handle } satisfies GatewayEmulator
+})
+
+/** Addresses of vaults are derived, so callers can compute them for assertions. */
+export { vaultAddress }

@@ -1,0 +1,11 @@
+export {
+  DEVNET_RELEASE_INFO,
+  type GatewayEmulator,
+  type GatewayRequest,
+  type GatewayResponse,
+  MAX_ADDRESSES,
+  MAX_PAGE_SIZE,
+  SUPPORTED_PATHS,
+  makeGatewayEmulator
+} from "./GatewayEmulator.js"
+export { type DevnetGateway, gatewayNodeHandler, startDevnetGateway } from "./node.js"
