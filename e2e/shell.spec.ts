@@ -1,0 +1,125 @@
+import { expect, test } from "@playwright/test"
+import { blockExternal, snap } from "./helpers"
+
+const PAGES = [
+  { path: "/", title: "Exchange Wrapped Assets", name: "exchange" },
+  { path: "/swap", title: "Swap", name: "aggregator" },
+  { path: "/bridge", title: "Cross-Chain Bridge", name: "bridge" },
+  { path: "/hbtc", title: "hBTC Bridge", name: "hbtc" },
+  { path: "/earn", title: "Earn Rewards", name: "earn" },
+  { path: "/airdrop", title: "hSwap Airdrop - Season 1", name: "airdrop" },
+  { path: "/stats", title: "Stats", name: "stats" },
+  { path: "/proof-of-funds", title: "Proof of Funds", name: "proof-of-funds" }
+] as const
+
+test.beforeEach(async ({ page }) => {
+  await blockExternal(page)
+})
+
+for (const p of PAGES) {
+  test(`${p.path} renders its title`, async ({ page }, info) => {
+    await page.goto(p.path)
+    await expect(page.getByRole("heading", { level: 1, name: p.title, exact: true })).toBeVisible()
+    await expect(page.getByTestId("tagline")).toHaveAttribute("aria-label", "Swap, Bridge, Save and Earn")
+    await snap(page, info, p.name)
+  })
+}
+
+test("navigation highlights the current route", async ({ page }, info) => {
+  const small = info.project.name === "mobile"
+  await page.goto("/bridge")
+  const sidebar = page.getByTestId("sidebar")
+  if (small) await page.getByTestId("menu-toggle").click()
+  await expect(sidebar.locator('[data-nav-id="bridge"]')).toHaveAttribute("aria-current", "page")
+  await expect(sidebar.locator('[data-nav-id="exchange"]')).not.toHaveAttribute("aria-current", "page")
+  await sidebar.getByRole("link", { name: "Stats" }).click()
+  await expect(page).toHaveURL(/\/stats$/)
+  if (small) await page.getByTestId("menu-toggle").click()
+  await expect(sidebar.locator('[data-nav-id="stats"]')).toHaveAttribute("aria-current", "page")
+  await expect(sidebar.locator('[data-nav-id="bridge"]')).not.toHaveAttribute("aria-current", "page")
+  const labels = await sidebar
+    .locator("[data-nav-id]")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-nav-id")))
+  expect(labels).toEqual(["exchange", "swap", "bridge", "hbtc", "earn", "airdrop", "stats", "proof-of-funds"])
+  await expect(sidebar.locator('[data-nav-id="hbtc"]')).toContainText("Soon")
+  await expect(sidebar.locator('[data-nav-id="earn"]')).toContainText("Soon")
+  await snap(page, info, "nav-highlight")
+})
+
+test("under 768 px the sidebar is a drawer; on wide screens it is always shown", async ({ page }, info) => {
+  await page.goto("/")
+  if (info.project.name !== "mobile") {
+    await expect(page.getByTestId("menu-toggle")).toBeHidden()
+    await expect(page.getByTestId("sidebar")).toBeInViewport()
+    await expect(page.locator("header").getByTestId("runs-on")).toBeVisible()
+    return
+  }
+  const sidebar = page.getByTestId("sidebar")
+  await expect(sidebar).toHaveAttribute("data-open", "false")
+  await expect(sidebar).not.toBeInViewport()
+  await page.getByTestId("menu-toggle").click()
+  await expect(sidebar).toHaveAttribute("data-open", "true")
+  await expect(sidebar).toBeInViewport()
+  await expect(sidebar.getByTestId("runs-on")).toBeVisible()
+  await snap(page, info, "drawer-open")
+  await sidebar.getByRole("link", { name: "Airdrop" }).click()
+  await expect(page).toHaveURL(/\/airdrop$/)
+  await expect(sidebar).toHaveAttribute("data-open", "false")
+  await expect(sidebar).not.toBeInViewport()
+  // The backdrop and Escape close it too.
+  await page.getByTestId("menu-toggle").click()
+  await expect(sidebar).toBeInViewport()
+  await page.keyboard.press("Escape")
+  await expect(sidebar).not.toBeInViewport()
+})
+
+test("an unknown path counts down and redirects to the main website", async ({ page }, info) => {
+  await page.goto("/definitely/not/here")
+  await expect(page.getByRole("heading", { name: "Page Not Found" })).toBeVisible()
+  await expect(page.getByTestId("redirect-seconds")).toHaveText("5")
+  await expect(page.getByRole("progressbar", { name: "Redirect countdown" })).toBeVisible()
+  await snap(page, info, "not-found")
+  await page.waitForURL("https://hswap.app/", { timeout: 9_000 })
+  await expect(page.getByRole("heading", { name: "external: hswap.app" })).toBeVisible()
+})
+
+test("hBTC labels change with the amount and the direction", async ({ page }, info) => {
+  await page.goto("/hbtc")
+  const main = page.getByTestId("hbtc-main")
+  await expect(main).toHaveText("Connect Wallet")
+  await expect(page.getByTestId("btc-price")).toHaveText("Price unavailable")
+  const input = page.getByLabel("From (BTC)")
+  await input.fill("0.25")
+  await expect(input).toHaveValue("0.25")
+  await page.getByTestId("hbtc-direction").click()
+  await expect(page.getByLabel("From (hBTC)")).toHaveValue("")
+  await expect(page.getByTestId("hbtc-destination")).toBeVisible()
+  await page.getByLabel("From (hBTC)").pressSequentially("1.2.3")
+  await expect(page.getByLabel("From (hBTC)")).toHaveValue("1.23")
+  await main.click()
+  await expect(page.getByTestId("toast").filter({ hasText: "Bridge in Development" })).toBeVisible()
+  await snap(page, info, "hbtc-export")
+})
+
+test("stats show the error state while the exchange API is absent", async ({ page }, info) => {
+  await page.goto("/stats")
+  await expect(page.getByText("Error loading data")).toHaveCount(4)
+  await snap(page, info, "stats-error")
+})
+
+test("the welcome toast opens by itself, and the validator dialog can be opened from the sidebar", async ({
+  page
+}, info) => {
+  await page.goto("/earn")
+  await expect(page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })).toBeVisible({ timeout: 8_000 })
+  await snap(page, info, "welcome-toast")
+  await page.keyboard.press("F8")
+  await page.keyboard.press("Escape")
+  if (info.project.name === "mobile") await page.getByTestId("menu-toggle").click()
+  await page.getByRole("button", { name: "Support our validator" }).click()
+  await expect(page.getByTestId("validator-dialog")).toBeVisible()
+  await snap(page, info, "validator-dialog")
+  await page.getByRole("button", { name: "Maybe later" }).click()
+  await expect(page.getByTestId("validator-dialog")).toBeHidden()
+  expect(await page.evaluate(() => localStorage.getItem("validator-support-dismissed"))).toBe("true")
+})
