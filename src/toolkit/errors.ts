@@ -64,6 +64,12 @@ export class TransactionFailed extends Schema.TaggedError<TransactionFailed>()("
   status: Schema.String
 }) {}
 
+/** The user chose Ignore on a request the wallet already has; the request ends as `ignored`. */
+export class RequestIgnored extends Schema.TaggedError<RequestIgnored>()("RequestIgnored", fields("the request was ignored")) {}
+
+/** A pre-authorisation whose subintent was not committed before its expiration. */
+export class PreAuthorizationTimedOut extends Schema.TaggedError<PreAuthorizationTimedOut>()("PreAuthorizationTimedOut", fields("the pre-authorization expired before it was committed")) {}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Internal errors
 // ---------------------------------------------------------------------------------------------------------------

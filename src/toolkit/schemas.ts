@@ -120,11 +120,12 @@ export type WalletAuthorizedRequestItems = typeof WalletAuthorizedRequestItems.T
 export const WalletRequestItems = Schema.Union(WalletUnauthorizedRequestItems, WalletAuthorizedRequestItems)
 export type WalletRequestItems = typeof WalletRequestItems.Type
 
+/** Keys in the official toolkit's order: blobs, transactionManifest, message, version. */
 export const SendTransactionItem = Schema.Struct({
-  transactionManifest: Schema.String,
-  version: Num,
   blobs: opt(Schema.Array(Schema.String)),
-  message: opt(Schema.String)
+  transactionManifest: Schema.String,
+  message: opt(Schema.String),
+  version: Num
 })
 export type SendTransactionItem = typeof SendTransactionItem.Type
 

@@ -1,0 +1,54 @@
+/**
+ * Toolkit.layer(config): the whole toolkit graph. It needs an `HttpClient` (the Gateway and the relay) and a
+ * `KeyValueStore` (localStorage in the app), and runs against the browser environment.
+ */
+import { Layer } from "effect"
+import { Gateway } from "../gateway/index.js"
+import { resolveConfig, ToolkitConfig, type ToolkitOptions } from "./config.js"
+import { Crypto } from "./crypto.js"
+import { Environment } from "./environment.js"
+import { Extension } from "./extension.js"
+import { ToolkitGateway } from "./gateway.js"
+import { Relay } from "./relay.js"
+import { Storage } from "./storage.js"
+import { WalletRequest } from "./walletRequest.js"
+
+export interface ToolkitParts {
+  /** Default: the browser (`Environment.Browser`). */
+  readonly environment?: Layer.Layer<Environment>
+  /** Default: WebCrypto randomness (`Crypto.Live`). */
+  readonly crypto?: Layer.Layer<Crypto>
+  /** Default: the real Gateway client at the configured gateway URL. */
+  readonly gateway?: Layer.Layer<ToolkitGateway>
+}
+
+const gatewayFor = (options: ToolkitOptions) => {
+  const resolved = resolveConfig(options)
+  return ToolkitGateway.fromGateway.pipe(
+    Layer.provide(
+      Gateway.layer({
+        networkId: resolved.networkId,
+        basePath: resolved.gatewayBaseUrl,
+        applicationName: resolved.applicationName,
+        applicationVersion: resolved.applicationVersion,
+        applicationDappDefinitionAddress: resolved.dAppDefinitionAddress
+      }).pipe(Layer.orDie)
+    )
+  )
+}
+
+export const Toolkit = {
+  /** The whole graph, over the browser environment. */
+  layer: (options: ToolkitOptions) => Toolkit.layerWith(options, {}),
+  /** The whole graph with some parts swapped (tests, the devnet). */
+  layerWith: (options: ToolkitOptions, parts: ToolkitParts) => {
+    const base = Layer.mergeAll(
+      Storage.Default,
+      parts.crypto ?? Crypto.Live,
+      parts.environment ?? Environment.Browser,
+      parts.gateway ?? gatewayFor(options)
+    ).pipe(Layer.provideMerge(ToolkitConfig.layer(options)))
+    const transports = Layer.mergeAll(Extension.Default, Relay.Default).pipe(Layer.provideMerge(base))
+    return WalletRequest.Default.pipe(Layer.provideMerge(transports))
+  }
+} as const
