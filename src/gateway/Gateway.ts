@@ -5,6 +5,7 @@ import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
 import { Endpoints } from "./endpoints.js"
 import type { GatewayError, UnknownNetworkError } from "./errors.js"
+import { GatewayDecodeError } from "./errors.js"
 import type { GatewayCall } from "./http.js"
 import { makeGatewayCall } from "./http.js"
 import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo, remainingPages } from "./paging.js"
@@ -27,13 +28,27 @@ export interface EntityDetailsVaultAggregatedOptions {
   readonly nativeResourceDetails?: boolean
 }
 
-/** An entity with every resource, vault and metadata page read; absent resource collections become empty ones. */
+/** A fungible resource collection of vault-aggregated items, every page read. */
+export interface FungibleResourcesVaultCollection {
+  readonly total_count?: number | undefined
+  readonly items: ReadonlyArray<State.FungibleResourcesCollectionItemVaultAggregated>
+}
+/** A non-fungible resource collection of vault-aggregated items, every page read. */
+export interface NonFungibleResourcesVaultCollection {
+  readonly total_count?: number | undefined
+  readonly items: ReadonlyArray<State.NonFungibleResourcesCollectionItemVaultAggregated>
+}
+
+/**
+ * An entity with every resource, vault, id and metadata page read. Absent resource collections (internal entities)
+ * become empty ones; items are vault-aggregated (anything else from the server is a {@link GatewayDecodeError}).
+ */
 export type StateEntityDetailsVaultResponseItem = Omit<
   State.StateEntityDetailsResponseItem,
   "fungible_resources" | "non_fungible_resources"
 > & {
-  readonly fungible_resources: State.FungibleResourcesCollection
-  readonly non_fungible_resources: State.NonFungibleResourcesCollection
+  readonly fungible_resources: FungibleResourcesVaultCollection
+  readonly non_fungible_resources: NonFungibleResourcesVaultCollection
 }
 
 /** Committed-details opt-ins sent unless overridden: all of them on, except `detailed_events`. */
@@ -131,9 +146,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     })
   }
 
-  const entityDetails = Effect.fn("Gateway.state.entityDetails")(function* (
-    request: State.StateEntityDetailsRequest
-  ) {
+  const entityDetails = Effect.fn("Gateway.state.entityDetails")(function* (request: State.StateEntityDetailsRequest) {
     const withDefaults =
       request === null || request === undefined
         ? request
@@ -193,15 +206,44 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
 
   // --- helpers ----------------------------------------------------------------------------------------------------
 
-  const at = (selector: LedgerStateSelector | undefined) => (selector === undefined ? {} : { at_ledger_state: selector })
+  const at = (selector: LedgerStateSelector | undefined) =>
+    selector === undefined ? {} : { at_ledger_state: selector }
   const from = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor })
 
-  const allMetadata = (address: string, first: State.StateEntityDetailsResponseItem["metadata"], pin: LedgerStateSelector) =>
+  /** We asked for `aggregation_level: "Vault"`; a server answering otherwise broke the contract. */
+  const requireVault = <Item extends { readonly aggregation_level: string }, V extends Item>(
+    address: string,
+    collection: "fungible_resources" | "non_fungible_resources",
+    items: ReadonlyArray<Item>,
+    isVault: (item: Item) => item is V
+  ): Effect.Effect<ReadonlyArray<V>, GatewayDecodeError> => {
+    const bad = items.findIndex((item) => !isVault(item))
+    return bad < 0
+      ? Effect.succeed(items as ReadonlyArray<V>)
+      : Effect.fail(
+          new GatewayDecodeError({
+            path: E.state.entityDetails.path,
+            issues: [
+              {
+                path: `${address}.${collection}.items.${bad}.aggregation_level`,
+                message: `expected "Vault", got ${JSON.stringify(items[bad]?.aggregation_level)}`
+              }
+            ]
+          })
+        )
+  }
+
+  const allMetadata = (
+    address: string,
+    first: State.StateEntityDetailsResponseItem["metadata"],
+    pin: LedgerStateSelector
+  ) =>
     Effect.map(
-      remainingPages(first.next_cursor, (cursor) =>
-        entityMetadataPage({ address, cursor, at_ledger_state: pin })
-      ),
-      (rest) => ({ ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items: [...first.items, ...rest] })
+      remainingPages(first.next_cursor, (cursor) => entityMetadataPage({ address, cursor, at_ledger_state: pin })),
+      (rest) => ({
+        ...(first.total_count === undefined ? {} : { total_count: first.total_count }),
+        items: [...first.items, ...rest]
+      })
     )
 
   const allFungibles = (
@@ -209,7 +251,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     first: State.FungibleResourcesCollection | undefined,
     pin: LedgerStateSelector,
     explicitMetadata: ReadonlyArray<string>
-  ): Effect.Effect<State.FungibleResourcesCollection, GatewayError> =>
+  ): Effect.Effect<FungibleResourcesVaultCollection, GatewayError> =>
     Effect.gen(function* () {
       if (first === undefined) return { total_count: 0, items: [] }
       const rest = yield* remainingPages(first.next_cursor, (cursor) =>
@@ -221,10 +263,16 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
           opt_ins: { explicit_metadata: explicitMetadata }
         })
       )
-      const items = yield* Effect.forEach(
+      const resources = yield* requireVault(
+        address,
+        "fungible_resources",
         [...first.items, ...rest],
-        (resource): Effect.Effect<State.FungibleResourcesCollectionItem, GatewayError> =>
-          resource.aggregation_level !== "Vault" || resource.vaults.next_cursor === undefined
+        (r): r is State.FungibleResourcesCollectionItemVaultAggregated => r.aggregation_level === "Vault"
+      )
+      const items = yield* Effect.forEach(
+        resources,
+        (resource): Effect.Effect<State.FungibleResourcesCollectionItemVaultAggregated, GatewayError> =>
+          resource.vaults.next_cursor === undefined
             ? Effect.succeed(resource)
             : Effect.map(
                 remainingPages(resource.vaults.next_cursor, (cursor) =>
@@ -276,7 +324,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     pin: LedgerStateSelector,
     explicitMetadata: ReadonlyArray<string>,
     includeNfids: boolean
-  ): Effect.Effect<State.NonFungibleResourcesCollection, GatewayError> =>
+  ): Effect.Effect<NonFungibleResourcesVaultCollection, GatewayError> =>
     Effect.gen(function* () {
       if (first === undefined) return { total_count: 0, items: [] }
       const rest = yield* remainingPages(first.next_cursor, (cursor) =>
@@ -288,34 +336,38 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
           opt_ins: { explicit_metadata: explicitMetadata, non_fungible_include_nfids: includeNfids }
         })
       )
-      const items = yield* Effect.forEach(
+      const resources = yield* requireVault(
+        address,
+        "non_fungible_resources",
         [...first.items, ...rest],
-        (resource): Effect.Effect<State.NonFungibleResourcesCollectionItem, GatewayError> =>
-          resource.aggregation_level !== "Vault"
-            ? Effect.succeed(resource)
-            : Effect.gen(function* () {
-                const more = yield* remainingPages(resource.vaults.next_cursor, (cursor) =>
-                  entityNonFungibleVaultsPage({
-                    address,
-                    resource_address: resource.resource_address,
-                    cursor,
-                    at_ledger_state: pin,
-                    opt_ins: { non_fungible_include_nfids: includeNfids }
-                  })
-                )
-                const vaults = yield* Effect.forEach(
-                  [...resource.vaults.items, ...more],
-                  (vault) => allNonFungibleVaultIds(address, resource.resource_address, vault, pin),
-                  { concurrency }
-                )
-                return {
-                  ...resource,
-                  vaults: {
-                    ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
-                    items: vaults
-                  }
-                }
-              }),
+        (r): r is State.NonFungibleResourcesCollectionItemVaultAggregated => r.aggregation_level === "Vault"
+      )
+      const items = yield* Effect.forEach(
+        resources,
+        (resource): Effect.Effect<State.NonFungibleResourcesCollectionItemVaultAggregated, GatewayError> =>
+          Effect.gen(function* () {
+            const more = yield* remainingPages(resource.vaults.next_cursor, (cursor) =>
+              entityNonFungibleVaultsPage({
+                address,
+                resource_address: resource.resource_address,
+                cursor,
+                at_ledger_state: pin,
+                opt_ins: { non_fungible_include_nfids: includeNfids }
+              })
+            )
+            const vaults = yield* Effect.forEach(
+              [...resource.vaults.items, ...more],
+              (vault) => allNonFungibleVaultIds(address, resource.resource_address, vault, pin),
+              { concurrency }
+            )
+            return {
+              ...resource,
+              vaults: {
+                ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
+                items: vaults
+              }
+            }
+          }),
         { concurrency }
       )
       return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }

@@ -76,7 +76,8 @@ const positive = (value: number | undefined, fallback: number) =>
 
 /** `basePath` wins, then `networkId`; with neither, mainnet. An id without a public URL is an {@link UnknownNetworkError}. */
 export const resolveBasePath = (config: Pick<GatewayConfig, "basePath" | "networkId">) => {
-  if (config.basePath !== undefined && config.basePath !== "") return Effect.succeed(config.basePath.replace(/\/+$/, ""))
+  if (config.basePath !== undefined && config.basePath !== "")
+    return Effect.succeed(config.basePath.replace(/\/+$/, ""))
   if (config.networkId === undefined) return Effect.succeed(DefaultGatewayUrl)
   const url = RadixNetworkConfigById[config.networkId]?.gatewayUrl
   return url === undefined ? Effect.fail(new UnknownNetworkError({ networkId: config.networkId })) : Effect.succeed(url)

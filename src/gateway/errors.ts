@@ -124,8 +124,4 @@ export class UnknownNetworkError extends Schema.TaggedError<UnknownNetworkError>
 
 /** Everything a Gateway call can fail with. */
 export type GatewayError =
-  | GatewayResponseError
-  | GatewayDecodeError
-  | RequiredError
-  | GatewayTransportError
-  | GatewayTimeoutError
+  GatewayResponseError | GatewayDecodeError | RequiredError | GatewayTransportError | GatewayTimeoutError

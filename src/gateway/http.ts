@@ -78,35 +78,37 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
 
     /** One attempt: a permit is held only while the request is in flight (not while backing off or decoding). */
     const attempt = (path: string, request: HttpClientRequest.HttpClientRequest) =>
-      permits.withPermits(1)(
-        client.execute(request).pipe(
-          Effect.flatMap((response) =>
-            Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
-          ),
-          Effect.mapError(transportError(path)),
-          Effect.timeoutFail({
-            duration: config.timeout,
-            onTimeout: () => new GatewayTimeoutError({ path, timeoutMillis })
+      permits
+        .withPermits(1)(
+          client.execute(request).pipe(
+            Effect.flatMap((response) =>
+              Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+            ),
+            Effect.mapError(transportError(path)),
+            Effect.timeoutFail({
+              duration: config.timeout,
+              onTimeout: () => new GatewayTimeoutError({ path, timeoutMillis })
+            })
+          )
+        )
+        .pipe(
+          Effect.flatMap(({ status, headers, text }) => {
+            if (status >= 200 && status < 300) return Effect.succeed(text)
+            return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+              const errorResponse = Option.flatMap(parseJson(text), decodeErrorResponse)
+              const retryAfter = status === 429 ? parseRetryAfter(headers["retry-after"], now) : Option.none()
+              return Effect.fail(
+                new GatewayResponseError({
+                  path,
+                  status,
+                  body: text,
+                  ...(Option.isSome(errorResponse) ? { errorResponse: errorResponse.value } : {}),
+                  ...(Option.isSome(retryAfter) ? { retryAfterMillis: retryAfter.value } : {})
+                })
+              )
+            })
           })
         )
-      ).pipe(
-        Effect.flatMap(({ status, headers, text }) => {
-          if (status >= 200 && status < 300) return Effect.succeed(text)
-          return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-            const errorResponse = Option.flatMap(parseJson(text), decodeErrorResponse)
-            const retryAfter = status === 429 ? parseRetryAfter(headers["retry-after"], now) : Option.none()
-            return Effect.fail(
-              new GatewayResponseError({
-                path,
-                status,
-                body: text,
-                ...(Option.isSome(errorResponse) ? { errorResponse: errorResponse.value } : {}),
-                ...(Option.isSome(retryAfter) ? { retryAfterMillis: retryAfter.value } : {})
-              })
-            )
-          })
-        })
-      )
 
     const encodeBody = <Req, ReqI, Res, ResI>(
       endpoint: Endpoint<Req, ReqI, Res, ResI>,

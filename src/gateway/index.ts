@@ -3,7 +3,11 @@
  * Runs in the browser and in Node: provide any `HttpClient` (e.g. `FetchHttpClient.layer`).
  */
 export { Gateway, makeGateway, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
-export type { GatewayService, EntityDetailsVaultAggregatedOptions, StateEntityDetailsVaultResponseItem } from "./Gateway.js"
+export type {
+  GatewayService,
+  EntityDetailsVaultAggregatedOptions,
+  StateEntityDetailsVaultResponseItem
+} from "./Gateway.js"
 export {
   GatewayClientName,
   GatewayClientVersion,

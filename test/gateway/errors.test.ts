@@ -1,7 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Option, Schedule, TestClock } from "effect"
 import type { GatewayError, GatewayErrorDetails, UnknownNetworkError } from "../../src/gateway/index.js"
-import { GatewayDefaults, GatewayResponseError, gatewayRetrySchedule, parseRetryAfter } from "../../src/gateway/index.js"
+import {
+  GatewayDefaults,
+  GatewayResponseError,
+  gatewayRetrySchedule,
+  parseRetryAfter
+} from "../../src/gateway/index.js"
 import type { Reply } from "./support.js"
 import { fakeHttp, fixture, ledgerState, withGateway } from "./support.js"
 
@@ -22,7 +27,11 @@ const responseError = (e: GatewayError | UnknownNetworkError) => {
 }
 
 describe("GatewayResponseError and details variants", () => {
-  const variants: ReadonlyArray<{ status: number; details: Record<string, unknown>; check: (d: GatewayErrorDetails) => void }> = [
+  const variants: ReadonlyArray<{
+    status: number
+    details: Record<string, unknown>
+    check: (d: GatewayErrorDetails) => void
+  }> = [
     {
       status: 400,
       details: { type: "InvalidRequestError", validation_errors: [{ path: "intent_hash", errors: ["bad hash"] }] },
@@ -58,7 +67,12 @@ describe("GatewayResponseError and details variants", () => {
     },
     {
       status: 500,
-      details: { type: "NotSyncedUpError", request_type: "Read", current_sync_delay_seconds: 17107200, max_allowed_sync_delay_seconds: 60 },
+      details: {
+        type: "NotSyncedUpError",
+        request_type: "Read",
+        current_sync_delay_seconds: 17107200,
+        max_allowed_sync_delay_seconds: 60
+      },
       check: (d) => {
         if (d.type !== "NotSyncedUpError") throw new Error(d.type)
         expect(d.request_type).toBe("Read")
@@ -107,7 +121,9 @@ describe("GatewayResponseError and details variants", () => {
 
   it.effect("a 524 with `details: null`, and a bare 404 that is not an ErrorResponse", () =>
     Effect.gen(function* () {
-      const timeout = responseError(yield* failWith({ status: 524, body: { message: "Request timed out", details: null } }))
+      const timeout = responseError(
+        yield* failWith({ status: 524, body: { message: "Request timed out", details: null } })
+      )
       expect(timeout.errorResponse).toEqual({ message: "Request timed out" })
       const bare = responseError(yield* failWith({ status: 404, body: "Not Found" }))
       expect(bare.errorResponse).toBeUndefined()
@@ -145,45 +161,57 @@ describe("GatewayDecodeError", () => {
         Effect.succeed({
           body: {
             ledger_state: ledgerState(1),
-            items: [{ address: "component_1", metadata: { items: [] }, details: { type: "Component", blueprint_version: "1.0.0" } }]
+            items: [
+              {
+                address: "component_1",
+                metadata: { items: [] },
+                details: { type: "Component", blueprint_version: "1.0.0" }
+              }
+            ]
           }
         })
       )
-      const e = yield* withGateway(fake, (g) => Effect.flip(g.state.entityDetails({ addresses: ["component_1"] })), noRetry)
+      const e = yield* withGateway(
+        fake,
+        (g) => Effect.flip(g.state.entityDetails({ addresses: ["component_1"] })),
+        noRetry
+      )
       expect(e._tag).toBe("GatewayDecodeError")
       if (e._tag !== "GatewayDecodeError") return
       expect(e.issues).toContainEqual({ path: "items.0.details.blueprint_name", message: "is missing" })
     })
   )
 
-  it.effect("an unknown union variant in a 2xx body decodes and keeps the raw object; null optionals are accepted", () =>
-    Effect.gen(function* () {
-      const fake = fakeHttp(() =>
-        Effect.succeed({
-          body: {
-            ledger_state: ledgerState(1),
-            items: [
-              {
-                address: "thing_1",
-                metadata: { items: [], next_cursor: null, total_count: null },
-                ancestor_identities: null,
-                details: { type: "ShinyNewEntity", shine: 11 },
-                some_future_field: true
-              }
-            ]
-          }
+  it.effect(
+    "an unknown union variant in a 2xx body decodes and keeps the raw object; null optionals are accepted",
+    () =>
+      Effect.gen(function* () {
+        const fake = fakeHttp(() =>
+          Effect.succeed({
+            body: {
+              ledger_state: ledgerState(1),
+              items: [
+                {
+                  address: "thing_1",
+                  metadata: { items: [], next_cursor: null, total_count: null },
+                  ancestor_identities: null,
+                  details: { type: "ShinyNewEntity", shine: 11 },
+                  some_future_field: true
+                }
+              ]
+            }
+          })
+        )
+        const r = yield* withGateway(fake, (g) => g.state.entityDetails({ addresses: ["thing_1"] }))
+        const item = r.items[0]
+        expect(item?.details).toEqual({
+          type: "UnknownVariant",
+          variant: "ShinyNewEntity",
+          raw: { type: "ShinyNewEntity", shine: 11 }
         })
-      )
-      const r = yield* withGateway(fake, (g) => g.state.entityDetails({ addresses: ["thing_1"] }))
-      const item = r.items[0]
-      expect(item?.details).toEqual({
-        type: "UnknownVariant",
-        variant: "ShinyNewEntity",
-        raw: { type: "ShinyNewEntity", shine: 11 }
+        expect(item?.metadata).toEqual({ items: [] })
+        expect(item && "some_future_field" in item).toBe(false)
       })
-      expect(item?.metadata).toEqual({ items: [] })
-      expect(item && "some_future_field" in item).toBe(false)
-    })
   )
 })
 
@@ -209,7 +237,9 @@ describe("retries (TestClock)", () => {
     Effect.gen(function* () {
       let n = 0
       const fake = fakeHttp(() =>
-        Effect.succeed(n++ === 0 ? { status: 429, body: "Too Many Requests", headers: { "retry-after": "7" } } : { body: statusBody })
+        Effect.succeed(
+          n++ === 0 ? { status: 429, body: "Too Many Requests", headers: { "retry-after": "7" } } : { body: statusBody }
+        )
       )
       const fiber = yield* Effect.fork(withGateway(fake, (g) => g.transaction.status("txid_1")))
       yield* TestClock.adjust("6999 millis")
@@ -227,7 +257,13 @@ describe("retries (TestClock)", () => {
       const fake = fakeHttp(() =>
         Effect.succeed(
           n++ === 0
-            ? { status: 500, body: { message: "boom", details: { type: "InternalServerError", exception: "UnknownException", cause: "N/A" } } }
+            ? {
+                status: 500,
+                body: {
+                  message: "boom",
+                  details: { type: "InternalServerError", exception: "UnknownException", cause: "N/A" }
+                }
+              }
             : { body: statusBody }
         )
       )
@@ -258,7 +294,9 @@ describe("retries (TestClock)", () => {
   it.effect("network errors are retried; a 400 is not", () =>
     Effect.gen(function* () {
       let n = 0
-      const flaky = fakeHttp(() => (n++ === 0 ? Effect.fail("network-down" as const) : Effect.succeed({ body: statusBody })))
+      const flaky = fakeHttp(() =>
+        n++ === 0 ? Effect.fail("network-down" as const) : Effect.succeed({ body: statusBody })
+      )
       const fiber = yield* Effect.fork(withGateway(flaky, (g) => g.transaction.status("txid_1")))
       yield* TestClock.adjust("2 seconds")
       expect((yield* Fiber.join(fiber)).status).toBe("CommittedSuccess")
@@ -299,7 +337,9 @@ describe("retries (TestClock)", () => {
         seen.add(hex)
         return Effect.succeed({ body: { duplicate } })
       })
-      const [first, second] = yield* withGateway(fake, (g) => Effect.all([g.transaction.submit("4d22"), g.transaction.submit("4d22")]))
+      const [first, second] = yield* withGateway(fake, (g) =>
+        Effect.all([g.transaction.submit("4d22"), g.transaction.submit("4d22")])
+      )
       expect(first.duplicate).toBe(false)
       expect(second.duplicate).toBe(true)
     })

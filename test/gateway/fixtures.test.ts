@@ -136,7 +136,9 @@ describe("Gateway fixtures", () => {
         Effect.all([g.transaction.status("txid_x"), g.transaction.committedDetails("txid_x")])
       )
       expect(status.intent_status).toBe("Pending")
-      expect(details.transaction.intent_hash).toBe("txid_rdx1t44y7lrqtrmn0pq4gxgsmn035lh5glws273h0lsff37jnzj2ylls3aeumn")
+      expect(details.transaction.intent_hash).toBe(
+        "txid_rdx1t44y7lrqtrmn0pq4gxgsmn035lh5glws273h0lsff37jnzj2ylls3aeumn"
+      )
     })
   )
 })

@@ -76,11 +76,17 @@ describe("paging", () => {
             }
           })
         return Effect.succeed({
-          body: { ledger_state: ledgerState(cursor === undefined ? 50 : 51), validators: { items: [], ...(next ? { next_cursor: next } : {}) } }
+          body: {
+            ledger_state: ledgerState(cursor === undefined ? 50 : 51),
+            validators: { items: [], ...(next ? { next_cursor: next } : {}) }
+          }
         })
       })
       const ids = yield* withGateway(fake, (g) =>
-        Effect.zipRight(g.state.getAllValidators(), g.state.getAllNonFungibleIds("resource_nft", undefined, { epoch: 9 }))
+        Effect.zipRight(
+          g.state.getAllValidators(),
+          g.state.getAllNonFungibleIds("resource_nft", undefined, { epoch: 9 })
+        )
       )
       expect(ids).toEqual(["#1#", "v2"])
       expect(fake.recorded.map((r) => r.body)).toEqual([
@@ -92,124 +98,148 @@ describe("paging", () => {
     })
   )
 
-  it.effect("getEntityDetailsVaultAggregated pages fungibles, vaults, non-fungibles, nf ids and metadata, keeping opt-ins", () =>
-    Effect.gen(function* () {
-      const fake = fakeHttp((req) => {
-        const body = req.body as Record<string, unknown>
-        const ls = { ledger_state: ledgerState(300) }
-        switch (req.path) {
-          case "/state/entity/details":
-            return Effect.succeed({
-              body: {
-                ...ls,
-                items: [
-                  entity("account_1", {
-                    metadata: { total_count: 2, items: [metadataItem("a", "1")], next_cursor: "m2" },
-                    fungible_resources: {
-                      total_count: 2,
-                      items: [fungible("resource_a", "1.5", { next_cursor: "fv2" })],
-                      next_cursor: "f2"
-                    },
-                    non_fungible_resources: {
-                      total_count: 1,
-                      items: [
-                        {
-                          aggregation_level: "Vault",
-                          resource_address: "resource_n",
-                          vaults: {
-                            total_count: 1,
-                            items: [
-                              { vault_address: "internal_vault_n", total_count: 2, last_updated_at_state_version: 1, items: ["#1#"], next_cursor: "id2" }
-                            ]
+  it.effect(
+    "getEntityDetailsVaultAggregated pages fungibles, vaults, non-fungibles, nf ids and metadata, keeping opt-ins",
+    () =>
+      Effect.gen(function* () {
+        const fake = fakeHttp((req) => {
+          const body = req.body as Record<string, unknown>
+          const ls = { ledger_state: ledgerState(300) }
+          switch (req.path) {
+            case "/state/entity/details":
+              return Effect.succeed({
+                body: {
+                  ...ls,
+                  items: [
+                    entity("account_1", {
+                      metadata: { total_count: 2, items: [metadataItem("a", "1")], next_cursor: "m2" },
+                      fungible_resources: {
+                        total_count: 2,
+                        items: [fungible("resource_a", "1.5", { next_cursor: "fv2" })],
+                        next_cursor: "f2"
+                      },
+                      non_fungible_resources: {
+                        total_count: 1,
+                        items: [
+                          {
+                            aggregation_level: "Vault",
+                            resource_address: "resource_n",
+                            vaults: {
+                              total_count: 1,
+                              items: [
+                                {
+                                  vault_address: "internal_vault_n",
+                                  total_count: 2,
+                                  last_updated_at_state_version: 1,
+                                  items: ["#1#"],
+                                  next_cursor: "id2"
+                                }
+                              ]
+                            }
                           }
-                        }
-                      ],
-                      next_cursor: "n2"
-                    }
-                  }),
-                  // an internal vault: no resource collections at all
-                  { address: "internal_vault_x", metadata: emptyCollection }
-                ]
-              }
-            })
-          case "/state/entity/page/metadata":
-            return Effect.succeed({ body: { ...ls, address: "account_1", items: [metadataItem("b", "2")] } })
-          case "/state/entity/page/fungibles/":
-            return Effect.succeed({ body: { ...ls, address: "account_1", items: [fungible("resource_b", "7")] } })
-          case "/state/entity/page/fungible-vaults/":
-            return Effect.succeed({
-              body: {
-                ...ls,
-                address: "account_1",
-                resource_address: body["resource_address"],
-                items: [{ vault_address: "internal_vault_second", amount: "2", last_updated_at_state_version: 3 }]
-              }
-            })
-          case "/state/entity/page/non-fungibles/":
-            return Effect.succeed({ body: { ...ls, address: "account_1", items: [] } })
-          case "/state/entity/page/non-fungible-vault/ids":
-            return Effect.succeed({ body: { ...ls, address: "account_1", resource_address: "resource_n", items: ["#2#"] } })
-          default:
-            return Effect.succeed({ status: 404, body: "no" })
-        }
-      })
-      const items = yield* withGateway(fake, (g) =>
-        g.state.getEntityDetailsVaultAggregated(["account_1", "internal_vault_x"], { explicitMetadata: ["name"] })
-      )
-      const [account, vault] = items
-      expect(account?.metadata.items.map((m) => m.key)).toEqual(["a", "b"])
-      expect(account?.metadata.next_cursor).toBeUndefined()
-      const fungibles = account?.fungible_resources.items.flatMap((r) =>
-        r.aggregation_level === "Vault" ? [[r.resource_address, r.vaults.items.map((v) => v.amount)]] : []
-      )
-      expect(fungibles).toEqual([
-        ["resource_a", ["1.5", "2"]],
-        ["resource_b", ["7"]]
-      ])
-      expect(account?.fungible_resources.next_cursor).toBeUndefined()
-      const nf = account?.non_fungible_resources.items[0]
-      if (nf?.aggregation_level !== "Vault") throw new Error("not vault aggregated")
-      expect(nf.vaults.items[0]?.items).toEqual(["#1#", "#2#"])
-      expect(vault?.fungible_resources).toEqual({ total_count: 0, items: [] })
-      expect(vault?.non_fungible_resources).toEqual({ total_count: 0, items: [] })
-
-      const sent = (path: string) => fake.recorded.filter((r) => r.path === path).map((r) => r.body)
-      const pin = { state_version: 300 }
-      expect(sent("/state/entity/details")).toEqual([
-        {
-          addresses: ["account_1", "internal_vault_x"],
-          aggregation_level: "Vault",
-          opt_ins: {
-            ancestor_identities: false,
-            component_royalty_vault_balance: false,
-            package_royalty_vault_balance: false,
-            non_fungible_include_nfids: true,
-            explicit_metadata: ["name"],
-            dapp_two_way_links: false,
-            native_resource_details: false
+                        ],
+                        next_cursor: "n2"
+                      }
+                    }),
+                    // an internal vault: no resource collections at all
+                    { address: "internal_vault_x", metadata: emptyCollection }
+                  ]
+                }
+              })
+            case "/state/entity/page/metadata":
+              return Effect.succeed({ body: { ...ls, address: "account_1", items: [metadataItem("b", "2")] } })
+            case "/state/entity/page/fungibles/":
+              return Effect.succeed({ body: { ...ls, address: "account_1", items: [fungible("resource_b", "7")] } })
+            case "/state/entity/page/fungible-vaults/":
+              return Effect.succeed({
+                body: {
+                  ...ls,
+                  address: "account_1",
+                  resource_address: body["resource_address"],
+                  items: [{ vault_address: "internal_vault_second", amount: "2", last_updated_at_state_version: 3 }]
+                }
+              })
+            case "/state/entity/page/non-fungibles/":
+              return Effect.succeed({ body: { ...ls, address: "account_1", items: [] } })
+            case "/state/entity/page/non-fungible-vault/ids":
+              return Effect.succeed({
+                body: { ...ls, address: "account_1", resource_address: "resource_n", items: ["#2#"] }
+              })
+            default:
+              return Effect.succeed({ status: 404, body: "no" })
           }
-        }
-      ])
-      expect(sent("/state/entity/page/fungibles/")).toEqual([
-        { address: "account_1", cursor: "f2", aggregation_level: "Vault", at_ledger_state: pin, opt_ins: { explicit_metadata: ["name"] } }
-      ])
-      expect(sent("/state/entity/page/non-fungibles/")).toEqual([
-        {
-          address: "account_1",
-          cursor: "n2",
-          aggregation_level: "Vault",
-          at_ledger_state: pin,
-          opt_ins: { explicit_metadata: ["name"], non_fungible_include_nfids: true }
-        }
-      ])
-      expect(sent("/state/entity/page/fungible-vaults/")).toEqual([
-        { address: "account_1", resource_address: "resource_a", cursor: "fv2", at_ledger_state: pin }
-      ])
-      expect(sent("/state/entity/page/non-fungible-vault/ids")).toEqual([
-        { address: "account_1", vault_address: "internal_vault_n", resource_address: "resource_n", cursor: "id2", at_ledger_state: pin }
-      ])
-      expect(sent("/state/entity/page/metadata")).toEqual([{ address: "account_1", cursor: "m2", at_ledger_state: pin }])
-    })
+        })
+        const items = yield* withGateway(fake, (g) =>
+          g.state.getEntityDetailsVaultAggregated(["account_1", "internal_vault_x"], { explicitMetadata: ["name"] })
+        )
+        const [account, vault] = items
+        expect(account?.metadata.items.map((m) => m.key)).toEqual(["a", "b"])
+        expect(account?.metadata.next_cursor).toBeUndefined()
+        const fungibles = account?.fungible_resources.items.flatMap((r) =>
+          r.aggregation_level === "Vault" ? [[r.resource_address, r.vaults.items.map((v) => v.amount)]] : []
+        )
+        expect(fungibles).toEqual([
+          ["resource_a", ["1.5", "2"]],
+          ["resource_b", ["7"]]
+        ])
+        expect(account && "next_cursor" in account.fungible_resources).toBe(false)
+        const nf = account?.non_fungible_resources.items[0]
+        if (nf?.aggregation_level !== "Vault") throw new Error("not vault aggregated")
+        expect(nf.vaults.items[0]?.items).toEqual(["#1#", "#2#"])
+        expect(vault?.fungible_resources).toEqual({ total_count: 0, items: [] })
+        expect(vault?.non_fungible_resources).toEqual({ total_count: 0, items: [] })
+
+        const sent = (path: string) => fake.recorded.filter((r) => r.path === path).map((r) => r.body)
+        const pin = { state_version: 300 }
+        expect(sent("/state/entity/details")).toEqual([
+          {
+            addresses: ["account_1", "internal_vault_x"],
+            aggregation_level: "Vault",
+            opt_ins: {
+              ancestor_identities: false,
+              component_royalty_vault_balance: false,
+              package_royalty_vault_balance: false,
+              non_fungible_include_nfids: true,
+              explicit_metadata: ["name"],
+              dapp_two_way_links: false,
+              native_resource_details: false
+            }
+          }
+        ])
+        expect(sent("/state/entity/page/fungibles/")).toEqual([
+          {
+            address: "account_1",
+            cursor: "f2",
+            aggregation_level: "Vault",
+            at_ledger_state: pin,
+            opt_ins: { explicit_metadata: ["name"] }
+          }
+        ])
+        expect(sent("/state/entity/page/non-fungibles/")).toEqual([
+          {
+            address: "account_1",
+            cursor: "n2",
+            aggregation_level: "Vault",
+            at_ledger_state: pin,
+            opt_ins: { explicit_metadata: ["name"], non_fungible_include_nfids: true }
+          }
+        ])
+        expect(sent("/state/entity/page/fungible-vaults/")).toEqual([
+          { address: "account_1", resource_address: "resource_a", cursor: "fv2", at_ledger_state: pin }
+        ])
+        expect(sent("/state/entity/page/non-fungible-vault/ids")).toEqual([
+          {
+            address: "account_1",
+            vault_address: "internal_vault_n",
+            resource_address: "resource_n",
+            cursor: "id2",
+            at_ledger_state: pin
+          }
+        ])
+        expect(sent("/state/entity/page/metadata")).toEqual([
+          { address: "account_1", cursor: "m2", at_ledger_state: pin }
+        ])
+      })
   )
 })
 
@@ -217,7 +247,8 @@ describe("chunking", () => {
   const addresses = Array.from({ length: 45 }, (_, i) => `account_${i}`)
 
   /** Every request takes 20 ms on the TestClock, so concurrent ones overlap. */
-  const slow = (handler: (req: Recorded) => Reply) => fakeHttp((req) => Effect.as(Effect.sleep("20 millis"), handler(req)))
+  const slow = (handler: (req: Recorded) => Reply) =>
+    fakeHttp((req) => Effect.as(Effect.sleep("20 millis"), handler(req)))
 
   it.effect("45 addresses: 3 requests of 20, 20 and 5, merged in input order, at most `concurrency` in flight", () =>
     Effect.gen(function* () {
@@ -276,7 +307,10 @@ describe("chunking", () => {
       const ids = Array.from({ length: 60 }, (_, i) => `#${i}#`)
       const validators = Array.from({ length: 401 }, (_, i) => `validator_${i}`)
       const fake = fakeHttp((req) => {
-        const body = req.body as { non_fungible_ids?: ReadonlyArray<string>; validator_addresses?: ReadonlyArray<string> }
+        const body = req.body as {
+          non_fungible_ids?: ReadonlyArray<string>
+          validator_addresses?: ReadonlyArray<string>
+        }
         if (req.path === "/state/non-fungible/data")
           return Effect.succeed({
             body: {
@@ -306,7 +340,9 @@ describe("chunking", () => {
       expect(data.map((d) => d.non_fungible_id)).toEqual(ids)
       expect(uptime.map((u) => u.address)).toEqual(validators)
       const sizes = (path: string, key: "non_fungible_ids" | "validator_addresses") =>
-        fake.recorded.filter((r) => r.path === path).map((r) => (r.body as Record<string, ReadonlyArray<string>>)[key]?.length)
+        fake.recorded
+          .filter((r) => r.path === path)
+          .map((r) => (r.body as Record<string, ReadonlyArray<string>>)[key]?.length)
       expect(sizes("/state/non-fungible/data", "non_fungible_ids")).toEqual([29, 29, 2])
       expect(sizes("/statistics/validators/uptime", "validator_addresses")).toEqual([200, 200, 1])
       const uptimeBody = fake.recorded.find((r) => r.path === "/statistics/validators/uptime")?.body
@@ -323,7 +359,8 @@ describe("connector helpers", () => {
     Effect.gen(function* () {
       const fake = fakeHttp((req) => {
         const { address } = req.body as { address: string }
-        const items = address === "account_named" ? [metadataItem("description", "x"), metadataItem("name", "Radix Swap")] : []
+        const items =
+          address === "account_named" ? [metadataItem("description", "x"), metadataItem("name", "Radix Swap")] : []
         return Effect.succeed({ body: { ledger_state: ledgerState(1), address, items } })
       })
       const [named, unnamed] = yield* withGateway(fake, (g) =>
@@ -341,7 +378,16 @@ describe("connector helpers", () => {
         Effect.succeed({
           body: {
             ledger_state: ledgerState(1),
-            items: [{ state_version: 5, epoch: 1, round: 2, round_timestamp: "2024-01-01T00:00:00Z", transaction_status: "CommittedSuccess", intent_hash: "txid_9" }],
+            items: [
+              {
+                state_version: 5,
+                epoch: 1,
+                round: 2,
+                round_timestamp: "2024-01-01T00:00:00Z",
+                transaction_status: "CommittedSuccess",
+                intent_hash: "txid_9"
+              }
+            ],
             next_cursor: "n"
           }
         })
@@ -350,6 +396,39 @@ describe("connector helpers", () => {
       expect(page.items[0]?.intent_hash).toBe("txid_9")
       expect(page.next_cursor).toBe("n")
       expect(fake.recorded[0]?.body).toEqual({ cursor: "c1", affected_global_entities_filter: ["account_1"] })
+    })
+  )
+})
+
+describe("vault aggregation contract", () => {
+  it.effect("a globally aggregated item in a vault-aggregated answer is a GatewayDecodeError naming where", () =>
+    Effect.gen(function* () {
+      const fake = fakeHttp(() =>
+        Effect.succeed({
+          body: {
+            ledger_state: ledgerState(1),
+            items: [
+              entity("account_1", {
+                fungible_resources: {
+                  items: [
+                    fungible("resource_a", "1"),
+                    {
+                      aggregation_level: "Global",
+                      resource_address: "resource_b",
+                      amount: "2",
+                      last_updated_at_state_version: 1
+                    }
+                  ]
+                }
+              })
+            ]
+          }
+        })
+      )
+      const e = yield* Effect.flip(withGateway(fake, (g) => g.state.getEntityDetailsVaultAggregated(["account_1"])))
+      expect(e._tag).toBe("GatewayDecodeError")
+      if (e._tag !== "GatewayDecodeError") return
+      expect(e.issues[0]?.path).toBe("account_1.fungible_resources.items.1.aggregation_level")
     })
   )
 })

@@ -17,16 +17,29 @@ const calls: ReadonlyArray<{
   { path: "/transaction/construction", run: (g) => g.transaction.construction(), body: undefined },
   {
     path: "/transaction/preview",
-    run: (g) => g.transaction.preview({ manifest: "CALL_METHOD", start_epoch_inclusive: 1, nonce: 7, flags: { use_free_credit: true } }),
+    run: (g) =>
+      g.transaction.preview({
+        manifest: "CALL_METHOD",
+        start_epoch_inclusive: 1,
+        nonce: 7,
+        flags: { use_free_credit: true }
+      }),
     body: { manifest: "CALL_METHOD", start_epoch_inclusive: 1, nonce: 7, flags: { use_free_credit: true } }
   },
   {
     path: "/transaction/preview-v2",
     run: (g) =>
-      g.transaction.previewV2({ preview_transaction: { type: "Compiled", preview_transaction_hex: "0a" }, opt_ins: { logs: true } }),
+      g.transaction.previewV2({
+        preview_transaction: { type: "Compiled", preview_transaction_hex: "0a" },
+        opt_ins: { logs: true }
+      }),
     body: { preview_transaction: { type: "Compiled", preview_transaction_hex: "0a" }, opt_ins: { logs: true } }
   },
-  { path: "/transaction/submit", run: (g) => g.transaction.submit("4d22"), body: { notarized_transaction_hex: "4d22" } },
+  {
+    path: "/transaction/submit",
+    run: (g) => g.transaction.submit("4d22"),
+    body: { notarized_transaction_hex: "4d22" }
+  },
   { path: "/transaction/status", run: (g) => g.transaction.status("txid_1"), body: { intent_hash: "txid_1" } },
   {
     path: "/transaction/subintent-status",
@@ -70,7 +83,12 @@ const calls: ReadonlyArray<{
   {
     path: "/stream/transactions",
     run: (g) =>
-      g.stream.transactions({ limit_per_page: 10, kind_filter: "User", order: "Asc", opt_ins: { balance_changes: true } }),
+      g.stream.transactions({
+        limit_per_page: 10,
+        kind_filter: "User",
+        order: "Asc",
+        opt_ins: { balance_changes: true }
+      }),
     body: { limit_per_page: 10, kind_filter: "User", order: "Asc", opt_ins: { balance_changes: true } }
   },
   {
@@ -95,7 +113,12 @@ const calls: ReadonlyArray<{
   },
   {
     path: "/state/entity/page/fungibles/",
-    run: (g) => g.state.entityFungiblesPage({ address: "account_1", aggregation_level: "Vault", opt_ins: { explicit_metadata: ["name"] } }),
+    run: (g) =>
+      g.state.entityFungiblesPage({
+        address: "account_1",
+        aggregation_level: "Vault",
+        opt_ins: { explicit_metadata: ["name"] }
+      }),
     body: { address: "account_1", aggregation_level: "Vault", opt_ins: { explicit_metadata: ["name"] } }
   },
   {
@@ -117,7 +140,11 @@ const calls: ReadonlyArray<{
   {
     path: "/state/entity/page/non-fungible-vault/ids",
     run: (g) =>
-      g.state.entityNonFungibleVaultIdsPage({ address: "account_1", vault_address: "internal_vault_1", resource_address: "resource_1" }),
+      g.state.entityNonFungibleVaultIdsPage({
+        address: "account_1",
+        vault_address: "internal_vault_1",
+        resource_address: "resource_1"
+      }),
     body: { address: "account_1", vault_address: "internal_vault_1", resource_address: "resource_1" }
   },
   {
@@ -127,7 +154,8 @@ const calls: ReadonlyArray<{
   },
   {
     path: "/state/key-value-store/data",
-    run: (g) => g.state.keyValueStoreData({ key_value_store_address: "internal_keyvaluestore_1", keys: [{ key_hex: "5c0c" }] }),
+    run: (g) =>
+      g.state.keyValueStoreData({ key_value_store_address: "internal_keyvaluestore_1", keys: [{ key_hex: "5c0c" }] }),
     body: { key_value_store_address: "internal_keyvaluestore_1", keys: [{ key_hex: "5c0c" }] }
   },
   {
@@ -173,7 +201,10 @@ const calls: ReadonlyArray<{
   },
   {
     path: "/state/account-lockers/touched-at",
-    run: (g) => g.state.accountLockersTouchedAt({ account_lockers: [{ locker_address: "locker_1", account_address: "account_1" }] }),
+    run: (g) =>
+      g.state.accountLockersTouchedAt({
+        account_lockers: [{ locker_address: "locker_1", account_address: "account_1" }]
+      }),
     body: { account_lockers: [{ locker_address: "locker_1", account_address: "account_1" }] }
   },
   {
@@ -200,7 +231,9 @@ const calls: ReadonlyArray<{
   {
     path: "/extensions/implicit-requirements/lookup",
     run: (g) =>
-      g.extensions.implicitRequirementsLookup({ requirements: [{ resource_address: "resource_1", non_fungible_id: "[ab]" }] }),
+      g.extensions.implicitRequirementsLookup({
+        requirements: [{ resource_address: "resource_1", non_fungible_id: "[ab]" }]
+      }),
     body: { requirements: [{ resource_address: "resource_1", non_fungible_id: "[ab]" }] }
   }
 ]
@@ -299,7 +332,15 @@ describe("Gateway base path", () => {
     })
   )
   it("maps every network id of the spec, and localnet without URLs", () => {
-    const spec = { 1: "mainnet", 2: "stokenet", 32: "gilganet", 33: "enkinet", 34: "hammunet", 36: "mardunet", 37: "dumunet" }
+    const spec = {
+      1: "mainnet",
+      2: "stokenet",
+      32: "gilganet",
+      33: "enkinet",
+      34: "hammunet",
+      36: "mardunet",
+      37: "dumunet"
+    }
     for (const [id, name] of Object.entries(spec)) {
       const network = RadixNetworkConfigById[Number(id)]
       expect(network?.gatewayUrl).toContain(name)
@@ -337,4 +378,3 @@ describe("RequiredError", () => {
     })
   )
 })
-

@@ -566,4 +566,3 @@ export const StateAccountLockersTouchedAtResponse = Schema.Struct({
   )
 })
 export type StateAccountLockersTouchedAtResponse = typeof StateAccountLockersTouchedAtResponse.Type
-

@@ -1,7 +1,13 @@
 /** `/stream/transactions`. */
 import { Schema } from "effect"
 import { AtLedgerState, CursorLimit, LedgerStateSelector, WithLedgerState, opt } from "./common.js"
-import { ManifestClass, StreamEventFilterEvent, StreamOrder, TransactionKindFilter, TransactionStatusFilter } from "./enums.js"
+import {
+  ManifestClass,
+  StreamEventFilterEvent,
+  StreamOrder,
+  TransactionKindFilter,
+  TransactionStatusFilter
+} from "./enums.js"
 import { CommittedTransactionInfo, TransactionDetailsOptIns } from "./transaction.js"
 
 const Addresses = Schema.Array(Schema.String)
@@ -27,9 +33,7 @@ export const StreamTransactionsRequest = Schema.Struct({
   ),
   accounts_with_manifest_owner_method_calls: opt(Addresses),
   accounts_without_manifest_owner_method_calls: opt(Addresses),
-  manifest_class_filter: opt(
-    Schema.Struct({ class: ManifestClass, match_only_most_specific: opt(Schema.Boolean) })
-  ),
+  manifest_class_filter: opt(Schema.Struct({ class: ManifestClass, match_only_most_specific: opt(Schema.Boolean) })),
   event_global_emitters_filter: opt(Addresses),
   balance_change_resources_filter: opt(Addresses),
   transaction_status_filter: opt(TransactionStatusFilter),

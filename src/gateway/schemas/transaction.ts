@@ -273,5 +273,4 @@ export const TransactionAccountDepositPreValidationResponse = Schema.Struct({
     )
   })
 })
-export type TransactionAccountDepositPreValidationResponse =
-  typeof TransactionAccountDepositPreValidationResponse.Type
+export type TransactionAccountDepositPreValidationResponse = typeof TransactionAccountDepositPreValidationResponse.Type
