@@ -87,8 +87,9 @@ export const decodeNotarizedTransaction = Effect.fn("Ledger.decodeNotarizedTrans
       catch: (e) => new TransactionRejected({ reason: `Invalid transaction: ${what}: ${retErrorText(e)}` })
     })
   const bytes = Uint8Array.from(Buffer.from(hex, "hex"))
+  // The String form is much cheaper to pass through the toolkit's hashing and validation than the Parsed form.
   const tx = yield* attempt("could not decode the notarized transaction", () =>
-    RadixEngineToolkit.NotarizedTransaction.decompile(bytes, "Parsed")
+    RadixEngineToolkit.NotarizedTransaction.decompile(bytes, "String")
   )
   const header = tx.signedIntent.intent.header
   if (header.networkId !== DEVNET_NETWORK_ID) {
@@ -108,9 +109,9 @@ export const decodeNotarizedTransaction = Effect.fn("Ledger.decodeNotarizedTrans
       payloadHash: payloadHash.id
     })
   }
-  const instructions = tx.signedIntent.intent.manifest.instructions
-  const manifest = yield* attempt("manifest", () =>
-    RadixEngineToolkit.Instructions.convert(instructions, DEVNET_NETWORK_ID, "String")
+  const manifest = tx.signedIntent.intent.manifest.instructions
+  const instructions = yield* attempt("manifest", () =>
+    RadixEngineToolkit.Instructions.convert(manifest, DEVNET_NETWORK_ID, "Parsed")
   )
   const signerKeys: Array<Uint8Array> = []
   for (const signature of tx.signedIntent.intentSignatures) {
