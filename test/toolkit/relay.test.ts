@@ -1,6 +1,6 @@
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer, Ref, TestClock } from "effect"
+import { Deferred, Effect, Either, Fiber, Layer, Ref, TestClock } from "effect"
 import { fromHex, toHex } from "../../src/toolkit/crypto.js"
 import {
   encryptWalletResponse,
@@ -221,14 +221,20 @@ describe("Relay polling", () => {
         encryptWalletResponse({ response: failure(id), walletSecret: fromHex(relayExample.walletSecret), dAppPublicKey: dApp.publicKey, dAppDefinitionAddress: sig.dAppDefinitionAddress })
       fake.store.set(session.sessionId, [yield* enc("a"), { error: "x" }, yield* enc("b")])
       const got = yield* Ref.make<ReadonlyArray<string>>([])
+      const three = yield* Deferred.make<void>()
       const fiber = yield* Effect.fork(
         relay.poll({
           hasPending: Effect.succeed(true),
-          deliver: (d) => Ref.update(got, (all) => [...all, d._tag === "Response" ? d.response.interactionId : d.error._tag])
+          deliver: (d) =>
+            Ref.updateAndGet(got, (all) => [...all, d._tag === "Response" ? d.response.interactionId : d.error._tag]).pipe(
+              Effect.flatMap((all) => (all.length === 3 ? Deferred.succeed(three, undefined) : Effect.void))
+            )
         })
       )
-      yield* TestClock.adjust("0 millis")
+      // Decryption goes through WebCrypto (a real Promise), so wait for the deliveries rather than the clock.
+      yield* Deferred.await(three)
       expect(yield* Ref.get(got)).toEqual(["a", "RadixConnectRelayRequestFailed", "b"])
+      expect(fake.calls).toHaveLength(1)
       yield* Fiber.interrupt(fiber)
     }).pipe(Effect.provide(relayLayer(fake)))
   })

@@ -101,6 +101,13 @@ const toolkit = (
     Layer.provide(Layer.succeed(HttpClient.HttpClient, o.http ?? fakeRelay().client))
   )
 
+/** Lets real Promises (interceptor, challenge generator, login control) settle until `cond` holds. */
+const until = (cond: () => boolean) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 1000 && !cond(); i++) yield* Effect.promise(() => new Promise<void>((r) => setImmediate(r)))
+    expect(cond()).toBe(true)
+  })
+
 const interactions = (fake: FakeExtension) =>
   fake.received.filter((m) => m["discriminator"] === "walletInteraction" || "items" in m)
 
@@ -237,7 +244,7 @@ describe("challenge, login control, interceptor", () => {
     return Effect.gen(function* () {
       const wr = yield* WalletRequest
       yield* Effect.fork(wr.sendRequest(withProof))
-      yield* TestClock.adjust("0 millis")
+      yield* until(() => interactions(fake).length > 0)
       expect(itemsOf(interactions(fake)[0] ?? {})["ongoingAccounts"]).toEqual({
         challenge: challenge.toUpperCase(),
         numberOfAccounts: { quantifier: "atLeast", quantity: 1 }
@@ -274,7 +281,7 @@ describe("challenge, login control, interceptor", () => {
     return Effect.gen(function* () {
       const wr = yield* WalletRequest
       yield* Effect.fork(wr.sendTransaction({ transactionManifest: "CALL_METHOD;" }))
-      yield* TestClock.adjust("0 millis")
+      yield* until(() => interactions(fake).length > 0)
       expect(itemsOf(interactions(fake)[0] ?? {})).toEqual({ discriminator: "transaction", send: { transactionManifest: "CALL_METHOD;", message: "intercepted", version: 1 } })
       const [item] = yield* wr.getRequestItems
       expect(item?.walletInteraction?.items).toEqual({ discriminator: "transaction", send: { transactionManifest: "CALL_METHOD;", version: 1 } })
