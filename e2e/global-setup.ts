@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { startDevnet } from "../src/devnet/main"
+import { startStack } from "../src/devnet/main"
 
 /** Starts the `npm start` stack on a free port with a fresh data directory; the returned teardown stops it. */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), "hswap-e2e-"))
-  const devnet = await startDevnet({ port: 0, host: "127.0.0.1", dist: resolve("dist"), dataDir, reset: true })
+  const devnet = await startStack({ port: 0, host: "127.0.0.1", dist: resolve("dist"), dataDir, reset: true })
   process.env.E2E_BASE_URL = devnet.url
   return async () => {
     await devnet.close()

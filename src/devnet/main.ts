@@ -10,6 +10,8 @@ import { existsSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
+import { DevnetAddresses } from "../exchange/devnet-addresses"
+import { startDevnetGateway } from "./gateway/index"
 import { contentSecurityPolicy, serveStatic } from "./static"
 
 export interface DevnetOptions {
@@ -106,15 +108,45 @@ export const startDevnet = async (
   return { server, url, close }
 }
 
+export interface RunningStack {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+/**
+ * The whole local stack on one origin: the ledger behind the gateway emulator at /gateway, and the built app.
+ * Closing stops the HTTP server first, then the ledger.
+ */
+export const startStack = async (options: DevnetOptions): Promise<RunningStack> => {
+  const gateway = await startDevnetGateway({ dataDir: options.dataDir, reset: options.reset })
+  try {
+    const devnet = await startDevnet(options, [gateway.mount])
+    return {
+      url: devnet.url,
+      close: async () => {
+        await devnet.close()
+        await gateway.dispose()
+      }
+    }
+  } catch (e) {
+    await gateway.dispose()
+    throw e
+  }
+}
+
 const main = async () => {
   const options = parseOptions(process.argv.slice(2), process.env)
-  const devnet = await startDevnet(options)
-  console.log(`hSwap devnet is up: ${devnet.url}`)
-  console.log(`  app         ${devnet.url}/`)
-  console.log(`  data dir    ${options.dataDir}`)
+  const stack = await startStack(options)
+  const url = stack.url
+  console.log(`hSwap devnet is up: ${url}`)
+  console.log(`  app         ${url}/`)
+  console.log(`  gateway     ${url}/gateway  (network ${DevnetAddresses.networkId}, localnet)`)
+  console.log(`  data dir    ${options.dataDir}${options.reset ? " (reset)" : ""}`)
+  console.log(`  exchange    ${DevnetAddresses.exchangeAccount}`)
+  DevnetAddresses.users.forEach((u, i) => console.log(`  user ${i + 1}      ${u}`))
   const stop = () => {
     console.log("stopping…")
-    void devnet.close().then(() => process.exit(0))
+    void stack.close().then(() => process.exit(0))
   }
   process.once("SIGINT", stop)
   process.once("SIGTERM", stop)

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, within } from "@testing-library/react"
+import { screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Toaster } from "../../src/app/services/Toaster"
@@ -49,7 +49,10 @@ describe("toasts", () => {
   it("the close button and Escape dismiss a toast", async () => {
     const h = await app()
     await h.run(Toaster.show({ title: "one", duration: "1 hour" }))
-    await userEvent.click(within(await screen.findByTestId("toast")).getByRole("button", { name: "Close" }))
+    const close = within(await screen.findByTestId("toast")).getByRole("button", { name: "Close" })
+    // Radix makes its region interactive once it has counted the toast (jsdom has no Tailwind to override that).
+    await waitFor(() => expect(getComputedStyle(close).pointerEvents).not.toBe("none"))
+    await userEvent.click(close)
     expect(screen.queryByTestId("toast")?.getAttribute("data-state") ?? "closed").toBe("closed")
     await h.run(Toaster.show({ title: "two", duration: "1 hour" }))
     const two = await screen.findByText("two")

@@ -9,7 +9,7 @@ import { BalanceBadge } from "./BalanceBadge"
 import { Logo, RunsOn } from "./Logos"
 import { Sidebar } from "./Sidebar"
 import { Tagline } from "./Tagline"
-import { ValidatorDialog } from "./ValidatorDialog"
+import { ValidatorDialogSlot } from "./ValidatorDialogSlot"
 import { shellStartup, showWelcome } from "./welcome"
 
 /** The app shell: header, sidebar (a drawer under 768 px), content, toasts and the validator dialog. */
@@ -82,7 +82,7 @@ function Shell({ config, children }: { readonly config: AppConfigShape; readonly
         <Sidebar brand={config.brand} open={drawerOpen} onNavigate={() => setDrawerOpen(false)} />
         <main className="px-4 pb-16 pt-24 md:ml-64 md:px-8 lg:px-12">{children}</main>
         <Toasts />
-        <ValidatorDialog />
+        <ValidatorDialogSlot />
       </div>
     </TooltipProvider>
   )

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { AppConfig } from "../config/AppConfig"
-import { escapeHtml } from "../ui/sanitize"
+import { escapeHtml } from "../ui/escape"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WELCOME_DELAY, WELCOME_DURATION } from "../services/ShellTimeline"

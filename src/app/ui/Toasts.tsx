@@ -1,8 +1,36 @@
 import * as RadixToast from "@radix-ui/react-toast"
 import { Effect, Stream } from "effect"
+import { useEffect, useState } from "react"
 import { Toaster, type Toast, type ToastAction } from "../services/Toaster"
 import { useFork, useStream } from "../runtime/app-runtime"
-import { sanitizeHtml } from "./sanitize"
+
+type Sanitizer = (html: string) => string
+// DOMPurify is loaded with the first toast that has a description, not with the page.
+let sanitizer: Sanitizer | undefined
+let loading: Promise<Sanitizer> | undefined
+const loadSanitizer = () => (loading ??= import("./sanitize").then((m) => (sanitizer = m.sanitizeHtml)))
+
+/** The description as sanitised HTML; nothing is rendered until the sanitiser is there. */
+function Description({ html }: { readonly html: string }) {
+  const [clean, setClean] = useState<Sanitizer | undefined>(() => sanitizer)
+  useEffect(() => {
+    if (clean !== undefined) return
+    let live = true
+    loadSanitizer().then(
+      (s) => live && setClean(() => s),
+      (e: unknown) => console.error("could not load the toast sanitiser", e)
+    )
+    return () => {
+      live = false
+    }
+  }, [clean])
+  return (
+    <RadixToast.Description
+      className="col-start-1 text-sm text-muted [&_a]:text-accent [&_a]:underline"
+      dangerouslySetInnerHTML={{ __html: clean === undefined ? "" : clean(html) }}
+    />
+  )
+}
 
 const toastsStream = Stream.unwrap(Effect.map(Toaster, (t) => t.toasts))
 const noToasts: ReadonlyArray<Toast> = []
@@ -57,12 +85,7 @@ export function Toasts() {
           className={`group pointer-events-auto relative grid w-full grid-cols-[1fr_auto] items-start gap-x-3 gap-y-1 rounded-xl border p-4 pr-9 shadow-2xl data-[state=closed]:animate-toast-out data-[state=open]:animate-toast-in ${variantClass[t.variant]}`}
         >
           <RadixToast.Title className="text-sm font-semibold">{t.title}</RadixToast.Title>
-          {t.description !== undefined && (
-            <RadixToast.Description
-              className="col-start-1 text-sm text-muted [&_a]:text-accent [&_a]:underline"
-              dangerouslySetInnerHTML={{ __html: sanitizeHtml(t.description) }}
-            />
-          )}
+          {t.description !== undefined && <Description html={t.description} />}
           <div className="col-start-2 row-span-2 row-start-1 self-center">
             <ActionButton action={t.action} />
           </div>

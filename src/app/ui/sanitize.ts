@@ -1,4 +1,5 @@
 import DOMPurify from "dompurify"
+import { escapeHtml } from "./escape"
 
 /** The small allowlist for toast descriptions: emphasis, code, line breaks and links. */
 const ALLOWED_TAGS = ["b", "strong", "i", "em", "code", "br", "p", "span", "a"]
@@ -28,6 +29,3 @@ export const sanitizeHtml = (html: string): string => {
     ADD_ATTR: ["target", "rel"]
   })
 }
-
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)
