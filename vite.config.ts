@@ -23,7 +23,18 @@ export default defineConfig({
     sourcemap: true,
     target: "es2022"
   },
-  server: { host: "127.0.0.1", port: 5173 },
+  // `npm run dev` serves the app with hot reload; the local stack's paths go to a running `npm start`
+  // (DEVNET_URL, default http://127.0.0.1:8080).
+  server: {
+    host: "127.0.0.1",
+    port: 5173,
+    proxy: Object.fromEntries(
+      ["/gateway", "/api", "/relay", "/devnet"].map((prefix) => [
+        prefix,
+        { target: process.env.DEVNET_URL ?? "http://127.0.0.1:8080", changeOrigin: true }
+      ])
+    )
+  },
   test: {
     include: ["test/**/*.test.{ts,tsx}"],
     environment: "node",
