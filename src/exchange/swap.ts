@@ -1,0 +1,202 @@
+/**
+ * The swap's pure rules (spec app §4, §5, §8, §9): accepted routes, the action-button state in the spec's order and
+ * its texts, the transaction message and its display rule, the deposit manifest, and the client-side rate limits.
+ * No effects here: the swap machine (app) drives these with Effect's Clock.
+ */
+import { Option } from "effect"
+import { exceedsBalance, isAmountPositive, liquidityCovers } from "./amount"
+import { compareDecimal, parseDecimal, parseLooseDecimal, truncateToDivisibility } from "./decimal"
+
+export interface Route {
+  readonly from: string
+  readonly to: string
+}
+
+/** The client's hard-coded accepted routes (spec §3). The server remains the authority ('Forbidden route'). */
+export const ACCEPTED_ROUTES: ReadonlyArray<Route> = [
+  { from: "hUSDC", to: "hETH" },
+  { from: "hUSDC", to: "hBTC" },
+  { from: "hBTC", to: "hUSDC" },
+  { from: "hETH", to: "hUSDC" }
+]
+
+export const isAcceptedRoute = (from: string, to: string, routes: ReadonlyArray<Route> = ACCEPTED_ROUTES) =>
+  from !== to && routes.some((r) => r.from === from && r.to === to)
+
+/** Default pair (spec §9). */
+export const DEFAULT_PAIR: Route = { from: "hETH", to: "hUSDC" }
+
+export type SwapStatus =
+  | { readonly _tag: "idle" }
+  | { readonly _tag: "pending" }
+  | { readonly _tag: "success"; readonly txHash: string | undefined }
+  | { readonly _tag: "error"; readonly message: string }
+
+export type ActionState =
+  | "swapping"
+  | "success"
+  | "disconnected"
+  | "err_routes"
+  | "err_min"
+  | "err_insufficient_liquidity"
+  | "err_min_limit"
+  | "err_max_limit"
+  | "ready"
+
+export interface Limits {
+  /** min_amount_in and max_amount_in, in input-token units. */
+  readonly min: string
+  readonly max: string
+}
+
+export interface ActionInputs {
+  readonly status: SwapStatus
+  /** A quote has been prepared (status success after "Prepare"). */
+  readonly quotePrepared: boolean
+  readonly account: string | undefined
+  readonly from: string
+  readonly to: string
+  readonly amount: string
+  /** The expected output of the current estimate or quote, in to-token units. */
+  readonly expectedOutput: string | undefined
+  /** The exchange's liquidity of the to-token; undefined when no liquidity data exists (the check passes). */
+  readonly toLiquidity: string | undefined
+  readonly limits: Limits | undefined
+}
+
+const liquidityTooLow = (i: ActionInputs) =>
+  i.expectedOutput !== undefined && !liquidityCovers(i.toLiquidity, i.expectedOutput)
+
+const compareAmount = (amount: string, bound: string): -1 | 0 | 1 | undefined => {
+  const a = parseDecimal(amount)
+  const b = parseLooseDecimal(bound)
+  return Option.isSome(a) && Option.isSome(b) ? compareDecimal(a.value, b.value) : undefined
+}
+
+/** The action button's state, derived in exactly the spec's order (§4). */
+export const actionState = (i: ActionInputs): ActionState => {
+  if (i.status._tag === "pending") return "swapping"
+  if (i.status._tag === "success" && i.quotePrepared)
+    return liquidityTooLow(i) ? "err_insufficient_liquidity" : "success"
+  if (i.account === undefined) return "disconnected"
+  if (!isAcceptedRoute(i.from, i.to)) return "err_routes"
+  if (!isAmountPositive(i.amount)) return "err_min"
+  if (liquidityTooLow(i)) return "err_insufficient_liquidity"
+  if (i.limits !== undefined) {
+    if (compareAmount(i.amount, i.limits.min) === -1) return "err_min_limit"
+    if (compareAmount(i.amount, i.limits.max) === 1) return "err_max_limit"
+  }
+  return "ready"
+}
+
+export const LOW_LIQUIDITY_MESSAGE = "Swap unavailable due to low liquidity. Please wait for rebalancing."
+
+export const minLimitMessage = (min: string, symbol: string) => `Minimum amount required 1 USD$ (${min} ${symbol})`
+export const maxLimitMessage = (max: string, symbol: string) => `Maximum amount allowed 200 USD$ (${max} ${symbol})`
+
+export interface LabelContext {
+  readonly from: string
+  readonly amount: string
+  readonly balance: string | undefined
+  readonly limits: Limits | undefined
+  /** Seconds until the quote reloads; the suffix shows while it runs (above 0). */
+  readonly countdown: number
+}
+
+/**
+ * The button's text (§4). States the spec shows no text for use the §8 messages: the liquidity message and the
+ * 'Minimum amount required…' / 'Maximum amount allowed…' lines.
+ */
+export const actionLabel = (state: ActionState, c: LabelContext): string => {
+  switch (state) {
+    case "swapping":
+      return "Swapping..."
+    case "success":
+      return c.countdown > 0 ? `Execute Swap (Reload in ${c.countdown}s)` : "Execute Swap"
+    case "disconnected":
+      return "Connect Wallet"
+    case "err_routes":
+      return "Invalid route"
+    case "err_min":
+      return "Enter Amount to Swap"
+    case "err_insufficient_liquidity":
+      return LOW_LIQUIDITY_MESSAGE
+    case "err_min_limit":
+      return minLimitMessage(c.limits?.min ?? "?", c.from)
+    case "err_max_limit":
+      return maxLimitMessage(c.limits?.max ?? "?", c.from)
+    case "ready":
+      return c.balance !== undefined && !exceedsBalance(c.amount, c.balance)
+        ? "Prepare the exchange"
+        : "Estimate the exchange"
+  }
+}
+
+/** The transaction message: '{brand site} | Radix | FROM -> TO'. */
+export const swapMessage = (site: string, from: string, to: string) => `${site} | Radix | ${from} -> ${to}`
+
+/**
+ * A transaction message is shown only if, after stripping angle brackets, 'javascript:' and on*= patterns, it
+ * starts with the product's prefix (§5). The rule decides whether the message is shown; what is shown is the
+ * original message as plain text (React renders it as text, and stripping would also eat the '>' of 'FROM -> TO').
+ */
+export const displayableMessage = (message: string | null | undefined, prefix: string): string | undefined => {
+  if (typeof message !== "string") return undefined
+  const stripped = message
+    .replace(/[<>]/g, "")
+    .replace(/javascript:/gi, "")
+    .replace(/\bon\w+\s*=/gi, "")
+    .trim()
+  return stripped.startsWith(prefix) ? message.trim() : undefined
+}
+
+export interface SwapManifestInput {
+  readonly account: string
+  readonly fromResource: string
+  readonly amount: string
+  readonly divisibility: number
+  readonly exchangeAccount: string
+}
+
+const ADDRESS = /^[a-z]+_[a-z0-9_]+1[02-9ac-hj-np-z]+$/
+
+/**
+ * The deposit manifest (§7): withdraw the amount from the user's account, take it all from the worktop, and
+ * `try_deposit_or_abort` to the exchange account. The amount is cut to the token's divisibility. The wallet adds the
+ * fee lock. Addresses are checked so that no manifest text can be injected.
+ */
+export const buildSwapManifest = (i: SwapManifestInput): string => {
+  for (const a of [i.account, i.fromResource, i.exchangeAccount])
+    if (!ADDRESS.test(a)) throw new Error(`not a Radix address: ${JSON.stringify(a)}`)
+  const amount = truncateToDivisibility(i.amount, i.divisibility)
+  return [
+    `CALL_METHOD Address("${i.account}") "withdraw" Address("${i.fromResource}") Decimal("${amount}");`,
+    `TAKE_ALL_FROM_WORKTOP Address("${i.fromResource}") Bucket("swap_input");`,
+    `CALL_METHOD Address("${i.exchangeAccount}") "try_deposit_or_abort" Bucket("swap_input") Enum<0u8>();`
+  ].join("\n")
+}
+
+/** A sliding window of request times (epoch millis). */
+export type RequestWindow = ReadonlyArray<number>
+
+/** Client limits (§9): more than 10 price requests in 30 s is rate limited; 2 swaps per minute. */
+export const PRICE_REQUEST_LIMIT = { max: 10, windowMillis: 30_000 } as const
+export const SWAP_LIMIT = { max: 2, windowMillis: 60_000 } as const
+
+export const recordRequest = (w: RequestWindow, now: number, windowMillis: number): RequestWindow => [
+  ...w.filter((t) => now - t < windowMillis),
+  now
+]
+
+/** True when the window holds more than `max` requests within `windowMillis` of `now`. */
+export const overLimit = (
+  w: RequestWindow,
+  now: number,
+  limit: { readonly max: number; readonly windowMillis: number }
+) => w.filter((t) => now - t < limit.windowMillis).length > limit.max
+
+/** True when one more swap would exceed 2 per minute. */
+export const swapLimitReached = (w: RequestWindow, now: number) =>
+  w.filter((t) => now - t < SWAP_LIMIT.windowMillis).length >= SWAP_LIMIT.max
+
+export const TRANSACTION_LIMIT_MESSAGE = "Transaction limit reached. 2 transactions per minute allowed."

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest"
+import fc from "fast-check"
+import {
+  ACCEPTED_ROUTES,
+  type ActionInputs,
+  actionLabel,
+  actionState,
+  buildSwapManifest,
+  displayableMessage,
+  isAcceptedRoute,
+  overLimit,
+  PRICE_REQUEST_LIMIT,
+  recordRequest,
+  swapLimitReached,
+  swapMessage
+} from "../../src/exchange/swap"
+
+const base: ActionInputs = {
+  status: { _tag: "idle" },
+  quotePrepared: false,
+  account: "account_loc1xyz",
+  from: "hETH",
+  to: "hUSDC",
+  amount: "0.05",
+  expectedOutput: "150",
+  toLiquidity: "100000",
+  limits: { min: "0.0003", max: "0.06" }
+}
+
+describe("accepted routes", () => {
+  it("are exactly the spec's four", () => {
+    expect(ACCEPTED_ROUTES.map((r) => `${r.from}->${r.to}`)).toEqual([
+      "hUSDC->hETH",
+      "hUSDC->hBTC",
+      "hBTC->hUSDC",
+      "hETH->hUSDC"
+    ])
+    expect(isAcceptedRoute("hETH", "hUSDC")).toBe(true)
+    expect(isAcceptedRoute("hUSDC", "hETH")).toBe(true)
+    expect(isAcceptedRoute("hETH", "hBTC")).toBe(false)
+    expect(isAcceptedRoute("XRD", "hUSDC")).toBe(false)
+  })
+})
+
+describe("action state, in the spec's order", () => {
+  it("1. swapping while pending, whatever else holds", () => {
+    expect(actionState({ ...base, status: { _tag: "pending" }, account: undefined, amount: "" })).toBe("swapping")
+  })
+  it("2. success once a quote is prepared, unless liquidity is too low", () => {
+    const s = { ...base, status: { _tag: "success", txHash: undefined } as const, quotePrepared: true }
+    expect(actionState(s)).toBe("success")
+    expect(actionState({ ...s, account: undefined })).toBe("success")
+    expect(actionState({ ...s, toLiquidity: "157.4" })).toBe("err_insufficient_liquidity")
+    expect(actionState({ ...s, toLiquidity: "157.5" })).toBe("success")
+  })
+  it("3. disconnected without an account", () => {
+    expect(actionState({ ...base, account: undefined, from: "XRD", amount: "" })).toBe("disconnected")
+  })
+  it("4. err_routes for a pair outside the accepted list", () => {
+    expect(actionState({ ...base, from: "hETH", to: "hBTC", amount: "" })).toBe("err_routes")
+    expect(actionState({ ...base, from: "hUSDC", to: "hUSDC" })).toBe("err_routes")
+  })
+  it("5. err_min when the amount is empty or not above 0", () => {
+    for (const amount of ["", ".", "0", "0.000"]) expect(actionState({ ...base, amount })).toBe("err_min")
+  })
+  it("6. err_insufficient_liquidity below output × 1.05; no liquidity data passes", () => {
+    expect(actionState({ ...base, toLiquidity: "100" })).toBe("err_insufficient_liquidity")
+    expect(actionState({ ...base, toLiquidity: undefined })).toBe("ready")
+    expect(actionState({ ...base, toLiquidity: "100", amount: "0" })).toBe("err_min")
+  })
+  it("7. err_min_limit / err_max_limit outside the server's limits", () => {
+    expect(actionState({ ...base, amount: "0.0002" })).toBe("err_min_limit")
+    expect(actionState({ ...base, amount: "0.0003" })).toBe("ready")
+    expect(actionState({ ...base, amount: "0.06" })).toBe("ready")
+    expect(actionState({ ...base, amount: "0.0600001" })).toBe("err_max_limit")
+  })
+  it("8. ready otherwise", () => {
+    expect(actionState(base)).toBe("ready")
+    expect(actionState({ ...base, status: { _tag: "error", message: "x" } })).toBe("ready")
+    // An idle status with a stale prepared flag is not success.
+    expect(actionState({ ...base, quotePrepared: true })).toBe("ready")
+  })
+})
+
+describe("action labels", () => {
+  const c = { from: "hETH", amount: "0.05", balance: "1", limits: { min: "0.0003", max: "0.06" }, countdown: 0 }
+  it("use the spec's texts", () => {
+    expect(actionLabel("disconnected", c)).toBe("Connect Wallet")
+    expect(actionLabel("err_routes", c)).toBe("Invalid route")
+    expect(actionLabel("err_min", c)).toBe("Enter Amount to Swap")
+    expect(actionLabel("swapping", c)).toBe("Swapping...")
+    expect(actionLabel("ready", c)).toBe("Prepare the exchange")
+    expect(actionLabel("ready", { ...c, balance: "0.01" })).toBe("Estimate the exchange")
+    expect(actionLabel("ready", { ...c, balance: undefined })).toBe("Estimate the exchange")
+    expect(actionLabel("success", { ...c, countdown: 12 })).toBe("Execute Swap (Reload in 12s)")
+    expect(actionLabel("success", c)).toBe("Execute Swap")
+    expect(actionLabel("err_insufficient_liquidity", c)).toBe(
+      "Swap unavailable due to low liquidity. Please wait for rebalancing."
+    )
+    expect(actionLabel("err_min_limit", c)).toBe("Minimum amount required 1 USD$ (0.0003 hETH)")
+    expect(actionLabel("err_max_limit", c)).toBe("Maximum amount allowed 200 USD$ (0.06 hETH)")
+  })
+})
+
+describe("transaction message", () => {
+  it("names the site, the network and the route", () => {
+    expect(swapMessage("hswap.app", "hETH", "hUSDC")).toBe("hswap.app | Radix | hETH -> hUSDC")
+  })
+  it("is displayed only when it starts with the prefix after stripping", () => {
+    expect(displayableMessage("hswap.app | Radix | hETH -> hUSDC", "hswap.app")).toBe(
+      "hswap.app | Radix | hETH -> hUSDC"
+    )
+    expect(displayableMessage("<hswap.app> | Radix", "hswap.app")).toBe("<hswap.app> | Radix")
+    expect(displayableMessage("javascript:hswap.app", "hswap.app")).toBe("javascript:hswap.app")
+    expect(displayableMessage(" onclick=hswap.app x", "hswap.app")).toBe("onclick=hswap.app x")
+    expect(displayableMessage("xhswap.app", "hswap.app")).toBeUndefined()
+    expect(displayableMessage("evil.app | Radix", "hswap.app")).toBeUndefined()
+    expect(displayableMessage(null, "hswap.app")).toBeUndefined()
+  })
+  it("accepts any suffix after the prefix, and refuses anything whose stripped form does not start with it (property)", () => {
+    fc.assert(fc.property(fc.string(), (s) => displayableMessage(`hswap.app${s}`, "hswap.app") !== undefined))
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const out = displayableMessage(s, "hswap.app")
+        const stripped = s
+          .replace(/[<>]/g, "")
+          .replace(/javascript:/gi, "")
+          .replace(/\bon\w+\s*=/gi, "")
+          .trim()
+        return (out !== undefined) === stripped.startsWith("hswap.app")
+      })
+    )
+  })
+})
+
+describe("deposit manifest", () => {
+  const input = {
+    account: "account_loc1280mnedg87sme6vzaf2h5mxmwecrapmz4mxmf8tf9tymtfwyrnt3mp",
+    fromResource: "resource_loc1t4eq9eaz7n8qp96cteuvwndth5hf5tysmjjahruz3kfn6yec6eg936",
+    amount: "0.123456789",
+    divisibility: 6,
+    exchangeAccount: "account_loc1298a6crhd9ulfl2tm0r5akxfazrys57d056ps0apv20588zv845uye"
+  }
+  it("withdraws, takes all from the worktop and try-deposits to the exchange, cut to the divisibility", () => {
+    expect(buildSwapManifest(input)).toBe(
+      [
+        `CALL_METHOD Address("${input.account}") "withdraw" Address("${input.fromResource}") Decimal("0.123456");`,
+        `TAKE_ALL_FROM_WORKTOP Address("${input.fromResource}") Bucket("swap_input");`,
+        `CALL_METHOD Address("${input.exchangeAccount}") "try_deposit_or_abort" Bucket("swap_input") Enum<0u8>();`
+      ].join("\n")
+    )
+  })
+  it("refuses anything that is not an address", () => {
+    expect(() => buildSwapManifest({ ...input, account: 'x") ; CALL_METHOD Address("evil' })).toThrow(
+      /not a Radix address/
+    )
+  })
+})
+
+describe("client rate limits", () => {
+  it("more than 10 price requests in 30 s is rate limited", () => {
+    let w: ReadonlyArray<number> = []
+    for (let i = 0; i < 10; i++) w = recordRequest(w, i * 1000, PRICE_REQUEST_LIMIT.windowMillis)
+    expect(overLimit(w, 9000, PRICE_REQUEST_LIMIT)).toBe(false)
+    w = recordRequest(w, 10_000, PRICE_REQUEST_LIMIT.windowMillis)
+    expect(overLimit(w, 10_000, PRICE_REQUEST_LIMIT)).toBe(true)
+    // The first request leaves the window 30 s after it was made.
+    expect(overLimit(w, 30_000, PRICE_REQUEST_LIMIT)).toBe(false)
+  })
+  it("2 swaps per minute", () => {
+    expect(swapLimitReached([0], 1000)).toBe(false)
+    expect(swapLimitReached([0, 1000], 2000)).toBe(true)
+    expect(swapLimitReached([0, 1000], 60_000)).toBe(false)
+  })
+})
