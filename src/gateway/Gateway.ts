@@ -8,7 +8,7 @@ import type { GatewayError, UnknownNetworkError } from "./errors.js"
 import { GatewayDecodeError } from "./errors.js"
 import type { GatewayCall } from "./http.js"
 import { makeGatewayCall } from "./http.js"
-import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo, remainingPages } from "./paging.js"
+import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo, remainingPages, updateWhere } from "./paging.js"
 import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
 import type * as State from "./schemas/state.js"
 import type * as Statistics from "./schemas/statistics.js"
@@ -269,29 +269,28 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
         [...first.items, ...rest],
         (r): r is State.FungibleResourcesCollectionItemVaultAggregated => r.aggregation_level === "Vault"
       )
-      const items = yield* Effect.forEach(
+      const items = yield* updateWhere(
         resources,
-        (resource): Effect.Effect<State.FungibleResourcesCollectionItemVaultAggregated, GatewayError> =>
-          resource.vaults.next_cursor === undefined
-            ? Effect.succeed(resource)
-            : Effect.map(
-                remainingPages(resource.vaults.next_cursor, (cursor) =>
-                  entityFungibleVaultsPage({
-                    address,
-                    resource_address: resource.resource_address,
-                    cursor,
-                    at_ledger_state: pin
-                  })
-                ),
-                (vaults) => ({
-                  ...resource,
-                  vaults: {
-                    ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
-                    items: [...resource.vaults.items, ...vaults]
-                  }
-                })
-              ),
-        { concurrency }
+        (resource) => resource.vaults.next_cursor !== undefined,
+        (resource) =>
+          Effect.map(
+            remainingPages(resource.vaults.next_cursor, (cursor) =>
+              entityFungibleVaultsPage({
+                address,
+                resource_address: resource.resource_address,
+                cursor,
+                at_ledger_state: pin
+              })
+            ),
+            (vaults) => ({
+              ...resource,
+              vaults: {
+                ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
+                items: [...resource.vaults.items, ...vaults]
+              }
+            })
+          ),
+        concurrency
       )
       return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }
     })
@@ -342,9 +341,12 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
         [...first.items, ...rest],
         (r): r is State.NonFungibleResourcesCollectionItemVaultAggregated => r.aggregation_level === "Vault"
       )
-      const items = yield* Effect.forEach(
+      const idsToRead = (vault: State.NonFungibleResourcesCollectionItemVaultAggregatedVaultItem) =>
+        vault.next_cursor !== undefined && vault.items !== undefined
+      const items = yield* updateWhere(
         resources,
-        (resource): Effect.Effect<State.NonFungibleResourcesCollectionItemVaultAggregated, GatewayError> =>
+        (resource) => resource.vaults.next_cursor !== undefined || resource.vaults.items.some(idsToRead),
+        (resource) =>
           Effect.gen(function* () {
             const more = yield* remainingPages(resource.vaults.next_cursor, (cursor) =>
               entityNonFungibleVaultsPage({
@@ -355,10 +357,11 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
                 opt_ins: { non_fungible_include_nfids: includeNfids }
               })
             )
-            const vaults = yield* Effect.forEach(
+            const vaults = yield* updateWhere(
               [...resource.vaults.items, ...more],
+              idsToRead,
               (vault) => allNonFungibleVaultIds(address, resource.resource_address, vault, pin),
-              { concurrency }
+              concurrency
             )
             return {
               ...resource,
@@ -368,7 +371,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
               }
             }
           }),
-        { concurrency }
+        concurrency
       )
       return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }
     })

@@ -2,7 +2,7 @@
  * Building blocks shared by every Gateway schema: the optional-or-null field helper, the discriminated union with an
  * unknown-variant fallback, ledger state, paging mixins, public keys and metadata.
  */
-import { Schema, SchemaAST } from "effect"
+import { ParseResult, Schema, SchemaAST } from "effect"
 
 /** An optional field that also accepts `null` on decode (the Gateway omits nulls, opaque subtrees keep them). */
 export const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
@@ -58,7 +58,8 @@ const unknownVariant = <K extends string>(
 
 /**
  * A union decoded by its `key` discriminator. A known discriminator value must decode as its variant (a missing field
- * is an error); an unknown value decodes to an {@link UnknownVariant} that keeps the raw object and does not fail.
+ * is an error naming the field); an unknown value decodes to an {@link UnknownVariant} that keeps the raw object and
+ * does not fail. Dispatch is a map lookup on the discriminator, so decoding costs one variant, not the whole union.
  */
 export const taggedUnion = <K extends string, const Members extends ReadonlyArray<Schema.Schema.Any>>(
   key: K,
@@ -68,8 +69,27 @@ export const taggedUnion = <K extends string, const Members extends ReadonlyArra
   Schema.Schema.Encoded<Members[number]> | RawVariant<K>,
   never
 > => {
-  const known = members.flatMap((member) => literalsAt(member.ast, key))
-  return Schema.Union(...members, unknownVariant(key, known)) as never
+  type Decode = ReturnType<typeof ParseResult.decodeUnknownEither<unknown, unknown>>
+  const decoderOf = (schema: Schema.Schema.Any): Decode =>
+    ParseResult.decodeUnknownEither(schema as unknown as Schema.Schema<unknown, unknown, never>)
+  const byTag = new Map<unknown, Decode>()
+  for (const member of members) {
+    const decode = decoderOf(member)
+    for (const literal of literalsAt(member.ast, key)) byTag.set(literal, decode)
+  }
+  const fallback = unknownVariant(key, [...byTag.keys()] as ReadonlyArray<SchemaAST.LiteralValue>)
+  const decodeFallback = decoderOf(fallback)
+  const union = Schema.Union(...members, fallback) as unknown as Schema.Schema<unknown, unknown, never>
+  return Schema.declare([union], {
+    decode: (u) => (input, options, ast) => {
+      // Validating an already decoded value (the Type side, e.g. in a TaggedError constructor): the plain union.
+      if (u.ast !== union.ast) return ParseResult.decodeUnknown(u)(input, options)
+      return typeof input === "object" && input !== null && !Array.isArray(input)
+        ? (byTag.get((input as Record<string, unknown>)[key]) ?? decodeFallback)(input, options)
+        : ParseResult.fail(new ParseResult.Type(ast, input, `Expected an object with a "${key}" discriminator`))
+    },
+    encode: (u) => (input, options) => ParseResult.encodeUnknown(u)(input, options)
+  }).annotations({ identifier: `TaggedUnion<${key}>` }) as never
 }
 
 /** A string enum as a Schema.Literal that also reads like the SDK's enum objects (`TransactionStatus.Pending`). */
