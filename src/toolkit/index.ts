@@ -78,3 +78,13 @@ export {
 export type { GatewayCallError, ToolkitGatewayApi } from "./gateway.js"
 export * from "./schemas.js"
 export * from "./errors.js"
+export { COMPACT_BELOW_PX, ConnectButton, requestTitle } from "./ConnectButton.js"
+export type { ConnectButtonMode, ConnectButtonProps, ConnectButtonTheme } from "./ConnectButton.js"
+export {
+  connectButtonState,
+  initialConnectButtonState,
+  personaDataLines,
+  shortenAddress,
+  toConnectButtonState
+} from "./connectButtonState.js"
+export type { ConnectButtonState, PersonaDataLine } from "./connectButtonState.js"

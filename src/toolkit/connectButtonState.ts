@@ -1,0 +1,114 @@
+/**
+ * What the ConnectButton shows, derived from WalletRequest's streams (wallet-protocol.md §7). The component itself is
+ * presentational; the app feeds it `connectButtonState` through its runtime hook.
+ */
+import { Effect, Stream } from "effect"
+import type { ExtensionStatus } from "./extension.js"
+import type { Account, RequestItem, WalletData } from "./schemas.js"
+import { type ButtonStatus, WalletRequest } from "./walletRequest.js"
+
+export interface PersonaDataLine {
+  readonly field: "fullName" | "emailAddress" | "phoneNumber"
+  readonly value: string
+}
+
+export interface ConnectButtonState {
+  readonly status: ButtonStatus
+  readonly connected: boolean
+  readonly personaLabel: string
+  readonly personaData: ReadonlyArray<PersonaDataLine>
+  readonly accounts: ReadonlyArray<Account>
+  /** Newest first. */
+  readonly requestItems: ReadonlyArray<RequestItem>
+  readonly isMobile: boolean
+  readonly isWalletLinked: boolean
+  readonly isExtensionAvailable: boolean
+  readonly dAppName: string
+  /** Base URL for explorer links (+ /account/, /transaction/, /subintent/). */
+  readonly dashboardUrl: string
+}
+
+export const initialConnectButtonState: ConnectButtonState = {
+  status: "default",
+  connected: false,
+  personaLabel: "",
+  personaData: [],
+  accounts: [],
+  requestItems: [],
+  isMobile: false,
+  isWalletLinked: false,
+  isExtensionAvailable: false,
+  dAppName: "",
+  dashboardUrl: "https://dashboard.radixdlt.com"
+}
+
+/** Persona data as display lines: the full name in its variant's order, the first e-mail and phone number. */
+export const personaDataLines = (walletData: WalletData): ReadonlyArray<PersonaDataLine> =>
+  walletData.personaData
+    .map((entry): PersonaDataLine | undefined => {
+      switch (entry.entry) {
+        case "fullName": {
+          const { variant, givenNames, familyName, nickname } = entry.fields
+          const middle = nickname ? ` "${nickname}" ` : " "
+          const value = variant === "western" ? `${givenNames}${middle}${familyName}` : `${familyName}${middle}${givenNames}`
+          return { field: "fullName", value }
+        }
+        case "emailAddresses":
+          return entry.fields[0] !== undefined ? { field: "emailAddress", value: entry.fields[0] } : undefined
+        case "phoneNumbers":
+          return entry.fields[0] !== undefined ? { field: "phoneNumber", value: entry.fields[0] } : undefined
+      }
+    })
+    .filter((line): line is PersonaDataLine => line !== undefined && line.value.trim() !== "")
+
+/** `account_tdx_2_12y…ze6rhe`: the first `head` and last `tail` characters. */
+export const shortenAddress = (address: string, head = 15, tail = 5): string =>
+  address.length <= head + tail + 3 ? address : `${address.slice(0, head)}...${address.slice(-tail)}`
+
+export const toConnectButtonState = (input: {
+  readonly walletData: WalletData
+  readonly requestItems: ReadonlyArray<RequestItem>
+  readonly status: ButtonStatus
+  readonly extension: ExtensionStatus
+  readonly isMobile: boolean
+  readonly dAppName: string
+  readonly dashboardUrl: string
+}): ConnectButtonState => ({
+  status: input.status,
+  connected: input.walletData.persona !== undefined,
+  personaLabel: input.walletData.persona?.label ?? "",
+  personaData: personaDataLines(input.walletData),
+  accounts: input.walletData.accounts,
+  requestItems: [...input.requestItems].sort((a, b) => b.createdAt - a.createdAt),
+  isMobile: input.isMobile,
+  isWalletLinked: input.extension.isWalletLinked,
+  isExtensionAvailable: input.extension.isExtensionAvailable,
+  dAppName: input.dAppName,
+  dashboardUrl: input.dashboardUrl
+})
+
+/** The button's state, updated whenever the wallet data, request items, status or extension status change. */
+export const connectButtonState: Stream.Stream<ConnectButtonState, never, WalletRequest> = Stream.unwrap(
+  Effect.map(WalletRequest, (wr) =>
+    Stream.zipLatestAll(
+      wr.walletData,
+      wr.requestItems,
+      wr.buttonStatus,
+      wr.extensionStatus,
+      wr.isMobile,
+      Stream.merge(Stream.make(""), Stream.fromEffect(wr.dAppName))
+    ).pipe(
+      Stream.map(([walletData, requestItems, status, extension, isMobile, dAppName]) =>
+        toConnectButtonState({
+          walletData,
+          requestItems,
+          status,
+          extension,
+          isMobile,
+          dAppName,
+          dashboardUrl: wr.config.dashboardUrl
+        })
+      )
+    )
+  )
+)
