@@ -66,4 +66,20 @@ describe("AppConfig", () => {
     expect(errorOf({ ...MAINNET, VITE_GKS_RESOURCE: MAINNET.VITE_FUND_ACCOUNT }).variable).toBe("VITE_GKS_RESOURCE")
     expect(errorOf({ VITE_VALIDATOR_ADDRESS: "validator_rdx1xyz" }).variable).toBe("VITE_VALIDATOR_ADDRESS")
   })
+
+  it("knows the token resources per network, and VITE_TOKEN_RESOURCES adds or overrides them", () => {
+    const devnet = Either.getOrThrow(decodeAppConfig({}))
+    expect(devnet.tokenResources.hETH).toBe(DevnetAddresses.resources.hETH)
+    expect(devnet.tradingUrl).toBe("/devnet/trade")
+    const mainnet = Either.getOrThrow(
+      decodeAppConfig({ ...MAINNET, VITE_TOKEN_RESOURCES: JSON.stringify({ FOO: MAINNET.VITE_GKS_RESOURCE }) })
+    )
+    expect(mainnet.tokenResources.XRD).toBe(MAINNET.VITE_GKS_RESOURCE)
+    expect(mainnet.tokenResources.FOO).toBe(MAINNET.VITE_GKS_RESOURCE)
+    expect(mainnet.tradingUrl).toBeUndefined()
+    expect(errorOf({ ...MAINNET, VITE_TOKEN_RESOURCES: "{not json" }).variable).toBe("VITE_TOKEN_RESOURCES")
+    expect(
+      errorOf({ ...MAINNET, VITE_TOKEN_RESOURCES: JSON.stringify({ X: DevnetAddresses.resources.XRD }) }).message
+    ).toContain("is not a resource address on network 1")
+  })
 })

@@ -23,6 +23,10 @@ export interface AppConfigShape {
   readonly fundAccount: string
   readonly gksResource: string
   readonly validatorAddress: string | undefined
+  /** The trading partner's embeddable interface (aggregator iframe); undefined when none is configured. */
+  readonly tradingUrl: string | undefined
+  /** Resource address by token symbol (XRD, hUSDC, hETH, hBTC, …) on this network. */
+  readonly tokenResources: Readonly<Record<string, string>>
   readonly brand: Brand
 }
 
@@ -124,6 +128,11 @@ export const decodeAppConfig = (env: Env): Either.Either<AppConfigShape, ConfigE
       read(env, "VITE_VALIDATOR_ADDRESS") === undefined
         ? undefined
         : yield* addressVar(env, "VITE_VALIDATOR_ADDRESS", "validator", networkId, undefined)
+    const tradingUrl =
+      read(env, "VITE_TRADING_URL") === undefined && !isDevnet
+        ? undefined
+        : yield* decodeVar(UrlOrPath, env, "VITE_TRADING_URL", "/devnet/trade")
+    const tokenResources = yield* decodeTokenResources(env, networkId)
     const brand: Brand = {
       name: yield* decodeVar(Text, env, "VITE_BRAND_NAME", BrandDefaults.name),
       website: yield* decodeVar(HttpUrl, env, "VITE_BRAND_WEBSITE", BrandDefaults.website),
@@ -142,11 +151,63 @@ export const decodeAppConfig = (env: Env): Either.Either<AppConfigShape, ConfigE
       fundAccount,
       gksResource,
       validatorAddress,
+      tradingUrl: tradingUrl === undefined ? undefined : stripSlash(tradingUrl),
+      tokenResources,
       brand
     }
   })
 
 const stripSlash = (url: string) => url.replace(/\/+$/, "")
+
+/** Known token resources per network; VITE_TOKEN_RESOURCES (a JSON object symbol -> address) adds or overrides. */
+const DEFAULT_TOKEN_RESOURCES: Readonly<Record<number, Readonly<Record<string, string>>>> = {
+  240: {
+    XRD: DevnetAddresses.resources.XRD,
+    hUSDC: DevnetAddresses.resources.hUSDC,
+    hUSDT: DevnetAddresses.resources.hUSDT,
+    hETH: DevnetAddresses.resources.hETH,
+    hBTC: DevnetAddresses.resources.hBTC,
+    hWBTC: DevnetAddresses.resources.hWBTC,
+    xUSDC: DevnetAddresses.resources.xUSDC,
+    xUSDT: DevnetAddresses.resources.xUSDT,
+    xETH: DevnetAddresses.resources.xETH,
+    xBTC: DevnetAddresses.resources.xBTC,
+    LSULP: DevnetAddresses.resources.LSULP,
+    GKS: DevnetAddresses.resources.GKS
+  },
+  // Mainnet resources (reference radix-ledger §4); the Bitcoin hAsset is hWBTC, shown as hBTC.
+  1: {
+    XRD: "resource_rdx1tknxxxxxxxxxradxrdxxxxxxxxx009923554798xxxxxxxxxradxrd",
+    hUSDC: "resource_rdx1thxj9m87sn5cc9ehgp9qxp6vzeqxtce90xm5cp33373tclyp4et4gv",
+    hUSDT: "resource_rdx1th4v03gezwgzkuma6p38lnum8ww8t4ds9nvcrkr2p9ft6kxx3kxvhe",
+    hETH: "resource_rdx1th09yvv7tgsrv708ffsgqjjf2mhy84mscmj5jwu4g670fh3e5zgef0",
+    hBTC: "resource_rdx1t58kkcqdz0mavfz98m98qh9m4jexyl9tacsvlhns6yxs4r6hrm5re5",
+    hWBTC: "resource_rdx1t58kkcqdz0mavfz98m98qh9m4jexyl9tacsvlhns6yxs4r6hrm5re5",
+    xUSDC: "resource_rdx1t4upr78guuapv5ept7d7ptekk9mqhy605zgms33mcszen8l9fac8vf",
+    xUSDT: "resource_rdx1thrvr3xfs2tarm2dl9emvs26vjqxu6mqvfgvqjne940jv0lnrrg7rw",
+    xETH: "resource_rdx1th88qcj5syl9ghka2g9l7tw497vy5x6zaatyvgfkwcfe8n9jt2npww",
+    xBTC: "resource_rdx1t580qxc7upat7lww4l2c4jckacafjeudxj5wpjrrct0p3e82sq4y75",
+    LSULP: "resource_rdx1thksg5ng70g9mmy9ne7wz0sc7auzrrwy7fmgcxzel2gvp8pj0xxfmf"
+  }
+}
+
+const TokenResourcesJson = Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String }))
+
+const decodeTokenResources = (env: Env, networkId: number) =>
+  Either.gen(function* () {
+    const base = DEFAULT_TOKEN_RESOURCES[networkId] ?? {}
+    if (read(env, "VITE_TOKEN_RESOURCES") === undefined) return base
+    const extra = yield* decodeVar(TokenResourcesJson, env, "VITE_TOKEN_RESOURCES", undefined)
+    for (const [symbol, address] of Object.entries(extra))
+      if (!/^[A-Za-z0-9.]{1,16}$/.test(symbol) || !isAddressOn(address, "resource", networkId))
+        return yield* Either.left(
+          new ConfigError({
+            variable: "VITE_TOKEN_RESOURCES",
+            reason: `has an invalid entry ${JSON.stringify(symbol)}: ${JSON.stringify(address)} is not a resource address on network ${networkId}`
+          })
+        )
+    return { ...base, ...extra }
+  })
 
 /** Effect form, for callers that build the app's layers. */
 export const appConfigFromEnv = (env: Env): Effect.Effect<AppConfigShape, ConfigError> => decodeAppConfig(env)
