@@ -1,7 +1,17 @@
-import { HttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Either, Layer, ParseResult, Schema } from "effect"
-import { ApiMessage, BtcPriceResponse, StatsResponse } from "./api"
-import { type FetchError, fetchJson } from "./http"
+import {
+  ApiErrorBody,
+  ApiMessage,
+  BtcPriceResponse,
+  HealthResponse,
+  LiquidityResponse,
+  LivePriceResponse,
+  StatsResponse,
+  SwapRegistrationResponse,
+  TransactionsResponse
+} from "./api"
+import { type FetchError, FetchJsonError, FetchStatusError, FetchTransportError, fetchJson, joinKey } from "./http"
 
 /** The API answered, but not with the shape we expect. */
 export class ExchangeDecodeError extends Schema.TaggedError<ExchangeDecodeError>()("ExchangeDecodeError", {
@@ -13,12 +23,44 @@ export class ExchangeDecodeError extends Schema.TaggedError<ExchangeDecodeError>
   }
 }
 
+/** HTTP 429 on a price, health, swap or transactions call: service mode `rate_limited` (spec §8). */
+export class ExchangeRateLimited extends Schema.TaggedError<ExchangeRateLimited>()("ExchangeRateLimited", {
+  path: Schema.String,
+  /** Seconds the server asked us to wait (`retry-after`), when it said so. */
+  retryAfterSeconds: Schema.optional(Schema.Number)
+}) {
+  override get message(): string {
+    return "Rate limit exceeded"
+  }
+}
+
+/** HTTP 409 on a price, health, swap or transactions call: service mode `maintenance` (spec §8). */
+export class ExchangeMaintenance extends Schema.TaggedError<ExchangeMaintenance>()("ExchangeMaintenance", {
+  path: Schema.String
+}) {
+  override get message(): string {
+    return "Service in maintenance"
+  }
+}
+
+/** What `btcPrice` and `stats` fail with. */
 export type ExchangeError = FetchError | ExchangeDecodeError
+
+/** What the calls with a service mode (price, health, liquidity, swap, transactions) fail with. */
+export type ExchangeServiceError = ExchangeError | ExchangeRateLimited | ExchangeMaintenance
 
 export interface ExchangeApiConfigShape {
   /** `{api}`: empty for the app's own origin. */
   readonly apiBase: string
 }
+
+/** 429 and 409 become their own tagged errors; every other status stays a `FetchStatusError`. */
+const serviceMode = <A, R>(effect: Effect.Effect<A, ExchangeError, R>): Effect.Effect<A, ExchangeServiceError, R> =>
+  Effect.catchTag(effect, "FetchStatusError", (e): Effect.Effect<never, ExchangeServiceError> => {
+    if (e.status === 429) return Effect.fail(new ExchangeRateLimited({ path: e.url }))
+    if (e.status === 409) return Effect.fail(new ExchangeMaintenance({ path: e.url }))
+    return Effect.fail(e)
+  })
 
 /** The product API client (spec app §7). Every response is decoded with Schema before use. */
 export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeApi", {
@@ -26,27 +68,86 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
     const http = yield* HttpClient.HttpClient
     const { apiBase } = yield* ExchangeApiConfig
 
-    const get = <A, I>(path: ReadonlyArray<string>, schema: Schema.Schema<A, I>) =>
-      fetchJson([apiBase === "" ? "" : apiBase, "api", ...path.map(encodeURIComponent)]).pipe(
-        Effect.flatMap((body) =>
-          Schema.decodeUnknown(schema)(body).pipe(
-            Effect.mapError(
-              (e) =>
-                new ExchangeDecodeError({
-                  path: `/api/${path.join("/")}`,
-                  issue: ParseResult.TreeFormatter.formatErrorSync(e)
-                })
-            )
+    const segments = (path: ReadonlyArray<string>) => [
+      apiBase === "" ? "" : apiBase,
+      "api",
+      ...path.map(encodeURIComponent)
+    ]
+
+    const decode =
+      <A, I>(path: ReadonlyArray<string>, schema: Schema.Schema<A, I>) =>
+      (body: unknown) =>
+        Schema.decodeUnknown(schema)(body).pipe(
+          Effect.mapError(
+            (e) =>
+              new ExchangeDecodeError({
+                path: `/api/${path.join("/")}`,
+                issue: ParseResult.TreeFormatter.formatErrorSync(e)
+              })
           )
-        ),
+        )
+
+    const get = <A, I>(path: ReadonlyArray<string>, schema: Schema.Schema<A, I>) =>
+      fetchJson(segments(path)).pipe(
+        Effect.flatMap(decode(path, schema)),
         Effect.provideService(HttpClient.HttpClient, http)
       ) as Effect.Effect<A, ExchangeError>
+
+    const post = <A, I>(path: ReadonlyArray<string>, payload: unknown, schema: Schema.Schema<A, I>) => {
+      const url = joinKey(segments(path))
+      return Effect.gen(function* () {
+        const request = HttpClientRequest.post(url).pipe(HttpClientRequest.acceptJson, HttpClientRequest.bodyUnsafeJson(payload))
+        const response = yield* http.execute(request).pipe(
+          Effect.provideService(FetchHttpClient.RequestInit, { credentials: "include" }),
+          Effect.mapError((e) => new FetchTransportError({ url, reason: e.message }))
+        )
+        if (response.status < 200 || response.status > 299) {
+          const body = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
+          return yield* new FetchStatusError({
+            url,
+            status: response.status,
+            statusText: response.status === 429 ? "Too Many Requests" : response.status === 409 ? "Conflict" : "Error",
+            body: body.slice(0, 2000)
+          })
+        }
+        const json = yield* response.json.pipe(
+          Effect.mapError((e) =>
+            e.reason === "Decode"
+              ? new FetchJsonError({ url, reason: e.message })
+              : new FetchTransportError({ url, reason: e.message })
+          )
+        )
+        return yield* decode(path, schema)(json)
+      }) as Effect.Effect<A, ExchangeError>
+    }
 
     return {
       /** GET {api}/api/btcbridge/price */
       btcPrice: get(["btcbridge", "price"], BtcPriceResponse).pipe(Effect.withSpan("ExchangeApi.btcPrice")),
       /** GET {api}/api/stats */
-      stats: get(["stats"], StatsResponse).pipe(Effect.withSpan("ExchangeApi.stats"))
+      stats: get(["stats"], StatsResponse).pipe(Effect.withSpan("ExchangeApi.stats")),
+      /** GET {api}/api/health: `status` and `pairs_status`. 429 and 409 are their own errors. */
+      health: serviceMode(get(["health"], HealthResponse)).pipe(Effect.withSpan("ExchangeApi.health")),
+      /** GET {api}/api/liquidity: the exchange's assets and their USD value. */
+      liquidity: serviceMode(get(["liquidity"], LiquidityResponse)).pipe(Effect.withSpan("ExchangeApi.liquidity")),
+      /** GET {api}/api/transactions/latest: the last 10 swaps. */
+      latestTransactions: serviceMode(get(["transactions", "latest"], TransactionsResponse)).pipe(
+        Effect.map((r) => r.transactions),
+        Effect.withSpan("ExchangeApi.latestTransactions")
+      ),
+      /** GET {api}/api/liveprice/{fromResourceAddress}/{toResourceAddress} */
+      livePrice: Effect.fn("ExchangeApi.livePrice")(function* (fromResourceAddress: string, toResourceAddress: string) {
+        return yield* serviceMode(get(["liveprice", fromResourceAddress, toResourceAddress], LivePriceResponse))
+      }),
+      /** POST {api}/api/swap/{txHash} with body `{ tx_hash }`: registers the swap for settlement. */
+      registerSwap: Effect.fn("ExchangeApi.registerSwap")(function* (txHash: string) {
+        return yield* serviceMode(post(["swap", txHash], { tx_hash: txHash }, SwapRegistrationResponse))
+      }),
+      /** GET {api}/api/transactions/{accountAddress}: the account's swaps, newest first. */
+      transactions: Effect.fn("ExchangeApi.transactions")(function* (accountAddress: string) {
+        const response = yield* serviceMode(get(["transactions", accountAddress], TransactionsResponse))
+        return response.transactions
+      })
     } as const
   })
 }) {}
@@ -58,9 +159,11 @@ export class ExchangeApiConfig extends Effect.Tag("hswap/ExchangeApiConfig")<
   static readonly layer = (config: ExchangeApiConfigShape) => Layer.succeed(ExchangeApiConfig, config)
 }
 
-/** The server's own words for a failed price call, when its body carries `{ message }`. */
-export const serverMessage = (error: ExchangeError): string | undefined => {
+/** The server's own words for a failed call, when its body carries `{ message }` or `{ error }`. */
+export const serverMessage = (error: ExchangeServiceError): string | undefined => {
   if (error._tag !== "FetchStatusError") return undefined
   const decoded = Schema.decodeUnknownEither(Schema.parseJson(ApiMessage))(error.body)
-  return Either.isRight(decoded) ? decoded.right.message : undefined
+  if (Either.isRight(decoded)) return decoded.right.message
+  const fallback = Schema.decodeUnknownEither(Schema.parseJson(ApiErrorBody))(error.body)
+  return Either.isRight(fallback) ? fallback.right.error : undefined
 }

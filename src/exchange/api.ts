@@ -1,14 +1,41 @@
-import { Schema } from "effect"
+import { Option, ParseResult, Schema } from "effect"
+import { decimalToString, fromNumber, parseLooseDecimal } from "./decimal"
 
 /**
- * The exchange API's response shapes (spec app §3 and §7), shared by the app's client and the server. Decoders accept
- * absent and null for optional fields and ignore unknown keys.
+ * The exchange API's request and response shapes (spec app §3 and §7), shared by the app's client and the server.
+ * Decoders accept absent and null for optional fields and ignore unknown keys.
+ *
+ * Token amounts and rates travel as decimal strings (exact); USD figures and percentages, which are only displayed,
+ * travel as JSON numbers. Decoders accept either form for both.
  */
 
 const OptionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
 /** Numbers may come as JSON numbers or numeric strings. */
 export const Numeric = Schema.Union(Schema.Number, Schema.NumberFromString)
+
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/
+
+/**
+ * An exact decimal amount in plain notation ("0.0332666"). Decodes a decimal string as is, or a JSON number to the
+ * plain notation of its shortest round-trip form; anything else is refused.
+ */
+export const DecimalString = Schema.Union(
+  Schema.String.pipe(Schema.filter((s) => PLAIN_DECIMAL.test(s), { message: () => "a decimal string" })),
+  Schema.transformOrFail(Schema.Number, Schema.String, {
+    strict: true,
+    decode: (n, _, ast) =>
+      Option.match(fromNumber(n), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, n, "a finite number")),
+        onSome: (d) => ParseResult.succeed(decimalToString(d))
+      }),
+    encode: (s, _, ast) =>
+      Option.match(parseLooseDecimal(s), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, s, "a decimal string")),
+        onSome: () => ParseResult.succeed(Number(s))
+      })
+  })
+)
 
 export const BtcPriceResponse = Schema.Struct({
   price: Numeric,
@@ -22,6 +49,10 @@ export type BtcPriceResponse = typeof BtcPriceResponse.Type
 /** The failure body of the price call: `{ message }`. */
 export const ApiMessage = Schema.Struct({ message: Schema.String })
 
+/** Every 4xx/5xx body of the exchange server: `{ error, message }` (the same text twice, for either reader). */
+export const ApiErrorBody = Schema.Struct({ error: Schema.String, message: OptionalNullable(Schema.String) })
+export type ApiErrorBody = typeof ApiErrorBody.Type
+
 export const StatsResponse = Schema.Struct({
   total_volume: Numeric,
   active_users: Numeric,
@@ -29,3 +60,99 @@ export const StatsResponse = Schema.Struct({
   total_transactions: Numeric
 })
 export type StatsResponse = typeof StatsResponse.Type
+
+/** One entry of `pairs_status`: the USD price of a symbol and whether it is fresh. */
+export const PairStatus = Schema.Struct({
+  price_available: Schema.Boolean,
+  price_usd: OptionalNullable(Numeric),
+  /** Epoch seconds. */
+  last_update: OptionalNullable(Numeric),
+  name: OptionalNullable(Schema.String),
+  logo_url: OptionalNullable(Schema.String)
+})
+export type PairStatus = typeof PairStatus.Type
+
+/** `GET /api/health`. */
+export const HealthResponse = Schema.Struct({
+  status: Schema.String,
+  pairs_status: Schema.Record({ key: Schema.String, value: PairStatus })
+})
+export type HealthResponse = typeof HealthResponse.Type
+
+/** The `error` texts of a live price for a pair outside the accepted routes (spec §8). */
+export const ForbiddenRoute = "Forbidden route"
+export const RouteNotAvailable = "Route not available"
+
+/**
+ * `GET /api/liveprice/{from}/{to}`. `effective_rate` is to-token units per from-token unit with the spread taken;
+ * the limits are 1 USD and 200 USD in from-token units. A pair outside the accepted routes has only `error`.
+ */
+export const LivePriceResponse = Schema.Struct({
+  in_symbol: OptionalNullable(Schema.String),
+  out_symbol: OptionalNullable(Schema.String),
+  effective_rate: OptionalNullable(DecimalString),
+  min_amount_in: OptionalNullable(DecimalString),
+  max_amount_in: OptionalNullable(DecimalString),
+  error: OptionalNullable(Schema.String)
+})
+export type LivePriceResponse = typeof LivePriceResponse.Type
+
+export const LiquidityAsset = Schema.Struct({
+  symbol: Schema.String,
+  resource_address: Schema.String,
+  amount: DecimalString,
+  amount_usd: Numeric,
+  allocation_percentage: Numeric,
+  decimals: Numeric
+})
+export type LiquidityAsset = typeof LiquidityAsset.Type
+
+/** `GET /api/liquidity`: the exchange account's vaults, the native token first. */
+export const LiquidityResponse = Schema.Struct({
+  assets: Schema.Array(LiquidityAsset),
+  total_usd_value: Numeric
+})
+export type LiquidityResponse = typeof LiquidityResponse.Type
+
+/**
+ * A swap's status as the app shows it: `pending` (received or paying), `completed`, `failed` (not paid, a refund
+ * is under way) or `canceled` (refunded). Other strings may appear and are kept as they are.
+ */
+export const TransactionStatus = Schema.String
+export type TransactionStatus = typeof TransactionStatus.Type
+
+/** A swap record of `GET /api/transactions/...`. `asset_in`/`asset_out` are symbols. */
+export const TransactionRecord = Schema.Struct({
+  from: Schema.String,
+  to: Schema.String,
+  asset_in: Schema.String,
+  asset_out: OptionalNullable(Schema.String),
+  amount_in: DecimalString,
+  amount_out: OptionalNullable(DecimalString),
+  tx_in: Schema.String,
+  tx_out: OptionalNullable(Schema.String),
+  status: TransactionStatus,
+  /** Epoch seconds, once the swap reached a final state. */
+  timestamp_finalized: OptionalNullable(Numeric),
+  message: OptionalNullable(Schema.String),
+  resource_in: OptionalNullable(Schema.String),
+  resource_out: OptionalNullable(Schema.String)
+})
+export type TransactionRecord = typeof TransactionRecord.Type
+
+/** `GET /api/transactions/{account}` and `GET /api/transactions/latest`, newest first. */
+export const TransactionsResponse = Schema.Struct({ transactions: Schema.Array(TransactionRecord) })
+export type TransactionsResponse = typeof TransactionsResponse.Type
+
+/** The body of `POST /api/swap/{txHash}` (optional: the hash in the path is the one used). */
+export const SwapRegistrationRequest = Schema.Struct({ tx_hash: OptionalNullable(Schema.String) })
+export type SwapRegistrationRequest = typeof SwapRegistrationRequest.Type
+
+/** The answer to a registration: the swap's record once known, or `pending` while settlement goes on. */
+export const SwapRegistrationResponse = Schema.Struct({
+  tx_hash: Schema.String,
+  status: TransactionStatus,
+  transaction: OptionalNullable(TransactionRecord),
+  message: OptionalNullable(Schema.String)
+})
+export type SwapRegistrationResponse = typeof SwapRegistrationResponse.Type

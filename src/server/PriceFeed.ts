@@ -1,0 +1,156 @@
+/**
+ * `PriceFeed`: USD prices of the quoted tokens. The default source is a simulated feed, a seeded random walk around
+ * each token's reference price, stepped every `priceUpdateInterval` (15 s) on the Clock, so the devnet is lively and
+ * reproducible. With `priceSourceUrl` set, prices are fetched from that URL on the same cadence instead. A price
+ * older than `priceStaleAfter` (60 s) is not fresh and makes its pairs unavailable.
+ */
+import { HttpClient } from "@effect/platform"
+import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
+import { type Decimal, compareDecimal, divDecimal, makeDecimal, mulDecimal, parseLooseDecimal, subDecimal, truncateDecimal } from "../exchange/decimal"
+import { ServerConfig, type TokenSpec } from "./config"
+import { dec } from "./pricing"
+
+export interface PriceQuote {
+  readonly symbol: string
+  readonly usd: Decimal
+  /** When this price was set, in epoch milliseconds on the Clock. */
+  readonly updatedAtMs: number
+}
+
+export interface PriceFeedShape {
+  /** Every symbol's latest price, fresh or not. */
+  readonly snapshot: Effect.Effect<ReadonlyMap<string, PriceQuote>>
+  /** The price of `symbol` if it is known and fresh. */
+  readonly fresh: (symbol: string) => Effect.Effect<Option.Option<PriceQuote>>
+  /** Whether a quote is fresh now. */
+  readonly isFresh: (quote: PriceQuote) => Effect.Effect<boolean>
+}
+
+export class PriceFeed extends Context.Tag("hswap/server/PriceFeed")<PriceFeed, PriceFeedShape>() {
+  /** The configured feed (simulated, or HTTP when `priceSourceUrl` is set), updating itself in the layer's scope. */
+  static readonly layer: Layer.Layer<PriceFeed, never, ServerConfig | HttpClient.HttpClient> = Layer.scoped(
+    PriceFeed,
+    Effect.suspend(() => makePriceFeed)
+  )
+
+  /** Fixed prices that never go stale (tests of other parts). */
+  static readonly fixed = (prices: Readonly<Record<string, string>>): Layer.Layer<PriceFeed> =>
+    Layer.succeed(PriceFeed, {
+      snapshot: Effect.succeed(
+        new Map(Object.entries(prices).map(([symbol, usd]) => [symbol, { symbol, usd: dec(usd), updatedAtMs: 0 }]))
+      ),
+      fresh: (symbol) =>
+        Effect.succeed(
+          Option.map(Option.fromNullable(prices[symbol]), (usd) => ({ symbol, usd: dec(usd), updatedAtMs: 0 }))
+        ),
+      isFresh: () => Effect.succeed(true)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A small seeded PRNG (32-bit multiply-xorshift over an FNV-1a hash of the seed); reproducible, not cryptographic.
+
+const fnv1a = (text: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h
+}
+
+export const seededRandom = (seed: string): (() => number) => {
+  let state = fnv1a(seed) || 1
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const BP = makeDecimal(10_000n, 0)
+
+/**
+ * One step of the walk: a uniform move of at most `volatilityBp` basis points, pulled back towards the reference by
+ * a fiftieth of the current deviation. Exact; kept to 12 decimals and never below a millionth of the reference.
+ */
+export const walkStep = (price: Decimal, token: TokenSpec, random: () => number): Decimal => {
+  const reference = dec(token.referenceUsd)
+  const deviationBp = Option.getOrElse(divDecimal(mulDecimal(subDecimal(price, reference), BP), reference, 0), () =>
+    makeDecimal(0n, 0)
+  ).coefficient
+  const span = BigInt(Math.max(0, Math.trunc(token.volatilityBp)))
+  const move = span === 0n ? 0n : BigInt(Math.floor(random() * Number(2n * span + 1n))) - span
+  const stepBp = move - deviationBp / 50n
+  const next = truncateDecimal(mulDecimal(price, makeDecimal(10_000n + stepBp, 4)), 12)
+  const floor = truncateDecimal(mulDecimal(reference, makeDecimal(1n, 6)), 12)
+  return compareDecimal(next, floor) < 0 ? floor : next
+}
+
+const HttpPrices = Schema.Record({ key: Schema.String, value: Schema.Union(Schema.Number, Schema.String) })
+
+const makePriceFeed = Effect.gen(function* () {
+  const config = yield* ServerConfig
+  const http = yield* HttpClient.HttpClient
+  const prices = yield* Ref.make<ReadonlyMap<string, PriceQuote>>(new Map())
+  const staleMs = Duration.toMillis(config.priceStaleAfter)
+
+  const setAll = (entries: ReadonlyArray<readonly [string, Decimal]>) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Ref.update(prices, (old) => {
+        const next = new Map(old)
+        for (const [symbol, usd] of entries) next.set(symbol, { symbol, usd, updatedAtMs: now })
+        return next
+      })
+    )
+
+  let step: Effect.Effect<void>
+  const sourceUrl = config.priceSourceUrl
+  if (sourceUrl === undefined) {
+    const randoms = new Map(config.tokens.map((t) => [t.symbol, seededRandom(`${config.priceSeed}/${t.symbol}`)]))
+    yield* setAll(config.tokens.map((t) => [t.symbol, dec(t.referenceUsd)] as const))
+    step = Effect.flatMap(Ref.get(prices), (current) =>
+      setAll(
+        config.tokens.map((t) => {
+          const price = current.get(t.symbol)?.usd ?? dec(t.referenceUsd)
+          const random = randoms.get(t.symbol) ?? Math.random
+          return [t.symbol, walkStep(price, t, random)] as const
+        })
+      )
+    )
+  } else {
+    const known = new Set(config.tokens.map((t) => t.symbol))
+    step = http.get(sourceUrl, { acceptJson: true }).pipe(
+      Effect.flatMap((res) => (res.status === 200 ? res.json : Effect.fail(new Error(`HTTP ${res.status}`)))),
+      Effect.flatMap(Schema.decodeUnknown(HttpPrices)),
+      Effect.flatMap((body) =>
+        setAll(
+          Object.entries(body).flatMap(([symbol, value]) => {
+            const parsed = parseLooseDecimal(String(value))
+            return known.has(symbol) && Option.isSome(parsed) && parsed.value.coefficient > 0n
+              ? [[symbol, parsed.value] as const]
+              : []
+          })
+        )
+      ),
+      Effect.scoped,
+      Effect.catchAll((e) => Effect.logWarning(`price source ${sourceUrl} failed: ${String(e)}`))
+    )
+    yield* step
+  }
+  yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(config.priceUpdateInterval), step)))
+
+  const isFresh = (quote: PriceQuote) => Effect.map(Clock.currentTimeMillis, (now) => now - quote.updatedAtMs <= staleMs)
+  return {
+    snapshot: Ref.get(prices),
+    isFresh,
+    fresh: (symbol: string) =>
+      Effect.gen(function* () {
+        const quote = (yield* Ref.get(prices)).get(symbol)
+        if (quote === undefined) return Option.none<PriceQuote>()
+        return (yield* isFresh(quote)) ? Option.some(quote) : Option.none<PriceQuote>()
+      })
+  } satisfies PriceFeedShape
+})

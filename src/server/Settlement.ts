@@ -1,0 +1,441 @@
+/**
+ * `Settlement`: exactly-once payouts for swap deposits.
+ *
+ * A swap is keyed by its deposit's intent hash (`tx_in`, unique in the database) and moves through
+ *
+ *     received → paying → completed
+ *                       ↘ failed → refunding → refunded
+ *
+ * Each state is persisted before the ledger action it leads to; a payout's (or refund's) notarized transaction and
+ * intent hash are stored before it is submitted. Resuming a swap therefore never pays twice: with a stored intent, the
+ * server asks the ledger what became of that very intent and, if it is unknown, resubmits the same payload (the
+ * ledger deduplicates intents); it builds a new transaction only once the old one is known to be rejected. Work on
+ * one hash is serialized in-process (striped locks), and every state change is a compare-and-set in SQLite.
+ */
+import { Clock, Effect, Either, Fiber, Option, Schedule, Schema } from "effect"
+import { compareDecimal, decimalToString, parseLooseDecimal } from "../exchange/decimal"
+import { Gateway, type GatewayError } from "../gateway/index"
+import { ServerConfig, type TokenSpec } from "./config"
+import { Db, type SwapRow, TERMINAL_STATES } from "./Db"
+import { accountBalances, depositOf } from "./ledger"
+import { PriceFeed } from "./PriceFeed"
+import { amountLimits, dec, effectiveRate, payoutAmount, positive, usdValue, withinLimits } from "./pricing"
+import { Signer } from "./Signer"
+
+/** The transaction is not (or not yet) on the ledger. */
+export class SwapNotFound extends Schema.TaggedError<SwapNotFound>()("SwapNotFound", { txHash: Schema.String }) {
+  override get message(): string {
+    return `Transaction ${this.txHash} is not committed on the ledger`
+  }
+}
+
+/** The transaction is not a swap deposit the server accepts (failed, wrong account, no route…). Nothing is paid. */
+export class SwapRefused extends Schema.TaggedError<SwapRefused>()("SwapRefused", {
+  txHash: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+/** The ledger could not be read or written just now; the swap stays where it is and is resumed later. */
+export class SettlementUnavailable extends Schema.TaggedError<SettlementUnavailable>()("SettlementUnavailable", {
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+export type SettlementError = SwapNotFound | SwapRefused | SettlementUnavailable
+
+/** The spec's words for a swap refused for liquidity (§8). */
+export const LOW_LIQUIDITY = "Swap unavailable due to low liquidity. Please wait for rebalancing."
+
+const unavailable = (what: string) => (e: GatewayError | { readonly message: string }) =>
+  new SettlementUnavailable({ reason: `${what}: ${e.message}` })
+
+type CommitOutcome = "CommittedSuccess" | "CommittedFailure" | "Rejected" | "Unknown"
+
+const STRIPES = 64
+
+const stripeOf = (key: string): number => {
+  let h = 0
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0
+  return Math.abs(h) % STRIPES
+}
+
+export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settlement", {
+  scoped: Effect.gen(function* () {
+    const config = yield* ServerConfig
+    const gateway = yield* Gateway
+    const db = yield* Db
+    const prices = yield* PriceFeed
+    const signer = yield* Signer
+    const scope = yield* Effect.scope
+
+    const locks = Array.from({ length: STRIPES }, () => Effect.unsafeMakeSemaphore(1))
+    const withLock = (key: string) => (locks[stripeOf(key)] ?? Effect.unsafeMakeSemaphore(1)).withPermits(1)
+    /** One ledger action at a time: the liquidity check and the payout it allows are not interleaved. */
+    const ledgerLock = Effect.unsafeMakeSemaphore(1)
+
+    const tokenBySymbol = (symbol: string | null): TokenSpec | undefined =>
+      config.tokens.find((t) => t.symbol === symbol)
+    const routeAccepted = (from: string, to: string) => config.routes.some(([f, t]) => f === from && t === to)
+    const spread = dec(config.spread)
+    const feeUsd = dec(config.feeUsd)
+    const minUsd = dec(config.minUsd)
+    const maxUsd = dec(config.maxUsd)
+
+    // --- reading the deposit ------------------------------------------------------------------------------------
+
+    const readDeposit = (txHash: string) =>
+      gateway.transaction
+        .committedDetails(txHash, {
+          raw_hex: false,
+          receipt_events: false,
+          receipt_fee_source: false,
+          receipt_fee_destination: false,
+          receipt_costing_parameters: false,
+          receipt_fee_summary: false,
+          receipt_state_changes: false,
+          manifest_instructions: false,
+          affected_global_entities: false,
+          receipt_output: false,
+          balance_changes: true
+        })
+        .pipe(
+          Effect.mapError(
+            (e): SwapNotFound | SettlementUnavailable =>
+              e._tag === "GatewayResponseError" && e.status === 404
+                ? new SwapNotFound({ txHash })
+                : unavailable("committed details")(e)
+          ),
+          Effect.flatMap((r) =>
+            Either.match(depositOf(config, r.transaction), {
+              onLeft: (reason) => Effect.fail(new SwapRefused({ txHash, reason })),
+              onRight: (deposit) =>
+                deposit.txIn === txHash
+                  ? Effect.succeed(deposit)
+                  : Effect.fail(new SwapRefused({ txHash, reason: "The ledger answered for another transaction" }))
+            })
+          )
+        )
+
+    // --- ledger actions -----------------------------------------------------------------------------------------
+
+    const commitStatus = (intent: string): Effect.Effect<CommitOutcome | "Pending", SettlementUnavailable> =>
+      gateway.transaction.status(intent).pipe(
+        Effect.mapError(unavailable("transaction status")),
+        Effect.map((s) =>
+          s.intent_status === "CommittedSuccess" || s.intent_status === "CommittedFailure"
+            ? s.intent_status
+            : s.intent_status === "PermanentlyRejected"
+              ? "Rejected"
+              : s.intent_status === "Unknown"
+                ? "Unknown"
+                : "Pending"
+        )
+      )
+
+    /** Polls the intent until it is committed or rejected, for at most `commitWait`. */
+    const awaitCommit = (intent: string) =>
+      commitStatus(intent).pipe(
+        Effect.repeat({
+          schedule: Schedule.passthrough(Schedule.spaced("500 millis").pipe(Schedule.upTo(config.commitWait))),
+          until: (s) => s !== "Pending" && s !== "Unknown"
+        })
+      )
+
+    /** Submits a stored payload; a rejection at submit is reported as such (the intent can then never commit). */
+    const submit = (hex: string) =>
+      gateway.transaction.submit(hex).pipe(
+        Effect.as("Submitted" as const),
+        Effect.catchTag("GatewayResponseError", (e) =>
+          e.status === 400 ? Effect.succeed("Rejected" as const) : Effect.fail(unavailable("submit")(e))
+        ),
+        Effect.mapError(unavailable("submit"))
+      )
+
+    /**
+     * Brings a stored intent to a known outcome: asks the ledger, resubmits the same payload when the ledger does not
+     * know it, then waits for the commit. "Pending" means the outcome is not known yet (resume later).
+     */
+    const settleStoredIntent = (intent: string, hex: string) =>
+      Effect.gen(function* () {
+        const status = yield* commitStatus(intent)
+        if (status === "CommittedSuccess" || status === "CommittedFailure" || status === "Rejected") return status
+        if (status === "Unknown") {
+          const submitted = yield* submit(hex)
+          if (submitted === "Rejected") {
+            // The payload was refused; confirm the ledger does not hold the intent before calling it rejected.
+            const after = yield* commitStatus(intent)
+            return after === "Unknown" ? ("Rejected" as const) : after
+          }
+        }
+        return yield* awaitCommit(intent)
+      })
+
+    const currentEpoch = gateway.transaction.construction().pipe(
+      Effect.map((r) => r.ledger_state.epoch),
+      Effect.mapError(unavailable("construction"))
+    )
+
+    const balanceOf = (resource: string) =>
+      accountBalances(gateway, config.exchangeAccount).pipe(
+        Effect.map((b) => b.get(resource)),
+        Effect.mapError(unavailable("exchange balances"))
+      )
+
+    // --- steps --------------------------------------------------------------------------------------------------
+
+    interface Step {
+      readonly row: SwapRow
+      readonly progressed: boolean
+    }
+    const moved = (row: Option.Option<SwapRow>, fallback: SwapRow): Step =>
+      Option.match(row, { onNone: () => ({ row: fallback, progressed: true }), onSome: (r) => ({ row: r, progressed: true }) })
+    const stay = (row: SwapRow): Step => ({ row, progressed: false })
+
+    const reread = (row: SwapRow) => Effect.map(db.get(row.tx_in), Option.getOrElse(() => row))
+
+    /** received → paying (quote fixed) or → failed (with the reason a refund is due). */
+    const decide = (row: SwapRow) =>
+      Effect.gen(function* () {
+        const fail = (message: string) =>
+          Effect.flatMap(db.transition(row.tx_in, "received", "failed", { message }, message), (r) =>
+            Effect.flatMap(reread(row), (fresh) => Effect.succeed(moved(r, fresh)))
+          )
+        const [from = "", to = ""] = (row.route_text ?? "").split(" -> ")
+        if (from !== row.symbol_in) {
+          return yield* fail(`The route ${row.route_text ?? ""} does not match the deposited ${row.symbol_in}`)
+        }
+        if (!routeAccepted(from, to)) return yield* fail(`Route not available: ${row.route_text ?? ""}`)
+        const tokenIn = tokenBySymbol(from)
+        const tokenOut = tokenBySymbol(to)
+        if (tokenIn === undefined || tokenOut === undefined) return yield* fail(`Route not available: ${row.route_text ?? ""}`)
+        const priceIn = yield* prices.fresh(from)
+        const priceOut = yield* prices.fresh(to)
+        if (Option.isNone(priceIn) || Option.isNone(priceOut)) {
+          yield* Effect.logWarning(`swap ${row.tx_in}: no fresh price for ${row.route_text ?? ""}; left for later`)
+          return stay(row)
+        }
+        const amountIn = Option.getOrThrow(parseLooseDecimal(row.amount_in))
+        const limits = amountLimits(priceIn.value.usd, tokenIn.decimals, minUsd, maxUsd)
+        if (!withinLimits(amountIn, limits)) {
+          return yield* fail(
+            `The amount ${row.amount_in} ${from} is outside the limits (${decimalToString(limits.min)} to ${decimalToString(limits.max)} ${from})`
+          )
+        }
+        const out = payoutAmount(amountIn, priceIn.value.usd, priceOut.value.usd, spread, feeUsd, tokenOut.decimals)
+        if (!positive(out)) return yield* fail("The amount does not cover the fee")
+        const next = yield* db.transition(row.tx_in, "received", "paying", {
+          resource_out: tokenOut.resourceAddress,
+          symbol_out: tokenOut.symbol,
+          amount_out: decimalToString(out),
+          rate: decimalToString(effectiveRate(priceIn.value.usd, priceOut.value.usd, spread)),
+          usd_in: decimalToString(usdValue(amountIn, priceIn.value.usd))
+        })
+        return moved(next, yield* reread(row))
+      })
+
+    /**
+     * The ledger half shared by payouts and refunds: with a stored intent, settle that intent; without one (or after
+     * a rejection), check the balance, build, store, submit and await a new transfer.
+     */
+    const transfer = (
+      row: SwapRow,
+      kind: "payout" | "refund",
+      what: { readonly resource: string; readonly amount: string; readonly to: string }
+    ) =>
+      ledgerLock.withPermits(1)(
+        Effect.gen(function* () {
+          const state = kind === "payout" ? "paying" : "refunding"
+          const intent = kind === "payout" ? row.payout_intent : row.refund_intent
+          const hex = kind === "payout" ? row.payout_hex : row.refund_hex
+          if (intent !== null && hex !== null) {
+            const outcome = yield* settleStoredIntent(intent, hex)
+            if (outcome !== "Rejected") return { outcome, intent } as const
+            yield* Effect.logWarning(`swap ${row.tx_in}: ${kind} ${intent} was rejected; building a new one`)
+          }
+          if (kind === "payout") {
+            const balance = yield* balanceOf(what.resource)
+            const amount = Option.getOrThrow(parseLooseDecimal(what.amount))
+            if (balance === undefined || compareDecimal(balance, amount) < 0) return { outcome: "LowLiquidity", intent: null } as const
+          }
+          const epoch = yield* currentEpoch
+          const signed = yield* signer
+            .transfer({
+              resource: what.resource,
+              amount: what.amount,
+              to: what.to,
+              epoch,
+              message: `hSwap ${kind} for ${row.tx_in}`
+            })
+            .pipe(Effect.mapError(unavailable(`signing the ${kind}`)))
+          // Persist the intent and its payload before anything reaches the ledger.
+          const stored = yield* db.transition(
+            row.tx_in,
+            state,
+            state,
+            kind === "payout"
+              ? { payout_intent: signed.intentHash, payout_hex: signed.notarizedTransactionHex }
+              : { refund_intent: signed.intentHash, refund_hex: signed.notarizedTransactionHex },
+            `${kind} ${signed.intentHash}`
+          )
+          if (Option.isNone(stored)) return { outcome: "Moved", intent: null } as const
+          const submitted = yield* submit(signed.notarizedTransactionHex)
+          if (submitted === "Rejected") return { outcome: "Rejected", intent: signed.intentHash } as const
+          const outcome = yield* awaitCommit(signed.intentHash)
+          return { outcome, intent: signed.intentHash } as const
+        })
+      )
+
+    const pay = (row: SwapRow) =>
+      Effect.gen(function* () {
+        const amount = row.amount_out ?? "0"
+        const result = yield* transfer(row, "payout", { resource: row.resource_out ?? "", amount, to: row.sender })
+        const now = yield* Clock.currentTimeMillis
+        switch (result.outcome) {
+          case "CommittedSuccess":
+            return moved(
+              yield* db.transition(row.tx_in, "paying", "completed", { finalized_ms: now, message: null }, result.intent),
+              yield* reread(row)
+            )
+          case "CommittedFailure":
+          case "Rejected": {
+            const message = `The payout ${result.intent} did not commit (${result.outcome === "Rejected" ? "rejected" : "failed"})`
+            return moved(
+              yield* db.transition(row.tx_in, "paying", "failed", { message, payout_intent: null, payout_hex: null }, message),
+              yield* reread(row)
+            )
+          }
+          case "LowLiquidity":
+            return moved(yield* db.transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY), yield* reread(row))
+          case "Moved":
+            return { row: yield* reread(row), progressed: true }
+          default:
+            return stay(row)
+        }
+      })
+
+    const startRefund = (row: SwapRow) =>
+      Effect.gen(function* () {
+        if (row.refund_attempts >= config.maxRefundAttempts) return stay(row)
+        return moved(
+          yield* db.transition(row.tx_in, "failed", "refunding", { refund_attempts: row.refund_attempts + 1 }),
+          yield* reread(row)
+        )
+      })
+
+    const refund = (row: SwapRow) =>
+      Effect.gen(function* () {
+        const result = yield* transfer(row, "refund", { resource: row.resource_in, amount: row.amount_in, to: row.sender })
+        const now = yield* Clock.currentTimeMillis
+        const reason = row.message ?? "The swap could not be paid"
+        switch (result.outcome) {
+          case "CommittedSuccess":
+            return moved(
+              yield* db.transition(
+                row.tx_in,
+                "refunding",
+                "refunded",
+                { finalized_ms: now, message: `${reason} Refunded ${row.amount_in} ${row.symbol_in}.` },
+                result.intent
+              ),
+              yield* reread(row)
+            )
+          case "CommittedFailure":
+          case "Rejected":
+            return moved(
+              yield* db.transition(
+                row.tx_in,
+                "refunding",
+                "failed",
+                { refund_intent: null, refund_hex: null },
+                `refund ${result.intent} did not commit`
+              ),
+              yield* reread(row)
+            )
+          case "Moved":
+            return { row: yield* reread(row), progressed: true }
+          default:
+            return stay(row)
+        }
+      })
+
+    const step = (row: SwapRow): Effect.Effect<Step, SettlementUnavailable> => {
+      switch (row.state) {
+        case "received":
+          return decide(row)
+        case "paying":
+          return pay(row)
+        case "failed":
+          return startRefund(row)
+        case "refunding":
+          return refund(row)
+        default:
+          return Effect.succeed(stay(row))
+      }
+    }
+
+    const advance = (start: SwapRow) =>
+      Effect.gen(function* () {
+        let current = start
+        for (let i = 0; i < 10 && !TERMINAL_STATES.has(current.state); i++) {
+          const next = yield* step(current)
+          current = next.row
+          if (!next.progressed) break
+        }
+        return current
+      })
+
+    // --- public operations --------------------------------------------------------------------------------------
+
+    /** Settles one deposit as far as it can go now (exactly once per hash). */
+    const settle = Effect.fn("Settlement.settle")(function* (txHash: string) {
+      return yield* withLock(txHash)(
+        Effect.gen(function* () {
+          const existing = yield* db.get(txHash)
+          const row = Option.isSome(existing)
+            ? existing.value
+            : yield* Effect.flatMap(readDeposit(txHash), (d) =>
+                db.insertReceived({
+                  tx_in: d.txIn,
+                  sender: d.sender,
+                  resource_in: d.token.resourceAddress,
+                  symbol_in: d.token.symbol,
+                  amount_in: d.amount,
+                  route_text: d.routeText,
+                  state_version_in: d.stateVersion
+                })
+              )
+          return yield* advance(row)
+        })
+      )
+    })
+
+    /**
+     * Registration from the API: settlement runs in the server's scope (it goes on if the caller leaves); the caller
+     * waits for it up to `registrationWait` and gets the row, or none when it is still running.
+     */
+    const register = Effect.fn("Settlement.register")(function* (txHash: string) {
+      const fiber = yield* Effect.forkIn(settle(txHash), scope)
+      return yield* Fiber.join(fiber).pipe(Effect.timeoutOption(config.registrationWait))
+    })
+
+    /** Resumes every swap that is not final (after a restart, and on every watcher pass). */
+    const resumeUnfinished = Effect.gen(function* () {
+      const rows = yield* db.unfinished
+      for (const row of rows) {
+        yield* settle(row.tx_in).pipe(
+          Effect.catchAll((e) => Effect.logWarning(`resuming swap ${row.tx_in}: ${e.message}`))
+        )
+      }
+      return rows.length
+    }).pipe(Effect.withSpan("Settlement.resumeUnfinished"))
+
+    return { settle, register, resumeUnfinished } as const
+  })
+}) {}

@@ -1,0 +1,79 @@
+/**
+ * The watcher: follows `/stream/transactions` for successful user transactions that deposit into the exchange
+ * account, from the last state version it has seen (kept in the database), and settles each one, registered or
+ * not (the spec's 'tracking fails but the swap succeeds' case). Each pass first resumes unfinished swaps. Passes run
+ * every `watcherPollInterval` on the Clock.
+ */
+import { Effect, Layer, Option } from "effect"
+import { Gateway } from "../gateway/index"
+import { ServerConfig } from "./config"
+import { Db } from "./Db"
+import { Settlement } from "./Settlement"
+
+export const WATCHER_POSITION_KEY = "watcher_state_version"
+
+const PAGE = 100
+
+/** One pass: resume, then settle every new deposit up to the current ledger tip. Returns the deposits seen. */
+export const watchPass = Effect.gen(function* () {
+  const config = yield* ServerConfig
+  const gateway = yield* Gateway
+  const db = yield* Db
+  const settlement = yield* Settlement
+
+  yield* settlement.resumeUnfinished
+  const tip = (yield* gateway.status.gatewayStatus()).ledger_state.state_version
+  const stored = yield* db.getKv(WATCHER_POSITION_KEY)
+  let last: number
+  if (Option.isSome(stored)) {
+    last = Number(stored.value)
+  } else {
+    last = config.watchFromStateVersion === undefined ? tip : Math.max(0, config.watchFromStateVersion - 1)
+    yield* db.setKv(WATCHER_POSITION_KEY, String(last))
+  }
+  let seen = 0
+  let cursor: string | undefined
+  while (last < tip) {
+    const page = yield* gateway.stream.transactions({
+      from_ledger_state: { state_version: last + 1 },
+      at_ledger_state: { state_version: tip },
+      order: "Asc",
+      kind_filter: "User",
+      transaction_status_filter: "Success",
+      manifest_accounts_deposited_into_filter: [config.exchangeAccount],
+      limit_per_page: PAGE,
+      ...(cursor === undefined ? {} : { cursor })
+    })
+    for (const item of page.items) {
+      if (item.intent_hash !== undefined) {
+        seen++
+        yield* settlement.settle(item.intent_hash).pipe(
+          Effect.catchTags({
+            SwapRefused: (e) => Effect.logDebug(`watcher: ${item.intent_hash ?? ""} is not a swap: ${e.reason}`),
+            SwapNotFound: (e) => Effect.logWarning(`watcher: ${e.message}`)
+          })
+        )
+      }
+      yield* db.setKv(WATCHER_POSITION_KEY, String(item.state_version))
+    }
+    cursor = page.next_cursor
+    if (cursor === undefined) {
+      last = tip
+      yield* db.setKv(WATCHER_POSITION_KEY, String(tip))
+    }
+  }
+  return seen
+}).pipe(Effect.withSpan("Watcher.pass"))
+
+export class Watcher {
+  /** Runs passes forever in the layer's scope; a failed pass is logged and retried on the next tick. */
+  static readonly layer: Layer.Layer<never, never, ServerConfig | Gateway | Db | Settlement> = Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const config = yield* ServerConfig
+      const pass = watchPass.pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("watcher pass failed; retrying on the next tick", cause))
+      )
+      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(pass, Effect.sleep(config.watcherPollInterval))))
+    })
+  )
+}

@@ -1,0 +1,76 @@
+/**
+ * The exchange server on the devnet: options for `startExchangeServer` with the genesis exchange account and its
+ * key, and an in-process fetch that serves the Gateway client from the devnet's gateway emulator (no loopback
+ * HTTP, no port to know in advance). Devnet only: this module reads the devnet genesis keys.
+ *
+ *   const gateway = await startDevnetGateway({ dataDir, reset })
+ *   const exchange = await startExchangeServer(devnetExchangeServerOptions(dataDir, gateway, { reset }))
+ *   // mounts: [gateway.mount, exchange.mount]; on stop: await exchange.close(); await gateway.dispose()
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { DevnetGateway } from "../devnet/gateway/node"
+import { DEFAULT_DEVNET_SEED, keyHex, makeGenesis } from "../devnet/ledger/genesis"
+import { devnetTokens } from "./config"
+import type { ExchangeServerOptions } from "./index"
+
+export const DEVNET_EXCHANGE_DB_FILE = "exchange.sqlite"
+
+/** A `fetch` answering Gateway API calls from the devnet emulator in process. */
+export const devnetGatewayFetch =
+  (gateway: Pick<DevnetGateway, "emulator" | "runtime">): typeof globalThis.fetch =>
+  async (input, init) => {
+    const request = input instanceof Request ? input : undefined
+    const url = new URL(request?.url ?? (input instanceof URL ? input.href : String(input)))
+    const path = url.pathname.replace(/^\/gateway(?=\/|$)/, "") || "/"
+    const raw = init?.body ?? null
+    const text = raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : ""
+    let body: unknown = undefined
+    if (text.trim() !== "") {
+      try {
+        body = JSON.parse(text)
+      } catch {
+        return new Response(JSON.stringify({ message: "Bad http request", code: 400, details: null }), { status: 400 })
+      }
+    }
+    const method = init?.method ?? request?.method ?? "POST"
+    const response = await gateway.runtime.runPromise(gateway.emulator.handle({ method, path, body }))
+    return new Response(JSON.stringify(response.json), {
+      status: response.status,
+      headers: { "content-type": "application/json" }
+    })
+  }
+
+export interface DevnetExchangeOptions {
+  /** Start with an empty database (do this whenever the ledger is reset). */
+  readonly reset?: boolean
+  readonly seed?: string
+}
+
+/**
+ * Options for the devnet exchange server: network 240, the genesis exchange account and its private key, the
+ * database in `dataDir/exchange.sqlite` (in memory when `dataDir` is undefined), the gateway served in process by
+ * `gateway` (or reached at a URL), the devnet tokens with their genesis icons. Override any field by spreading.
+ */
+export const devnetExchangeServerOptions = (
+  dataDir: string | undefined,
+  gateway: Pick<DevnetGateway, "emulator" | "runtime"> | { readonly url: string },
+  options: DevnetExchangeOptions = {}
+): ExchangeServerOptions => {
+  const genesis = makeGenesis(options.seed ?? DEFAULT_DEVNET_SEED)
+  const databasePath = dataDir === undefined ? ":memory:" : path.join(dataDir, DEVNET_EXCHANGE_DB_FILE)
+  if (options.reset === true && dataDir !== undefined) {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) fs.rmSync(`${databasePath}${suffix}`, { force: true })
+  }
+  const icons = new Map(genesis.resources.map((r) => [r.symbol as string, r.iconUrl]))
+  return {
+    networkId: 240,
+    ...("url" in gateway
+      ? { gatewayUrl: gateway.url }
+      : { gatewayUrl: "http://devnet.invalid/gateway", gatewayFetch: devnetGatewayFetch(gateway) }),
+    exchangeAccount: genesis.exchange.address,
+    privateKeyHex: keyHex(genesis.exchange.key).privateKeyHex,
+    databasePath,
+    tokens: devnetTokens.map((t) => ({ ...t, logoUrl: icons.get(t.symbol) ?? "" }))
+  }
+}

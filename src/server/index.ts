@@ -1,0 +1,227 @@
+/**
+ * The exchange server: the operator's backend behind `{api}/api/*` (spec app §7). It reads the ledger and submits
+ * payouts through our Gateway client, signs them with the operator's key (Radix Engine Toolkit, loaded lazily), and
+ * keeps its records in SQLite.
+ *
+ * - `startExchangeServer(options)` builds it and returns a `node:http` mount `{ prefix: "/api", handle }` plus
+ *   `close()`; the devnet process mounts it, `src/server/main.ts` serves it alone.
+ * - `exchangeServerLayer(parts)` is the same server as a Layer, for tests that swap a part.
+ */
+import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { createServer } from "node:http"
+import { Gateway } from "../gateway/index"
+import { ServerConfig, type ServerConfigShape, type TokenSpec, makeServerConfig } from "./config"
+import { Db } from "./Db"
+import { Maintenance, RateLimiter } from "./Limits"
+import { apiNodeHandler } from "./node"
+import { PriceFeed } from "./PriceFeed"
+import { type ApiRequest, type ApiServices, LiquidityCache, handleApi } from "./routes"
+import { Settlement } from "./Settlement"
+import { Signer, makeSigner } from "./Signer"
+import { Watcher } from "./Watcher"
+
+export { ACCEPTED_ROUTES, ServerConfig, defaultTokens, devnetTokens, makeServerConfig, mainnetTokens } from "./config"
+export type { Route, ServerConfigShape, TokenSpec } from "./config"
+export { Db, SwapState } from "./Db"
+export type { SwapRow } from "./Db"
+export { Maintenance, RateLimiter, isLoopback } from "./Limits"
+export { PriceFeed, seededRandom, walkStep } from "./PriceFeed"
+export type { PriceQuote } from "./PriceFeed"
+export { amountLimits, effectiveRate, payoutAmount } from "./pricing"
+export { handleApi, toRecord, LiquidityCache } from "./routes"
+export type { ApiRequest, ApiResponse, ApiServices } from "./routes"
+export { LOW_LIQUIDITY, Settlement, SettlementUnavailable, SwapNotFound, SwapRefused } from "./Settlement"
+export { Signer, SignerError, makeSigner, transferManifest } from "./Signer"
+export { WATCHER_POSITION_KEY, Watcher, watchPass } from "./Watcher"
+
+export type LogLevelName = "none" | "error" | "warning" | "info" | "debug"
+
+const logLevels: Record<LogLevelName, LogLevel.LogLevel> = {
+  none: LogLevel.None,
+  error: LogLevel.Error,
+  warning: LogLevel.Warning,
+  info: LogLevel.Info,
+  debug: LogLevel.Debug
+}
+
+export interface ServerParts {
+  readonly config: ServerConfigShape
+  readonly gateway: Layer.Layer<Gateway>
+  readonly db: Layer.Layer<Db>
+  readonly signer: Layer.Layer<Signer>
+  /** Default: the configured feed over `FetchHttpClient`. */
+  readonly prices?: Layer.Layer<PriceFeed>
+  /** Run the stream watcher (and the resume of unfinished swaps it does on every pass). Default true. */
+  readonly watcher?: boolean
+}
+
+/** Every service of the server, with the watcher running in the layer's scope unless turned off. */
+export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices> => {
+  const config = ServerConfig.layer(parts.config)
+  const prices =
+    parts.prices ?? PriceFeed.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer as Layer.Layer<HttpClient.HttpClient>))
+  const core = Layer.mergeAll(config, parts.gateway, parts.db, parts.signer, prices)
+  const services = Layer.mergeAll(Settlement.Default, RateLimiter.Default, Maintenance.Default, LiquidityCache.Default).pipe(
+    Layer.provideMerge(core)
+  )
+  return parts.watcher === false ? services : Layer.merge(services, Watcher.layer.pipe(Layer.provide(services)))
+}
+
+export interface ExchangeServerOptions {
+  readonly networkId: number
+  /** The Gateway API base URL, e.g. "https://mainnet.radixdlt.com" or "http://127.0.0.1:8080/gateway". */
+  readonly gatewayUrl: string
+  /** A fetch to reach the gateway with (the devnet passes an in-process one); default: the global fetch. */
+  readonly gatewayFetch?: typeof globalThis.fetch
+  readonly exchangeAccount: string
+  /** The exchange account's Ed25519 private key, 64 hex characters. */
+  readonly privateKeyHex: string
+  /** SQLite file of the server's records (":memory:" for a throwaway one). */
+  readonly databasePath: string
+  readonly maintenance?: boolean
+  /** Requests per minute and IP; 0 turns the limiter off. Default 120. */
+  readonly rateLimitPerMinute?: number
+  readonly tokens?: ReadonlyArray<TokenSpec>
+  readonly priceSeed?: string
+  readonly priceSourceUrl?: string
+  readonly priceUpdateIntervalMs?: number
+  readonly priceStaleAfterMs?: number
+  readonly watcherPollMs?: number
+  readonly watchFromStateVersion?: number
+  readonly registrationWaitMs?: number
+  /** Check at start that the key controls `exchangeAccount` (loads the toolkit). Default true. */
+  readonly verifyKey?: boolean
+  readonly logLevel?: LogLevelName
+}
+
+export interface ExchangeServer {
+  /** Mount this on a `node:http` server: it answers every request under `/api`. */
+  readonly mount: {
+    readonly prefix: "/api"
+    readonly handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>
+  }
+  /** Runs one API request in process (tests, benchmarks). */
+  readonly request: (request: ApiRequest) => Promise<{ readonly status: number; readonly json: unknown }>
+  readonly runtime: ManagedRuntime.ManagedRuntime<ApiServices, never>
+  /** Stops the watcher and the price feed and closes the database. */
+  readonly close: () => Promise<void>
+}
+
+const definedOnly = <T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> }
+
+/** The server configuration an options object describes. */
+export const configFromOptions = (options: ExchangeServerOptions): ServerConfigShape => {
+  const ms = (n: number | undefined) => (n === undefined ? undefined : `${n} millis` as const)
+  const base = makeServerConfig({ networkId: options.networkId, exchangeAccount: options.exchangeAccount })
+  const durations = definedOnly({
+    priceUpdateInterval: ms(options.priceUpdateIntervalMs),
+    priceStaleAfter: ms(options.priceStaleAfterMs),
+    watcherPollInterval: ms(options.watcherPollMs),
+    registrationWait: ms(options.registrationWaitMs)
+  })
+  return makeServerConfig({
+    ...base,
+    ...definedOnly({
+      maintenance: options.maintenance,
+      rateLimitPerMinute: options.rateLimitPerMinute,
+      tokens: options.tokens,
+      priceSeed: options.priceSeed,
+      watchFromStateVersion: options.watchFromStateVersion
+    }),
+    priceSourceUrl: options.priceSourceUrl,
+    ...Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Duration.decode(v)]))
+  })
+}
+
+export class ExchangeServerStartError extends Error {
+  override readonly name = "ExchangeServerStartError"
+}
+
+/** Builds the exchange server (database migrated, prices started, watcher running) and returns its mount. */
+export const startExchangeServer = async (options: ExchangeServerOptions): Promise<ExchangeServer> => {
+  const config = configFromOptions(options)
+  if (config.tokens.length === 0) {
+    throw new ExchangeServerStartError(`no token table for network ${options.networkId}: pass tokens`)
+  }
+  const gatewayHttp: Layer.Layer<HttpClient.HttpClient> =
+    options.gatewayFetch === undefined
+      ? FetchHttpClient.layer
+      : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, options.gatewayFetch)))
+  const gateway = Gateway.layer({
+    basePath: options.gatewayUrl,
+    applicationName: "hSwap exchange server",
+    applicationVersion: "0.1.0"
+  }).pipe(Layer.provide(gatewayHttp), Layer.orDie)
+  const signerOptions = {
+    networkId: options.networkId,
+    account: options.exchangeAccount,
+    privateKeyHex: options.privateKeyHex,
+    feeLockXrd: config.feeLockXrd,
+    epochWindow: config.payoutEpochWindow
+  }
+  const logger = Logger.minimumLogLevel(logLevels[options.logLevel ?? "info"])
+  const layer = exchangeServerLayer({
+    config,
+    gateway,
+    db: Db.sqlite(options.databasePath),
+    signer: Signer.layer(signerOptions)
+  }).pipe(Layer.provide(logger))
+  if (options.verifyKey !== false) {
+    const derived = await Effect.runPromise(Effect.either(makeSigner(signerOptions).derivedAccount))
+    if (derived._tag === "Left") throw new ExchangeServerStartError(derived.left.message)
+    if (derived.right !== options.exchangeAccount) {
+      throw new ExchangeServerStartError(
+        `the operator key controls ${derived.right}, not the exchange account ${options.exchangeAccount}`
+      )
+    }
+  }
+  const runtime = ManagedRuntime.make(layer.pipe(Layer.merge(logger)))
+  await runtime.runtime()
+  const request = (req: ApiRequest) => runtime.runPromise(handleApi(req))
+  return {
+    mount: { prefix: "/api", handle: apiNodeHandler(request, { prefix: "/api", maxBodyBytes: config.maxBodyBytes }) },
+    request,
+    runtime,
+    close: () => runtime.dispose()
+  }
+}
+
+/** Serves the API alone on `host:port` (for `npm run server`); answers 404 JSON outside `/api`. */
+export const listenExchangeServer = async (
+  server: ExchangeServer,
+  port: number,
+  host: string
+): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
+  const http = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/"
+    if (path === "/api" || path.startsWith("/api/")) {
+      server.mount.handle(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" })
+        res.end(JSON.stringify({ error: "Internal error", message: "Internal error" }))
+      })
+      return
+    }
+    res.writeHead(404, { "content-type": "application/json; charset=utf-8" })
+    res.end(JSON.stringify({ error: "Not found", message: "Not found" }))
+  })
+  await new Promise<void>((ok, fail) => {
+    http.once("error", fail)
+    http.listen(port, host, () => {
+      http.off("error", fail)
+      ok()
+    })
+  })
+  const address = http.address()
+  const actualPort = typeof address === "object" && address !== null ? address.port : port
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`,
+    close: () =>
+      new Promise<void>((ok) => {
+        http.close(() => ok())
+        http.closeAllConnections()
+      })
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * `npm run server`: the exchange server alone, against any Gateway. Configuration comes from the environment:
+ *
+ *   HSWAP_NETWORK_ID            network id (default 240, the devnet)
+ *   HSWAP_GATEWAY_URL           Gateway API base URL (default: the network's public gateway; on 240
+ *                               http://127.0.0.1:8080/gateway, the `npm start` devnet)
+ *   HSWAP_EXCHANGE_ACCOUNT      the operator's exchange account (default on 240: the devnet genesis exchange)
+ *   HSWAP_EXCHANGE_PRIVATE_KEY  its Ed25519 private key, 64 hex characters (default on 240: the genesis key)
+ *   HSWAP_DB_PATH               SQLite file of the server's records (default .exchange/exchange.sqlite)
+ *   HSWAP_HOST, HSWAP_PORT      where to listen (default 127.0.0.1:8090; PORT works too)
+ *   HSWAP_MAINTENANCE           "1"/"true" starts in maintenance mode (409 on price, health, swap, transactions)
+ *   HSWAP_RATE_LIMIT            requests per minute and IP (default 120; 0 turns the limiter off)
+ *   HSWAP_PRICE_SOURCE_URL      JSON `{ "SYMBOL": price }` endpoint for live prices (default: simulated walk)
+ *   HSWAP_PRICE_SEED            seed of the simulated walk (default hswap-prices-v1)
+ *   HSWAP_TOKENS                JSON token table: [{ symbol, name, resource_address, decimals, reference_usd }]
+ *                               (required off networks 1 and 240)
+ *   HSWAP_WATCH_FROM_STATE_VERSION  where the watcher starts on a fresh database (default: the ledger tip)
+ *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
+ */
+import { Schema } from "effect"
+import { RadixNetworkConfigById } from "../gateway/index"
+import { type ExchangeServerOptions, type LogLevelName, type TokenSpec, listenExchangeServer, startExchangeServer } from "./index"
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError"
+}
+
+const TokensJson = Schema.parseJson(
+  Schema.Array(
+    Schema.Struct({
+      symbol: Schema.String,
+      name: Schema.optional(Schema.String),
+      resource_address: Schema.String,
+      decimals: Schema.Int.pipe(Schema.between(0, 18)),
+      reference_usd: Schema.String.pipe(Schema.pattern(/^\d+(\.\d+)?$/)),
+      volatility_bp: Schema.optional(Schema.Int.pipe(Schema.between(0, 1000))),
+      logo_url: Schema.optional(Schema.String)
+    })
+  )
+)
+
+const int = (env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined => {
+  const raw = env[name]
+  if (raw === undefined || raw === "") return undefined
+  const n = Number(raw)
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`)
+  }
+  return n
+}
+
+const LEVELS: ReadonlyArray<LogLevelName> = ["none", "error", "warning", "info", "debug"]
+
+export interface StandaloneOptions {
+  readonly server: ExchangeServerOptions
+  readonly host: string
+  readonly port: number
+}
+
+/** Reads the environment; throws a `ConfigError` naming the variable at fault. */
+export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<StandaloneOptions> => {
+  const networkId = int(env, "HSWAP_NETWORK_ID", 0, 255) ?? 240
+  const devnet = networkId === 240
+  const genesis = devnet ? (await import("../devnet/ledger/genesis")).makeGenesis() : undefined
+  const keyHex = genesis === undefined ? undefined : Buffer.from(genesis.exchange.key.privateKey).toString("hex")
+  const gatewayUrl =
+    env["HSWAP_GATEWAY_URL"] ?? (devnet ? "http://127.0.0.1:8080/gateway" : RadixNetworkConfigById[networkId]?.gatewayUrl)
+  if (gatewayUrl === undefined) throw new ConfigError(`HSWAP_GATEWAY_URL is required for network ${networkId}`)
+  const exchangeAccount = env["HSWAP_EXCHANGE_ACCOUNT"] ?? genesis?.exchange.address
+  if (exchangeAccount === undefined) throw new ConfigError("HSWAP_EXCHANGE_ACCOUNT is required")
+  const privateKeyHex = env["HSWAP_EXCHANGE_PRIVATE_KEY"] ?? keyHex
+  if (privateKeyHex === undefined || !/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) {
+    throw new ConfigError("HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key (64 hex characters)")
+  }
+  const logLevel = env["HSWAP_LOG_LEVEL"] ?? "info"
+  const level = LEVELS.find((l) => l === logLevel)
+  if (level === undefined) throw new ConfigError(`HSWAP_LOG_LEVEL must be one of ${LEVELS.join(", ")}`)
+  let tokens: ReadonlyArray<TokenSpec> | undefined
+  const tokensRaw = env["HSWAP_TOKENS"]
+  if (tokensRaw !== undefined && tokensRaw !== "") {
+    const decoded = Schema.decodeUnknownEither(TokensJson)(tokensRaw)
+    if (decoded._tag === "Left") throw new ConfigError(`HSWAP_TOKENS is not a valid token table: ${decoded.left.message}`)
+    tokens = decoded.right.map((t) => ({
+      symbol: t.symbol,
+      name: t.name ?? t.symbol,
+      resourceAddress: t.resource_address,
+      decimals: t.decimals,
+      referenceUsd: t.reference_usd,
+      volatilityBp: t.volatility_bp ?? 10,
+      logoUrl: t.logo_url ?? ""
+    }))
+  }
+  const maintenance = env["HSWAP_MAINTENANCE"]
+  const rateLimit = int(env, "HSWAP_RATE_LIMIT", 0, 1_000_000)
+  const watchFrom = int(env, "HSWAP_WATCH_FROM_STATE_VERSION", 1, Number.MAX_SAFE_INTEGER)
+  const priceSourceUrl = env["HSWAP_PRICE_SOURCE_URL"]
+  const priceSeed = env["HSWAP_PRICE_SEED"]
+  return {
+    host: env["HSWAP_HOST"] ?? "127.0.0.1",
+    port: int(env, "HSWAP_PORT", 0, 65535) ?? int(env, "PORT", 0, 65535) ?? 8090,
+    server: {
+      networkId,
+      gatewayUrl,
+      exchangeAccount,
+      privateKeyHex,
+      databasePath: env["HSWAP_DB_PATH"] ?? ".exchange/exchange.sqlite",
+      maintenance: maintenance === "1" || maintenance?.toLowerCase() === "true",
+      logLevel: level,
+      ...(rateLimit === undefined ? {} : { rateLimitPerMinute: rateLimit }),
+      ...(watchFrom === undefined ? {} : { watchFromStateVersion: watchFrom }),
+      ...(priceSourceUrl === undefined || priceSourceUrl === "" ? {} : { priceSourceUrl }),
+      ...(priceSeed === undefined || priceSeed === "" ? {} : { priceSeed }),
+      ...(tokens === undefined ? {} : { tokens })
+    }
+  }
+}
+
+const main = async () => {
+  const options = await optionsFromEnv(process.env)
+  const server = await startExchangeServer(options.server)
+  const http = await listenExchangeServer(server, options.port, options.host)
+  console.log(`hSwap exchange server on ${http.url}/api (network ${options.server.networkId}, gateway ${options.server.gatewayUrl})`)
+  const stop = () => {
+    console.log("stopping…")
+    void http
+      .close()
+      .then(() => server.close())
+      .then(() => process.exit(0))
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}
+
+if (process.argv[1]?.endsWith("src/server/main.ts") === true) {
+  main().catch((e: unknown) => {
+    console.error(`error: ${e instanceof Error ? e.message : String(e)}`)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,79 @@
+/** The exchange API on `node:http`: body reading with a size limit, the peer address, JSON answers and CORS. */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import type { ApiRequest, ApiResponse } from "./routes"
+
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "content-type",
+  "access-control-max-age": "600"
+} as const
+
+/** Past this many bytes an oversized body is no longer drained: the connection is closed. */
+const DRAIN_LIMIT = 1024 * 1024
+
+const readBody = (req: IncomingMessage, max: number): Promise<{ text: string; tooLarge: boolean }> =>
+  new Promise((resolve) => {
+    const declared = Number(req.headers["content-length"] ?? "0")
+    if (Number.isFinite(declared) && declared > max) {
+      resolve({ text: "", tooLarge: true })
+      return
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    const finish = (tooLarge: boolean) => {
+      if (done) return
+      done = true
+      resolve({ text: tooLarge ? "" : Buffer.concat(chunks).toString("utf8"), tooLarge })
+    }
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= max) chunks.push(chunk)
+      else if (size > DRAIN_LIMIT) {
+        finish(true)
+        req.destroy()
+      }
+    })
+    req.on("end", () => finish(size > max))
+    req.on("error", () => finish(true))
+    req.on("close", () => finish(size > max))
+  })
+
+export interface NodeHandlerOptions {
+  readonly prefix: string
+  readonly maxBodyBytes: number
+}
+
+const send = (res: ServerResponse, response: ApiResponse, close: boolean) => {
+  if (res.headersSent || res.destroyed) return
+  const body = response.status === 204 ? "" : JSON.stringify(response.json)
+  res.writeHead(response.status, {
+    ...CORS_HEADERS,
+    "cache-control": "no-store",
+    ...(response.status === 204 ? {} : { "content-type": "application/json; charset=utf-8" }),
+    "content-length": Buffer.byteLength(body),
+    ...(close ? { connection: "close" } : {}),
+    ...response.headers
+  })
+  res.end(body)
+}
+
+/** A `node:http` handler for the API mounted at `prefix` ("/api"). */
+export const apiNodeHandler =
+  (run: (request: ApiRequest) => Promise<ApiResponse>, options: NodeHandlerOptions) =>
+  async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = (req.url ?? "/").split("?")[0] ?? "/"
+    const path = url.startsWith(options.prefix) ? url.slice(options.prefix.length) || "/" : url
+    const method = req.method ?? "GET"
+    const hasBody = method === "POST" || method === "PUT" || method === "PATCH"
+    const body = hasBody ? await readBody(req, options.maxBodyBytes) : { text: "", tooLarge: false }
+    const response = await run({
+      method,
+      path,
+      ip: req.socket.remoteAddress ?? "",
+      body: hasBody ? body.text : undefined,
+      bodyTooLarge: body.tooLarge
+    })
+    send(res, response, body.tooLarge)
+  }
