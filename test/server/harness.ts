@@ -1,0 +1,113 @@
+/**
+ * The exchange server in process against the devnet ledger and its gateway emulator (in memory), plus helpers to
+ * make deposits as the genesis users and to read balances.
+ */
+import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
+import { Effect } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { vi } from "vitest"
+import { type DevnetGateway, startDevnetGateway } from "../../src/devnet/gateway/node"
+import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
+import type { DevnetKey } from "../../src/devnet/ledger/genesis"
+import { Ledger } from "../../src/devnet/ledger/Ledger"
+import { type ExchangeServer, type ExchangeServerOptions, startExchangeServer } from "../../src/server/index"
+import { devnetExchangeServerOptions } from "../../src/server/devnet"
+
+export interface Devnet {
+  readonly gateway: DevnetGateway
+  readonly ledger: Ledger
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Ledger>) => Promise<A>
+  readonly dispose: () => Promise<void>
+}
+
+export const startLedger = async (): Promise<Devnet> => {
+  const gateway = await startDevnetGateway({ dataDir: undefined })
+  const ledger = await gateway.runtime.runPromise(Ledger)
+  return {
+    gateway,
+    ledger,
+    run: (effect) => gateway.runtime.runPromise(effect),
+    dispose: () => gateway.dispose()
+  }
+}
+
+/** A fresh temporary directory, removed by the returned cleanup. */
+export const tempDir = (): { readonly dir: string; readonly remove: () => void } => {
+  const dir = mkdtempSync(join(tmpdir(), "hswap-server-"))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+export const startServer = (devnet: Devnet, dataDir: string | undefined, overrides: Partial<ExchangeServerOptions> = {}) =>
+  startExchangeServer({
+    ...devnetExchangeServerOptions(dataDir, devnet.gateway),
+    rateLimitPerMinute: 0,
+    watcherPollMs: 200,
+    logLevel: "none",
+    // Prices stay at their references during a test: a quote is exactly computable.
+    priceUpdateIntervalMs: 3_600_000,
+    priceStaleAfterMs: 7_200_000,
+    ...overrides
+  })
+
+export interface TransferSpec {
+  readonly from: { readonly address: string; readonly key: DevnetKey }
+  readonly to: string
+  readonly resource: string
+  readonly amount: string
+  readonly message?: string
+}
+
+/** Builds, signs and submits a transfer (lock_fee 5, withdraw, try_deposit_or_abort); returns its intent hash. */
+export const transfer = async (devnet: Devnet, spec: TransferSpec): Promise<string> => {
+  const { epoch } = await devnet.run(devnet.ledger.state)
+  const built = await devnet.run(
+    buildNotarizedTransaction({
+      manifest: new ManifestBuilder()
+        .callMethod(spec.from.address, "lock_fee", [decimal(5)])
+        .callMethod(spec.from.address, "withdraw", [address(spec.resource), decimal(spec.amount)])
+        .takeAllFromWorktop(spec.resource, (b, id) => b.callMethod(spec.to, "try_deposit_or_abort", [bucket(id), enumeration(0)]))
+        .build(),
+      signers: [spec.from.key],
+      notary: devnet.ledger.genesis.notary,
+      startEpochInclusive: epoch,
+      ...(spec.message === undefined ? {} : { message: spec.message })
+    })
+  )
+  await devnet.run(devnet.ledger.submit(built.notarizedTransactionHex))
+  return built.intentHash
+}
+
+/** The intent hash of a valid transaction that is never submitted. */
+export const unsubmittedIntent = async (devnet: Devnet): Promise<string> => {
+  const user = devnet.ledger.genesis.users[0]
+  const { epoch } = await devnet.run(devnet.ledger.state)
+  const built = await devnet.run(
+    buildNotarizedTransaction({
+      manifest: new ManifestBuilder().callMethod(user.address, "lock_fee", [decimal(1)]).build(),
+      signers: [user.key],
+      notary: devnet.ledger.genesis.notary,
+      startEpochInclusive: epoch
+    })
+  )
+  return built.intentHash
+}
+
+export const balance = (devnet: Devnet, account: string, resource: string): Promise<string> =>
+  devnet.run(devnet.ledger.balance(account, resource))
+
+export const swapMessage = (from: string, to: string) => `hswap.app | Radix | ${from} -> ${to}`
+
+/** Retries `probe` every 50 ms until it returns a value, for at most `ms` (vitest's waitFor). */
+export const eventually = <A>(probe: () => Promise<A | undefined>, ms = 10_000): Promise<A> =>
+  vi.waitFor(
+    async () => {
+      const value = await probe()
+      if (value === undefined) throw new Error("condition not met yet")
+      return value
+    },
+    { timeout: ms, interval: 50 }
+  )
+
+export type { ExchangeServer }
