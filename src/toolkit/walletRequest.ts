@@ -181,6 +181,8 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
     const onSubmittedSuccess = new Map<string, (hash: string) => void>()
 
     const withGateway = Effect.provideService(ToolkitGateway, gateway)
+    /** Every transition of a request item runs under this lock, so a late response cannot undo a cancel. */
+    const locked = lock.withPermits(1)
     const readItems = storage.requests.getAll.pipe(Effect.orElseSucceed(() => ({})))
 
     /** Reloads the items from storage; publishes only when they changed. */
@@ -237,8 +239,11 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
         yield* settle(id, Exit.fail(error))
       })
 
+    /** Moves a live request on (success, or pendingCommit for a pre-authorisation) and settles its caller. */
     const succeed = (id: string, p: ItemPatch) =>
       Effect.gen(function* () {
+        const item = yield* getItem(id)
+        if (Option.isNone(item) || !isLive(item.value.status)) return
         const next = yield* patch(id, p)
         yield* buttonResult("success")
         yield* settle(id, Exit.succeed(next))
@@ -264,20 +269,29 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
     const pollTransaction = (id: string, hash: string) =>
       withGateway(pollTransactionStatus(hash)).pipe(
         Effect.flatMap((status) =>
-          status === "CommittedSuccess"
-            ? succeed(id, { status: "success", transactionIntentHash: hash, metadata: { transactionStatus: status } })
-            : fail(id, new TransactionFailed({ interactionId: id, transactionIntentHash: hash, status }), {
-                transactionIntentHash: hash,
-                metadata: { transactionStatus: status }
-              })
+          locked(
+            status === "CommittedSuccess"
+              ? succeed(id, { status: "success", transactionIntentHash: hash, metadata: { transactionStatus: status } })
+              : fail(id, new TransactionFailed({ interactionId: id, transactionIntentHash: hash, status }), {
+                  transactionIntentHash: hash,
+                  metadata: { transactionStatus: status }
+                })
+          )
         ),
-        Effect.catchAll((e) => fail(id, e))
+        Effect.catchAll((e) => locked(fail(id, e)))
+      )
+
+    /** Only a request still waiting for its commit moves on (an ignored one stays ignored). */
+    const whilePendingCommit = (id: string, effect: Effect.Effect<void>) =>
+      locked(
+        Effect.flatMap(getItem(id), (item) =>
+          Option.isSome(item) && item.value.status === "pendingCommit" ? effect : Effect.void
+        )
       )
 
     const pollSubintent = (id: string, subintentHash: string, expirationTimestamp: number) =>
       withGateway(pollSubintentStatus(subintentHash, expirationTimestamp)).pipe(
-        Effect.flatMap(
-          Option.match({
+        Effect.flatMap((result) => whilePendingCommit(id, Option.match(result, {
             onNone: () =>
               patch(id, { status: "timedOut" }).pipe(
                 Effect.zipRight(settle(id, Exit.fail(new PreAuthorizationTimedOut({ interactionId: id })))),
@@ -288,9 +302,9 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
                 Effect.tap(() => Effect.sync(() => onSubmittedSuccess.get(id)?.(parent))),
                 Effect.ignore
               )
-          })
+          }))
         ),
-        Effect.catchAll((e) => patch(id, { status: "fail", error: e._tag }).pipe(Effect.ignore))
+        Effect.catchAll((e) => whilePendingCommit(id, patch(id, { status: "fail", error: e._tag }).pipe(Effect.ignore)))
       )
 
     const handleResponseLocked = (response: WalletInteractionResponse) =>
@@ -407,7 +421,7 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
               : Effect.void
         })
         yield* handleResponse(response)
-      }).pipe(Effect.catchAll((error) => fail(id, error)))
+      }).pipe(Effect.catchAll((error) => locked(fail(id, error))))
 
     /** Adds the request item, sends the interaction, and waits until the request is settled. */
     const submit = Effect.fn("WalletRequest.submit")(function* (
@@ -494,32 +508,42 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
         : Effect.succeed("requestCancelFail" as const)
 
     const cancelRequest = Effect.fn("WalletRequest.cancelRequest")(function* (interactionId: string) {
-      const found = yield* getItem(interactionId)
-      if (Option.isNone(found) || found.value.status !== "pending") return "requestCancelFail" as const
-      const interaction = found.value.walletInteraction
-      yield* fail(interactionId, new CanceledByUser({ interactionId }))
+      const interaction = yield* locked(
+        Effect.gen(function* () {
+          const found = yield* getItem(interactionId)
+          if (Option.isNone(found) || found.value.status !== "pending") return Option.none<WalletInteraction | undefined>()
+          yield* fail(interactionId, new CanceledByUser({ interactionId }))
+          return Option.some(found.value.walletInteraction)
+        })
+      )
+      if (Option.isNone(interaction)) return "requestCancelFail" as const
       yield* FiberMap.remove(background, interactionId)
       yield* FiberMap.remove(background, `poll:${interactionId}`)
-      return yield* cancelMessage(interaction)
+      return yield* cancelMessage(interaction.value)
     })
 
     const ignoreTransaction = Effect.fn("WalletRequest.ignoreTransaction")(function* (interactionId: string) {
-      const found = yield* getItem(interactionId)
-      if (Option.isNone(found) || !isLive(found.value.status)) return
-      const interaction = found.value.walletInteraction
-      yield* patch(interactionId, { status: "ignored" }).pipe(Effect.ignore)
+      const interaction = yield* locked(
+        Effect.gen(function* () {
+          const found = yield* getItem(interactionId)
+          if (Option.isNone(found) || !isLive(found.value.status)) return Option.none<WalletInteraction | undefined>()
+          yield* patch(interactionId, { status: "ignored" }).pipe(Effect.ignore)
+          yield* settle(interactionId, Exit.fail(new RequestIgnored({ interactionId })))
+          return Option.some(found.value.walletInteraction)
+        })
+      )
+      if (Option.isNone(interaction)) return
       yield* FiberMap.remove(background, interactionId)
       yield* FiberMap.remove(background, `poll:${interactionId}`)
-      yield* settle(interactionId, Exit.fail(new RequestIgnored({ interactionId })))
       yield* buttonResult("error")
-      yield* Effect.forkDaemon(cancelMessage(interaction))
+      yield* Effect.forkDaemon(cancelMessage(interaction.value))
     })
 
     const disconnect = Effect.fn("WalletRequest.disconnect")(function* () {
       const items = yield* readItems
       for (const item of Object.values(items)) {
         if (item.status === "pending" && item.showCancel) {
-          yield* fail(item.interactionId, new CanceledByUser({ interactionId: item.interactionId }))
+          yield* locked(fail(item.interactionId, new CanceledByUser({ interactionId: item.interactionId })))
           yield* Effect.forkDaemon(cancelMessage(item.walletInteraction))
         }
       }
@@ -569,7 +593,7 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
           m._tag === "Response"
             ? handleResponse(m.response)
             : m._tag === "Invalid" && m.interactionId !== undefined
-              ? fail(m.interactionId, m.error)
+              ? locked(fail(m.interactionId, m.error))
               : Effect.void
         )
       )
@@ -580,7 +604,7 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
         d._tag === "Response"
           ? handleResponse(d.response)
           : d.interactionId !== undefined
-            ? fail(d.interactionId, d.error)
+            ? locked(fail(d.interactionId, d.error))
             : Effect.logWarning("toolkit: a relay entry could not be read", d.error)
       yield* Effect.forkScoped(
         relay.poll({ hasPending: anyPending, deliver }).pipe(
@@ -589,7 +613,7 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
               yield* Effect.logError("toolkit: relay polling stopped", error)
               const items = yield* SubscriptionRef.get(itemsRef)
               const cause = error._tag === "failedToPoll" ? error : new FailedToPoll({ cause: error })
-              for (const item of items) if (item.status === "pending") yield* fail(item.interactionId, cause)
+              for (const item of items) if (item.status === "pending") yield* locked(fail(item.interactionId, cause))
             })
           )
         )

@@ -419,6 +419,33 @@ describe("cancel, bad input, other tabs, disconnect", () => {
     }).pipe(Effect.provide(toolkit(fake)))
   })
 
+  it.effect("a late response cannot undo a cancel; a cancelled transaction stops polling", () => {
+    const fake = fakeExtension()
+    const gateway: GatewayScript = { calls: [] }
+    return Effect.gen(function* () {
+      const wr = yield* WalletRequest
+      const storage = yield* Storage
+      const login = yield* Effect.fork(Effect.either(wr.connect()))
+      const tx = yield* Effect.fork(Effect.either(wr.sendTransaction({ transactionManifest: "M" })))
+      yield* TestClock.adjust("0 millis")
+      const [loginId, txId] = interactions(fake).map(idOf)
+      fake.reply({ discriminator: "success", interactionId: txId, items: { discriminator: "transaction", send: { transactionIntentHash: "t" } } })
+      yield* TestClock.adjust("0 millis")
+      expect(gateway.calls).toHaveLength(1)
+      yield* Effect.fork(wr.cancelRequest(loginId ?? ""))
+      yield* Effect.fork(wr.cancelRequest(txId ?? ""))
+      yield* TestClock.adjust("0 millis")
+      fake.reply(loginResponse(loginId ?? ""))
+      yield* TestClock.adjust("1 minute")
+      expect(gateway.calls).toHaveLength(1)
+      const items = yield* wr.getRequestItems
+      expect(items.map((i) => [i.status, i.error])).toEqual([["fail", "canceledByUser"], ["fail", "canceledByUser"]])
+      expect((yield* storage.getState).walletData.persona).toBeUndefined()
+      const results = [yield* Fiber.join(login), yield* Fiber.join(tx)]
+      expect(results.map((r) => Either.isLeft(r) && r.left._tag)).toEqual(["canceledByUser", "canceledByUser"])
+    }).pipe(Effect.provide(toolkit(fake, { gateway })))
+  })
+
   it.effect("wrong ids, unknown requests and malformed responses affect no other request", () => {
     const fake = fakeExtension()
     return Effect.gen(function* () {
