@@ -1,0 +1,94 @@
+/**
+ * The devnet wallet emulator, ready to mount next to the gateway emulator in `src/devnet/main.ts`:
+ *
+ *   const wallet = await startDevnetWallet({ gateway })
+ *   // mounts: wallet.mounts (the relay at /relay and everything under /devnet)
+ *   // static site: transformIndex: wallet.transformIndex
+ *   // on close: await wallet.close() before gateway.dispose()
+ *
+ * The injected script is same-origin, so the app's CSP (`script-src 'self'`, `connect-src 'self'`) needs nothing
+ * more; the panel's styles are a constructed stylesheet in a shadow root, which no `style-src` rule governs.
+ */
+import { Effect } from "effect"
+import type { DevnetGateway } from "../gateway/node.js"
+import { makeDashboard } from "../dashboard/dashboard.js"
+import { Ledger } from "../ledger/Ledger.js"
+import { type DevnetRelay, type Mount, RelayEmulator, startDevnetRelay } from "../relay/index.js"
+import { WALLET_SCRIPT_PATH } from "./api.js"
+import { bundleWalletScript } from "./bundle.js"
+import { devnetNodeHandler } from "./http.js"
+import { mobileWalletSecret } from "./mobile.js"
+import { makeWalletEmulator } from "./WalletEmulator.js"
+
+export * from "./api.js"
+export { answerDeepLink, DeepLinkRefused, mobileWalletSecret } from "./mobile.js"
+export type { MobileAnswer } from "./mobile.js"
+export { makeWalletEmulator, PERSONA_LABEL, personaName, rolaMessageHash, WalletFailure } from "./WalletEmulator.js"
+export type { WalletAccount, WalletEmulatorApi } from "./WalletEmulator.js"
+export { bundleWalletScript } from "./bundle.js"
+export { devnetNodeHandler, MAX_WALLET_BODY_BYTES } from "./http.js"
+export type { Mount } from "../relay/index.js"
+
+export const DEVNET_PREFIX = "/devnet"
+
+const SCRIPT_TAG = `<script src="${WALLET_SCRIPT_PATH}"></script>`
+
+/**
+ * Adds the wallet script to the app's index.html as the first thing in `<head>`, a classic blocking script, so it
+ * listens before the app's module runs (as the extension's content script does at document_start).
+ */
+export const injectWalletScript = (html: string): string => {
+  if (html.includes(SCRIPT_TAG)) return html
+  const head = /<head(\s[^>]*)?>/i.exec(html)
+  if (head === null) return `${SCRIPT_TAG}\n${html}`
+  const at = head.index + head[0].length
+  return `${html.slice(0, at)}\n    ${SCRIPT_TAG}${html.slice(at)}`
+}
+
+export interface DevnetWallet {
+  /** The relay at `/relay` and the wallet, mobile wallet and dashboard under `/devnet`. */
+  readonly mounts: ReadonlyArray<Mount>
+  /** For the static site: injects `/devnet/wallet.js`. */
+  readonly transformIndex: (html: string) => string
+  readonly relay: DevnetRelay
+  /** Stops the relay (when this call started it). The gateway's ledger stays open. */
+  readonly close: () => Promise<void>
+}
+
+export interface DevnetWalletOptions {
+  /** The running gateway emulator; the wallet signs and submits on its ledger. */
+  readonly gateway: Pick<DevnetGateway, "runtime">
+  /** A relay to post mobile answers to; by default the wallet starts its own and mounts it. */
+  readonly relay?: DevnetRelay
+}
+
+export const startDevnetWallet = async (options: DevnetWalletOptions): Promise<DevnetWallet> => {
+  const { runtime } = options.gateway
+  const script = bundleWalletScript()
+  const relay = options.relay ?? startDevnetRelay()
+  try {
+    const { wallet, dashboard, seed } = await runtime.runPromise(
+      Effect.all({ wallet: makeWalletEmulator, dashboard: makeDashboard, seed: Effect.map(Ledger, (l) => l.genesis.seed) })
+    )
+    await script
+    const handle = devnetNodeHandler({
+      wallet,
+      dashboard,
+      run: (effect) => runtime.runPromise(effect),
+      script: () => script,
+      mobileSecret: mobileWalletSecret(seed),
+      relay: (entry) => relay.run(Effect.flatMap(RelayEmulator, (r) => r.sendResponse(entry)))
+    })
+    return {
+      mounts: [relay.mount, { prefix: DEVNET_PREFIX, handle }],
+      transformIndex: injectWalletScript,
+      relay,
+      close: async () => {
+        if (options.relay === undefined) await relay.dispose()
+      }
+    }
+  } catch (e) {
+    if (options.relay === undefined) await relay.dispose()
+    throw e
+  }
+}
