@@ -441,8 +441,10 @@ describe("cancel, bad input, other tabs, disconnect", () => {
       const items = yield* wr.getRequestItems
       expect(items.map((i) => [i.status, i.error])).toEqual([["fail", "canceledByUser"], ["fail", "canceledByUser"]])
       expect((yield* storage.getState).walletData.persona).toBeUndefined()
-      const results = [yield* Fiber.join(login), yield* Fiber.join(tx)]
-      expect(results.map((r) => Either.isLeft(r) && r.left._tag)).toEqual(["canceledByUser", "canceledByUser"])
+      const loginResult = yield* Fiber.join(login)
+      const txResult = yield* Fiber.join(tx)
+      expect(Either.isLeft(loginResult) && loginResult.left._tag).toBe("canceledByUser")
+      expect(Either.isLeft(txResult) && txResult.left._tag).toBe("canceledByUser")
     }).pipe(Effect.provide(toolkit(fake, { gateway })))
   })
 
