@@ -25,7 +25,7 @@ describe("AppConfig", () => {
       gatewayUrl: "/gateway",
       dashboardUrl: "/devnet/dashboard",
       apiBase: "",
-      relayUrl: "/relay/api/v1",
+      relayUrl: "/relay",
       dAppDefinitionAddress: DevnetAddresses.dAppDefinition,
       exchangeAccount: DevnetAddresses.exchangeAccount,
       fundAccount: DevnetAddresses.fundAccount,
@@ -41,7 +41,7 @@ describe("AppConfig", () => {
       gatewayUrl: "https://mainnet.radixdlt.com",
       dashboardUrl: "https://dashboard.radixdlt.com",
       apiBase: "https://api.hswap.app",
-      relayUrl: "https://radix-connect-relay.radixdlt.com/api/v1"
+      relayUrl: "https://radix-connect-relay.radixdlt.com"
     })
   })
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, within } from "@testing-library/react"
+import { screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event"
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
@@ -56,7 +56,7 @@ describe("welcome toast", () => {
     expect(toast).toHaveAttribute("data-variant", "welcome")
     expect(within(toast).getByText("Welcome to hSwap")).toBeVisible()
     // The description is HTML through the sanitiser: the <b> survives.
-    expect(toast.querySelector("b")?.textContent).toBe("fixed rate")
+    await waitFor(() => expect(toast.querySelector("b")?.textContent).toBe("fixed rate"))
     await h.advance("9999 millis")
     expect(screen.getByTestId("toast")).toHaveAttribute("data-state", "open")
     await h.advance("1 millis")

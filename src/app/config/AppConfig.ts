@@ -17,6 +17,7 @@ export interface AppConfigShape {
   readonly dashboardUrl: string
   /** `{api}`: the exchange API base; empty means the app's own origin. */
   readonly apiBase: string
+  /** The Radix Connect relay's base URL, without `/api/v1`. */
   readonly relayUrl: string
   readonly dAppDefinitionAddress: string
   readonly exchangeAccount: string
@@ -110,7 +111,7 @@ export const decodeAppConfig = (env: Env): Either.Either<AppConfigShape, ConfigE
       UrlOrPath,
       env,
       "VITE_RELAY_URL",
-      isDevnet ? "/relay/api/v1" : "https://radix-connect-relay.radixdlt.com/api/v1"
+      isDevnet ? "/relay" : "https://radix-connect-relay.radixdlt.com"
     )
     const account = (variable: string, fallback: string | undefined) =>
       addressVar(env, variable, "account", networkId, fallback)

@@ -6,7 +6,9 @@ import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
 import { Browser } from "../services/Browser"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
-import { WalletSession } from "../services/WalletSession"
+import { WalletSessionLive } from "../services/WalletSessionLive"
+import { Gateway } from "../../gateway/index"
+import { Toolkit } from "../../toolkit/index"
 
 /**
  * The app's own services. They need an HttpClient, a KeyValueStore, a WalletSession and a Browser from below:
@@ -24,10 +26,35 @@ export const makeServicesLayer = (config: AppConfigShape) =>
 export const BrowserPlatform = Layer.mergeAll(
   FetchHttpClient.layer,
   BrowserKeyValueStore.layerLocalStorage,
-  WalletSession.Disconnected,
   Browser.Live
 )
 
+/** Spec §7: the toolkit is configured with the application name and version 1.0.0. */
+export const APPLICATION_VERSION = "1.0.0"
+
+/** The Gateway client and the wallet-connector toolkit for the configured network. */
+export const makeLedgerLayer = (config: AppConfigShape) => {
+  const gateway = Gateway.layer({
+    networkId: config.networkId,
+    basePath: config.gatewayUrl,
+    applicationName: config.brand.name,
+    applicationVersion: APPLICATION_VERSION,
+    applicationDappDefinitionAddress: config.dAppDefinitionAddress
+  }).pipe(Layer.orDie)
+  const toolkit = Toolkit.layer({
+    networkId: config.networkId,
+    dAppDefinitionAddress: config.dAppDefinitionAddress,
+    applicationName: config.brand.name,
+    applicationVersion: APPLICATION_VERSION,
+    gatewayBaseUrl: config.gatewayUrl,
+    relayUrl: config.relayUrl
+  })
+  return Layer.mergeAll(gateway, toolkit)
+}
+
 /** The live services graph of the browser app; main.tsx is the only caller. */
-export const makeAppLayer = (config: AppConfigShape) =>
-  makeServicesLayer(config).pipe(Layer.provideMerge(BrowserPlatform))
+export const makeAppLayer = (config: AppConfigShape) => {
+  const ledger = makeLedgerLayer(config).pipe(Layer.provideMerge(BrowserPlatform))
+  const services = makeServicesLayer(config).pipe(Layer.provideMerge(ledger))
+  return WalletSessionLive.pipe(Layer.provideMerge(services))
+}

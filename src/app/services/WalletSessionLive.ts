@@ -1,0 +1,146 @@
+import { Clock, Duration, Effect, Fiber, FiberHandle, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
+import { shortenAddressToast } from "../../exchange/format"
+import { Gateway } from "../../gateway/index"
+import { type WalletData, WalletRequest } from "../../toolkit/index"
+import { AppConfig } from "../config/AppConfig"
+import { Toaster } from "./Toaster"
+import { type Balances, type BalanceBadge, emptySession, type SessionState, WalletSession } from "./WalletSession"
+
+/** Spec §9: balance refresh cooldown 15 s; wallet toasts 5 s / 3 s / 3 s. */
+export const BALANCE_COOLDOWN = Duration.seconds(15)
+export const WALLET_CONNECTED_DURATION = Duration.seconds(5)
+export const WALLET_DISCONNECTED_DURATION = Duration.seconds(3)
+export const ACCOUNT_CHANGED_DURATION = Duration.seconds(3)
+
+/** Sums the vault amounts of each fungible resource, exactly. */
+const sumVaults = (
+  items: ReadonlyArray<{
+    readonly resource_address: string
+    readonly vaults: { readonly items: ReadonlyArray<{ readonly amount: string }> }
+  }>
+) => {
+  const out: Record<string, string> = {}
+  for (const item of items) {
+    let total = ZERO
+    for (const v of item.vaults.items)
+      total = addDecimal(
+        total,
+        Option.getOrElse(parseLooseDecimal(v.amount), () => ZERO)
+      )
+    out[item.resource_address] = decimalToString(total)
+  }
+  return out
+}
+
+/**
+ * The live WalletSession over a stream of wallet data: accounts (the first one selected when none is chosen), the
+ * wallet toasts, and the selected account's balances from the Gateway's vault-aggregated entity details.
+ */
+export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
+  Effect.gen(function* () {
+    const gateway = yield* Gateway
+    const config = yield* AppConfig
+    const toaster = yield* Toaster
+    const session = yield* SubscriptionRef.make<SessionState>(emptySession)
+    const balances = yield* SubscriptionRef.make<Balances>({ _tag: "None" })
+    let lastFetch: { account: string; at: number } | undefined
+    // One balance read at a time: a new account interrupts the read of the previous one.
+    const loader = yield* FiberHandle.make<void, never>()
+
+    const fetchBalances = (account: string) =>
+      gateway.state.getEntityDetailsVaultAggregated([account]).pipe(
+        Effect.map((items) => sumVaults(items[0]?.fungible_resources.items ?? [])),
+        Effect.catchAll((e) =>
+          // The spec's rule: the balance falls back to 0, logged, with nothing shown to the user.
+          Effect.logError("Error fetching GKS balance", e).pipe(Effect.as<Readonly<Record<string, string>>>({}))
+        )
+      )
+
+    const load = (account: string, force: boolean) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        if (!force && lastFetch?.account === account && now - lastFetch.at < Duration.toMillis(BALANCE_COOLDOWN)) return
+        lastFetch = { account, at: now }
+        const current = yield* SubscriptionRef.get(balances)
+        if (current._tag !== "Ready" || current.account !== account)
+          yield* SubscriptionRef.set(balances, { _tag: "Loading", account })
+        const amounts = yield* fetchBalances(account)
+        const selected = (yield* SubscriptionRef.get(session)).selected
+        if (selected === account) yield* SubscriptionRef.set(balances, { _tag: "Ready", account, amounts })
+      })
+
+    // Follow the wallet's accounts; keep the selection while it is still shared, else take the first.
+    yield* walletData.pipe(
+      Stream.runForEach((data) =>
+        Effect.gen(function* () {
+          const before = yield* SubscriptionRef.get(session)
+          const accounts = data.accounts.map((a) => ({ address: a.address, label: a.label }))
+          const selected = accounts.some((a) => a.address === before.selected) ? before.selected : accounts[0]?.address
+          yield* SubscriptionRef.set(session, { accounts, selected })
+          if (before.accounts.length === 0 && selected !== undefined)
+            yield* toaster.show({
+              title: "Wallet Connected",
+              description: shortenAddressToast(selected),
+              duration: WALLET_CONNECTED_DURATION
+            })
+          if (before.accounts.length > 0 && accounts.length === 0)
+            yield* toaster.show({ title: "Wallet Disconnected", duration: WALLET_DISCONNECTED_DURATION })
+          if (selected === undefined) {
+            lastFetch = undefined
+            yield* SubscriptionRef.set(balances, { _tag: "None" })
+          } else if (selected !== before.selected) yield* FiberHandle.run(loader, load(selected, true))
+        })
+      ),
+      Effect.forkScoped
+    )
+
+    // Once at startup, the fund account's balances are read and only logged (spec §7).
+    yield* fetchBalances(config.fundAccount).pipe(
+      Effect.tap((amounts) => Effect.logInfo("fund account balances", amounts)),
+      Effect.forkScoped
+    )
+
+    const selectAccount = (address: string) =>
+      Effect.gen(function* () {
+        const s = yield* SubscriptionRef.get(session)
+        if (!s.accounts.some((a) => a.address === address) || s.selected === address) return
+        yield* SubscriptionRef.set(session, { ...s, selected: address })
+        yield* toaster.show({
+          title: "Account Changed",
+          description: shortenAddressToast(address),
+          duration: ACCOUNT_CHANGED_DURATION
+        })
+        yield* Fiber.await(yield* FiberHandle.run(loader, load(address, true)))
+      })
+
+    const refreshBalances = Effect.gen(function* () {
+      const selected = (yield* SubscriptionRef.get(session)).selected
+      if (selected !== undefined)
+        yield* Fiber.await(yield* FiberHandle.run(loader, load(selected, false), { onlyIfMissing: true }))
+    })
+
+    const gksBalance: Stream.Stream<BalanceBadge> = balances.changes.pipe(
+      Stream.map((b): BalanceBadge => {
+        switch (b._tag) {
+          case "None":
+            return { _tag: "Hidden" }
+          case "Loading":
+            return { _tag: "Loading" }
+          case "Ready":
+            return { _tag: "Ready", amount: b.amounts[config.gksResource] ?? "0" }
+        }
+      }),
+      Stream.changesWith(
+        (a, b) => a._tag === b._tag && (a._tag !== "Ready" || (b._tag === "Ready" && a.amount === b.amount))
+      )
+    )
+
+    return { session: session.changes, balances: balances.changes, gksBalance, selectAccount, refreshBalances }
+  })
+
+/** The live layer: the toolkit's wallet data. */
+export const WalletSessionLive = Layer.scoped(
+  WalletSession,
+  Effect.flatMap(WalletRequest, (wallet) => makeWalletSession(wallet.walletData))
+)
