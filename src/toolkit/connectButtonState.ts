@@ -112,3 +112,32 @@ export const connectButtonState: Stream.Stream<ConnectButtonState, never, Wallet
     )
   )
 )
+
+// ---------------------------------------------------------------------------------------------------------------
+// Wallet toasts (the app shell shows them through its toaster)
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface WalletToast {
+  readonly title: "Wallet Connected" | "Wallet Disconnected" | "Account Changed"
+  /** The account, shortened 15 + 5; plain text. */
+  readonly description: string
+  readonly durationMs: number
+}
+
+/** 'Wallet Connected' (5 s) when a persona appears, 'Wallet Disconnected' (3 s) when it goes. */
+export const walletSessionToast = (previous: WalletData, next: WalletData): WalletToast | undefined => {
+  if (!previous.persona && next.persona) {
+    return { title: "Wallet Connected", description: shortenAddress(next.accounts[0]?.address ?? ""), durationMs: 5000 }
+  }
+  if (previous.persona && !next.persona) {
+    return { title: "Wallet Disconnected", description: shortenAddress(previous.accounts[0]?.address ?? ""), durationMs: 3000 }
+  }
+  return undefined
+}
+
+/** 'Account Changed' (3 s) for the newly selected account. */
+export const accountChangedToast = (address: string): WalletToast => ({
+  title: "Account Changed",
+  description: shortenAddress(address),
+  durationMs: 3000
+})

@@ -6,7 +6,7 @@
  * probe is answered within 200 ms or the extension is taken as missing; a send with no extension fails with
  * `missingExtension` instead of hanging.
  */
-import { Deferred, Duration, Effect, Option, PubSub, Queue, Runtime, Stream, SubscriptionRef } from "effect"
+import { Deferred, Duration, Effect, Layer, Option, PubSub, Queue, Runtime, Stream, SubscriptionRef } from "effect"
 import type { Scope } from "effect"
 import { timing } from "./config.js"
 import { Crypto } from "./crypto.js"
@@ -257,4 +257,8 @@ export class Extension extends Effect.Service<Extension>()("hswap/toolkit/Extens
       disconnect: storage.connectorExtension.clear.pipe(Effect.ignore)
     } as const
   })
-}) {}
+}) {
+  /** Over a scripted `EventTarget` instead of the window (a fake extension listens on it). */
+  static readonly Test = (events: EventTarget): Layer.Layer<Extension, never, Crypto | Storage> =>
+    Extension.Default.pipe(Layer.provide(Environment.Test({ events })))
+}

@@ -81,10 +81,12 @@ export * from "./errors.js"
 export { COMPACT_BELOW_PX, ConnectButton, requestTitle } from "./ConnectButton.js"
 export type { ConnectButtonMode, ConnectButtonProps, ConnectButtonTheme } from "./ConnectButton.js"
 export {
+  accountChangedToast,
   connectButtonState,
   initialConnectButtonState,
+  walletSessionToast,
   personaDataLines,
   shortenAddress,
   toConnectButtonState
 } from "./connectButtonState.js"
-export type { ConnectButtonState, PersonaDataLine } from "./connectButtonState.js"
+export type { ConnectButtonState, PersonaDataLine, WalletToast } from "./connectButtonState.js"

@@ -5,7 +5,7 @@
  * typed error and the rest of the batch is still delivered.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Duration, Effect, Option, Schedule, Schema } from "effect"
+import { Clock, Duration, Effect, Layer, Option, type Ref, Schedule, Schema } from "effect"
 import { timing, ToolkitConfig } from "./config.js"
 import { Crypto, fromHex, fromUtf8, isHex, splitSealbox, signatureMessage, toHex } from "./crypto.js"
 import { buildDeepLink, encodeRequestParam } from "./deepLink.js"
@@ -219,4 +219,24 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
 
     return { getIdentity, getSession, createSignature, deepLink, send, decryptEntry, getResponses, poll } as const
   })
-}) {}
+}) {
+  /** Over a scripted relay (`HttpClient`) and a scripted mobile environment whose navigations are recorded. */
+  static readonly Test = (options: {
+    readonly http: HttpClient.HttpClient
+    readonly isMobile?: boolean
+    readonly isTelegramMiniApp?: boolean
+    readonly opened?: Ref.Ref<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>
+  }): Layer.Layer<Relay, never, Crypto | Storage | ToolkitConfig> =>
+    Relay.Default.pipe(
+      Layer.provide(
+        Layer.mergeAll(
+          Environment.Test({
+            isMobile: options.isMobile ?? true,
+            ...(options.isTelegramMiniApp !== undefined ? { isTelegramMiniApp: options.isTelegramMiniApp } : {}),
+            ...(options.opened ? { opened: options.opened } : {})
+          }),
+          Layer.succeed(HttpClient.HttpClient, options.http)
+        )
+      )
+    )
+}

@@ -2,6 +2,7 @@ import { HttpClient, KeyValueStore } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Stream, TestClock } from "effect"
 import {
+  accountChangedToast,
   connectButtonState,
   Crypto,
   Environment,
@@ -9,7 +10,8 @@ import {
   shortenAddress,
   Toolkit,
   ToolkitGateway,
-  WalletRequest
+  WalletRequest,
+  walletSessionToast
 } from "../../src/toolkit/index.js"
 import { emptyWalletData } from "../../src/toolkit/schemas.js"
 import { fakeExtension, type FakeExtension, fakeRelay } from "./fakes.js"
@@ -34,6 +36,15 @@ describe("display helpers", () => {
       personaData: [{ entry: "fullName", fields: { variant: "eastern", givenNames: "Taro", familyName: "Yamada", nickname: "T" } }]
     })
     expect(eastern[0]?.value).toBe('Yamada "T" Taro')
+  })
+
+  it("wallet toasts: connected 5 s, disconnected 3 s, account changed 3 s, the account shortened 15 + 5", () => {
+    const account = { address: "account_tdx_2_12yf9gd53yfep7a669fv2t3wm7nz9zeezwd04n02a433ker8vza6rhe", label: "A", appearanceId: 0 }
+    const on = { ...emptyWalletData, persona: { identityAddress: "identity_x", label: "P" }, accounts: [account] }
+    expect(walletSessionToast(emptyWalletData, on)).toEqual({ title: "Wallet Connected", description: "account_tdx_2_1...a6rhe", durationMs: 5000 })
+    expect(walletSessionToast(on, emptyWalletData)).toEqual({ title: "Wallet Disconnected", description: "account_tdx_2_1...a6rhe", durationMs: 3000 })
+    expect(walletSessionToast(on, on)).toBeUndefined()
+    expect(accountChangedToast(account.address)).toEqual({ title: "Account Changed", description: "account_tdx_2_1...a6rhe", durationMs: 3000 })
   })
 
   it("shortens an address to 15 + 5 characters", () => {

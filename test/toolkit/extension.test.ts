@@ -29,7 +29,7 @@ const success = (interactionId: string) => ({
   items: { discriminator: "transaction", send: { transactionIntentHash: "txid_1" } }
 })
 
-const withFake = (fake: FakeExtension) => Layer.provideMerge(Extension.Default, baseLayer({ events: fake.target }))
+const withFake = (fake: FakeExtension) => Layer.provideMerge(Extension.Test(fake.target), baseLayer())
 const idOf = (m: Record<string, unknown>) => String(m["interactionId"])
 
 describe("Extension detection", () => {

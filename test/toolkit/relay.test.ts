@@ -1,4 +1,3 @@
-import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, Layer, Ref, TestClock } from "effect"
 import { fromHex, toHex } from "../../src/toolkit/crypto.js"
@@ -19,10 +18,12 @@ const sig = signatureVectors.signature
 const vectorInteraction = JSON.parse(Buffer.from(sig.request_base64url, "base64url").toString("utf8")) as WalletInteraction
 
 const relayLayer = (relay: FakeRelay, o: BaseLayerOptions = {}) =>
-  Relay.Default.pipe(
-    Layer.provideMerge(baseLayer({ ...o, options: { dAppDefinitionAddress: sig.dAppDefinitionAddress, ...o.options } })),
-    Layer.provide(Layer.succeed(HttpClient.HttpClient, relay.client))
-  )
+  Relay.Test({
+    http: relay.client,
+    isMobile: o.isMobile ?? false,
+    ...(o.isTelegramMiniApp !== undefined ? { isTelegramMiniApp: o.isTelegramMiniApp } : {}),
+    ...(o.opened ? { opened: o.opened } : {})
+  }).pipe(Layer.provideMerge(baseLayer({ options: { dAppDefinitionAddress: sig.dAppDefinitionAddress, ...o.options } })))
 
 const withSecret = (secret: string) =>
   Effect.flatMap(Storage, (s) => s.identities.setItems({ dApp: { secret, createdAt: 1 } }))
