@@ -1,0 +1,138 @@
+import { HttpClient, HttpClientResponse } from "@effect/platform"
+import { it } from "@effect/vitest"
+import { Context, Effect, Fiber, Layer, Option, Stream, SubscriptionRef, TestClock } from "effect"
+import { describe, expect } from "vitest"
+import { AppConfig } from "../../src/app/config/AppConfig"
+import { Toaster } from "../../src/app/services/Toaster"
+import type { Balances, BalanceBadge, SessionState } from "../../src/app/services/WalletSession"
+import { makeWalletSession } from "../../src/app/services/WalletSessionLive"
+import { makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator"
+import { Ledger } from "../../src/devnet/ledger/Ledger"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { Gateway } from "../../src/gateway/index"
+import { emptyWalletData, type WalletData } from "../../src/toolkit/index"
+import { testConfig } from "./harness"
+
+const [alice, bob] = DevnetAddresses.users
+const account = (address: string, label: string) => ({ address, label, appearanceId: 0 })
+
+/** Our Gateway client over the devnet's gateway emulator, in process and as Effects (TestClock-friendly). */
+const DevnetGateway = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const emulator = yield* makeGatewayEmulator
+    const ledger = yield* Effect.context<Ledger>()
+    const calls: Array<string> = []
+    const http = HttpClient.make((request, url) =>
+      Effect.gen(function* () {
+        const text = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : ""
+        const path = url.pathname.replace(/^\/gateway/, "")
+        calls.push(path)
+        const res = yield* emulator.handle({ method: "POST", path, body: text === "" ? undefined : JSON.parse(text) })
+        return HttpClientResponse.fromWeb(request, Response.json(res.json, { status: res.status }))
+      }).pipe(Effect.provide(ledger))
+    )
+    return Layer.merge(
+      Gateway.layer({ basePath: "http://devnet.invalid/gateway", applicationName: "test" }).pipe(
+        Layer.provide(Layer.succeed(HttpClient.HttpClient, http)),
+        Layer.orDie
+      ),
+      Layer.succeed(GatewayCalls, calls)
+    )
+  })
+).pipe(Layer.provide(Ledger.memory()))
+
+class GatewayCalls extends Context.Tag("test/GatewayCalls")<GatewayCalls, Array<string>>() {}
+
+const env = Layer.mergeAll(DevnetGateway, Toaster.Default, AppConfig.layer(testConfig()))
+
+const latest = <A>(s: Stream.Stream<A>) =>
+  Effect.flatMap(Stream.runHead(s), (o) => Effect.succeed(Option.getOrThrow(o)))
+
+describe("WalletSession (live, over the devnet gateway)", () => {
+  it.scoped("selects the first shared account, toasts, and reads its balances and GKS badge", () =>
+    Effect.gen(function* () {
+      const data = yield* SubscriptionRef.make<WalletData>(emptyWalletData)
+      const session = yield* makeWalletSession(data.changes)
+      const toaster = yield* Toaster
+      expect((yield* latest(session.session)).accounts).toEqual([])
+      expect(yield* latest(session.gksBalance)).toEqual({ _tag: "Hidden" })
+
+      yield* SubscriptionRef.set(data, {
+        ...emptyWalletData,
+        accounts: [account(alice!, "Main"), account(bob!, "Savings")]
+      })
+      yield* TestClock.adjust("1 millis")
+      const s: SessionState = yield* latest(session.session)
+      expect(s.selected).toBe(alice)
+      expect(yield* Effect.map(toaster.current, (ts) => ts.map((t) => [t.title, t.description]))).toEqual([
+        ["Wallet Connected", "account_loc1280...nt3mp"]
+      ])
+      const b: Balances = yield* latest(session.balances)
+      expect(b._tag).toBe("Ready")
+      if (b._tag === "Ready") {
+        expect(b.account).toBe(alice)
+        expect(b.amounts[DevnetAddresses.resources.XRD]).toBeDefined()
+        expect(Number(b.amounts[DevnetAddresses.resources.hETH])).toBeGreaterThan(0)
+      }
+      // Users hold no GKS: the badge shows 0.
+      const badge: BalanceBadge = yield* latest(session.gksBalance)
+      expect(badge).toEqual({ _tag: "Ready", amount: "0" })
+    }).pipe(Effect.provide(env))
+  )
+
+  it.scoped("throttles balance reads to one per 15 s, and toasts account changes", () =>
+    Effect.gen(function* () {
+      const data = yield* SubscriptionRef.make<WalletData>({
+        ...emptyWalletData,
+        accounts: [account(alice!, "A"), account(bob!, "B")]
+      })
+      const session = yield* makeWalletSession(data.changes)
+      const calls = yield* GatewayCalls
+      yield* TestClock.adjust("1 millis")
+      const reads = () => calls.filter((c) => c === "/state/entity/details").length
+      const afterConnect = reads()
+      yield* session.refreshBalances
+      yield* TestClock.adjust("14 seconds")
+      yield* session.refreshBalances
+      expect(reads()).toBe(afterConnect)
+      yield* TestClock.adjust("1 seconds")
+      yield* session.refreshBalances
+      expect(reads()).toBe(afterConnect + 1)
+
+      yield* session.selectAccount(bob!)
+      expect((yield* latest(session.session)).selected).toBe(bob)
+      const toaster = yield* Toaster
+      expect(yield* Effect.map(toaster.current, (ts) => ts[0]?.title)).toBe("Account Changed")
+      expect(reads()).toBe(afterConnect + 2)
+      // Choosing an account that is not shared changes nothing.
+      yield* session.selectAccount("account_loc1nope")
+      expect((yield* latest(session.session)).selected).toBe(bob)
+    }).pipe(Effect.provide(env))
+  )
+
+  it.scoped("keeps the selection while shared, falls back to the first, and clears everything on disconnect", () =>
+    Effect.gen(function* () {
+      const data = yield* SubscriptionRef.make<WalletData>({
+        ...emptyWalletData,
+        accounts: [account(alice!, "A"), account(bob!, "B")]
+      })
+      const session = yield* makeWalletSession(data.changes)
+      yield* TestClock.adjust("1 millis")
+      yield* session.selectAccount(bob!)
+      yield* SubscriptionRef.set(data, { ...emptyWalletData, accounts: [account(bob!, "B"), account(alice!, "A")] })
+      yield* TestClock.adjust("1 millis")
+      expect((yield* latest(session.session)).selected).toBe(bob)
+      yield* SubscriptionRef.set(data, { ...emptyWalletData, accounts: [account(alice!, "A")] })
+      yield* TestClock.adjust("1 millis")
+      expect((yield* latest(session.session)).selected).toBe(alice)
+      yield* SubscriptionRef.set(data, emptyWalletData)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* latest(session.session)).toEqual({ accounts: [], selected: undefined })
+      expect(yield* latest(session.gksBalance)).toEqual({ _tag: "Hidden" })
+      const toaster = yield* Toaster
+      expect(yield* Effect.map(toaster.current, (ts) => ts[0]?.title)).toBe("Wallet Disconnected")
+      const fiber = yield* Effect.fork(latest(session.balances))
+      expect(yield* Fiber.join(fiber)).toEqual({ _tag: "None" })
+    }).pipe(Effect.provide(env))
+  )
+})
