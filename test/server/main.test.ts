@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { optionsFromEnv } from "../../src/server/main"
+
+describe("npm run server: configuration from the environment", () => {
+  it("defaults to the devnet genesis exchange on network 240", async () => {
+    const o = await optionsFromEnv({})
+    expect(o).toMatchObject({ host: "127.0.0.1", port: 8090 })
+    expect(o.server).toMatchObject({
+      networkId: 240,
+      gatewayUrl: "http://127.0.0.1:8080/gateway",
+      exchangeAccount: DevnetAddresses.exchangeAccount,
+      databasePath: ".exchange/exchange.sqlite",
+      maintenance: false,
+      logLevel: "info"
+    })
+    expect(o.server.privateKeyHex).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it("reads every variable", async () => {
+    const o = await optionsFromEnv({
+      HSWAP_NETWORK_ID: "1",
+      HSWAP_EXCHANGE_ACCOUNT: "account_rdx12xsvygvltz4uhsht6tdrfxktzpmnl77r0d40j8agmujgdj022sudkk",
+      HSWAP_EXCHANGE_PRIVATE_KEY: "00".repeat(31) + "01",
+      HSWAP_DB_PATH: "/var/lib/hswap/x.sqlite",
+      HSWAP_PORT: "9000",
+      HSWAP_HOST: "0.0.0.0",
+      HSWAP_MAINTENANCE: "true",
+      HSWAP_RATE_LIMIT: "0",
+      HSWAP_PRICE_SOURCE_URL: "https://prices.example/usd",
+      HSWAP_WATCH_FROM_STATE_VERSION: "123",
+      HSWAP_LOG_LEVEL: "warning",
+      HSWAP_TOKENS: JSON.stringify([{ symbol: "hUSDC", resource_address: "resource_rdx1x", decimals: 6, reference_usd: "1" }])
+    })
+    expect(o).toMatchObject({ host: "0.0.0.0", port: 9000 })
+    expect(o.server).toMatchObject({
+      networkId: 1,
+      gatewayUrl: "https://mainnet.radixdlt.com",
+      databasePath: "/var/lib/hswap/x.sqlite",
+      maintenance: true,
+      rateLimitPerMinute: 0,
+      priceSourceUrl: "https://prices.example/usd",
+      watchFromStateVersion: 123,
+      logLevel: "warning",
+      tokens: [{ symbol: "hUSDC", name: "hUSDC", resourceAddress: "resource_rdx1x", decimals: 6, referenceUsd: "1", volatilityBp: 10, logoUrl: "" }]
+    })
+  })
+
+  it("names the variable at fault", async () => {
+    await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "1" })).rejects.toThrow("HSWAP_EXCHANGE_ACCOUNT is required")
+    await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "99" })).rejects.toThrow("HSWAP_GATEWAY_URL is required for network 99")
+    await expect(optionsFromEnv({ HSWAP_EXCHANGE_PRIVATE_KEY: "abc" })).rejects.toThrow("HSWAP_EXCHANGE_PRIVATE_KEY")
+    await expect(optionsFromEnv({ HSWAP_RATE_LIMIT: "-1" })).rejects.toThrow("HSWAP_RATE_LIMIT must be a whole number")
+    await expect(optionsFromEnv({ HSWAP_TOKENS: "[{}]" })).rejects.toThrow("HSWAP_TOKENS is not a valid token table")
+    await expect(optionsFromEnv({ HSWAP_LOG_LEVEL: "loud" })).rejects.toThrow("HSWAP_LOG_LEVEL")
+  })
+})
