@@ -1,6 +1,7 @@
 import type { HttpClient, KeyValueStore } from "@effect/platform"
 import type { AppConfig } from "../config/AppConfig"
 import type { ExchangeApi } from "../../exchange/ExchangeApi"
+import type { SwapEvents } from "../features/exchange/SwapEvents"
 import type { Browser } from "../services/Browser"
 import type { Toaster } from "../services/Toaster"
 import type { ValidatorSupport } from "../services/ValidatorSupport"
@@ -15,6 +16,7 @@ export type AppServices =
   | ValidatorSupport
   | Browser
   | ExchangeApi
+  | SwapEvents
   | HttpClient.HttpClient
   | KeyValueStore.KeyValueStore
 

@@ -3,6 +3,7 @@ import { BrowserKeyValueStore } from "@effect/platform-browser"
 import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
 import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
+import { SwapEvents } from "../features/exchange/SwapEvents"
 import { Browser } from "../services/Browser"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
@@ -18,6 +19,7 @@ export const makeServicesLayer = (config: AppConfigShape) =>
   Layer.mergeAll(
     AppConfig.layer(config),
     Toaster.Default,
+    SwapEvents.Default,
     ValidatorSupport.Default,
     ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: config.apiBase })))
   )
