@@ -8,8 +8,9 @@ export const PANEL_CSS = `
   background: #1e1b2e; border: 2px solid #a855f7; border-radius: 12px; box-shadow: 0 10px 30px #0008;
 }
 .panel:not(.open) { width: auto; }
-header { display: flex; align-items: center; gap: 8px; padding: 8px 10px; position: sticky; top: 0; background: #1e1b2e; }
-header strong { font-size: 13px; }
+header { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; padding: 8px 10px; position: sticky; top: 0; background: #1e1b2e; }
+header strong { font-size: 13px; white-space: nowrap; }
+.badge, label.auto { white-space: nowrap; }
 .badge { font-size: 10px; text-transform: uppercase; letter-spacing: .06em; padding: 1px 6px; border-radius: 999px; background: #7c3aed; }
 .count { min-width: 18px; text-align: center; border-radius: 999px; background: #f59e0b; color: #111; font-weight: 700; font-size: 11px; }
 label.auto { margin-left: auto; display: flex; align-items: center; gap: 4px; font-size: 12px; }
