@@ -4,8 +4,9 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientError } from "@effect/platform"
-import { Clock, Duration, Effect, Option, ParseResult, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Option, ParseResult, Schema } from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
+import { decodeResponse } from "./decode.js"
 import { gatewayRetrySchedule, parseRetryAfter } from "./config.js"
 import type { DecodeIssue, GatewayError } from "./errors.js"
 import {
@@ -146,9 +147,9 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
             issues: [{ path: "", message: `body is not valid JSON (${text.length} bytes)` }]
           })
         }
-        return yield* Schema.decodeUnknown(endpoint.response)(json.value).pipe(
-          Effect.mapError((error) => new GatewayDecodeError({ path: endpoint.path, issues: decodeIssues(error) }))
-        )
+        const decoded = decodeResponse(endpoint.response, json.value)
+        if (Either.isRight(decoded)) return decoded.right
+        return yield* new GatewayDecodeError({ path: endpoint.path, issues: decodeIssues(decoded.left) })
       })
 
     return call

@@ -3,6 +3,7 @@
  * unknown-variant fallback, ledger state, paging mixins, public keys and metadata.
  */
 import { ParseResult, Schema, SchemaAST } from "effect"
+import { TaggedUnionSpec, type TaggedUnionSpecValue } from "./spec.js"
 
 /** An optional field that also accepts `null` on decode (the Gateway omits nulls, opaque subtrees keep them). */
 export const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
@@ -73,9 +74,13 @@ export const taggedUnion = <K extends string, const Members extends ReadonlyArra
   const decoderOf = (schema: Schema.Schema.Any): Decode =>
     ParseResult.decodeUnknownEither(schema as unknown as Schema.Schema<unknown, unknown, never>)
   const byTag = new Map<unknown, Decode>()
+  const specMembers: Array<readonly [SchemaAST.LiteralValue, SchemaAST.AST]> = []
   for (const member of members) {
     const decode = decoderOf(member)
-    for (const literal of literalsAt(member.ast, key)) byTag.set(literal, decode)
+    for (const literal of literalsAt(member.ast, key)) {
+      byTag.set(literal, decode)
+      specMembers.push([literal, member.ast])
+    }
   }
   const fallback = unknownVariant(key, [...byTag.keys()] as ReadonlyArray<SchemaAST.LiteralValue>)
   const decodeFallback = decoderOf(fallback)
@@ -89,7 +94,10 @@ export const taggedUnion = <K extends string, const Members extends ReadonlyArra
         : ParseResult.fail(new ParseResult.Type(ast, input, `Expected an object with a "${key}" discriminator`))
     },
     encode: (u) => (input, options) => ParseResult.encodeUnknown(u)(input, options)
-  }).annotations({ identifier: `TaggedUnion<${key}>` }) as never
+  }).annotations({
+    identifier: `TaggedUnion<${key}>`,
+    [TaggedUnionSpec]: { key, members: specMembers, fallback: fallback.ast } satisfies TaggedUnionSpecValue
+  }) as never
 }
 
 /** A string enum as a Schema.Literal that also reads like the SDK's enum objects (`TransactionStatus.Pending`). */

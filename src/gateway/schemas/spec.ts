@@ -1,0 +1,13 @@
+/** Internal (not exported from the package index): the annotation a tagged union carries for the decode twin. */
+import type { SchemaAST } from "effect"
+
+/** Annotation key on a `taggedUnion` declaration: its discriminator and members, read by ../decode.ts. */
+export const TaggedUnionSpec: unique symbol = Symbol.for("hswap/gateway/TaggedUnionSpec")
+
+export interface TaggedUnionSpecValue {
+  readonly key: string
+  /** Discriminator value → member AST (a member with several literals appears once per literal). */
+  readonly members: ReadonlyArray<readonly [SchemaAST.LiteralValue, SchemaAST.AST]>
+  /** The unknown-variant fallback. */
+  readonly fallback: SchemaAST.AST
+}
