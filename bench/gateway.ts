@@ -1,141 +1,297 @@
 /**
  * `npm run bench:gateway`: our Gateway client vs the official SDK (@radixdlt/babylon-gateway-api-sdk 1.10.1) loading
- * the vault-aggregated details of 2,000 accounts × 150 fungibles from a fake gateway on 127.0.0.1 (20 ms per request,
- * page size 100, so every account's fungible collection needs a second page). Prints figures, asserts nothing.
+ * the vault-aggregated details of 2,000 accounts × 150 fungibles from a fake gateway (20 ms per request, page size
+ * 100, so every account's fungible collection needs a second page: 100 details + 2,000 page requests).
+ *
+ * The fake gateway runs in a child process (this file with `--serve`) on 127.0.0.1 and a free port, so its JSON work
+ * does not share the clients' thread; it counts requests, peak in flight and errors, and exits when this process
+ * disconnects. Client CPU is `process.cpuUsage()` of this process over the run. Prints figures, asserts nothing.
+ *
+ * Flags: `--rounds N` (default 2), `--clients ours,high,sdk` (which rows to run), `--decode` (only the in-process
+ * decode micro-bench).
  */
 import { FetchHttpClient } from "@effect/platform"
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, ParseResult, Schema } from "effect"
+import { fork } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Gateway, GatewayDefaults } from "../src/gateway/index.js"
+import { fileURLToPath } from "node:url"
+import {
+  Gateway,
+  GatewayDefaults,
+  StateEntityDetailsResponse,
+  StateEntityFungiblesPageResponse
+} from "../src/gateway/index.js"
+import { decodeResponse } from "../src/gateway/decode.js"
 import { accountAddress, makeFakeGateway } from "../test/gateway/fake-gateway.js"
 
 const ACCOUNTS = 2000
 const FUNGIBLES = 150
-const LATENCY = "20 millis"
+const PAGE_SIZE = 100
+const LATENCY_MS = 20
+/** The server stops by itself after this long even if the parent never disconnects. */
+const SERVER_DEADLINE_MS = 15 * 60 * 1000
 
-const fake = makeFakeGateway({ accounts: ACCOUNTS, fungiblesPerAccount: FUNGIBLES, pageSize: 100 })
-const addresses = Array.from({ length: ACCOUNTS }, (_, i) => accountAddress(i))
+const argValue = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i < 0 ? undefined : process.argv[i + 1]
+}
 
-const stats = { requests: 0, inFlight: 0, peak: 0, errors: 0 }
-const resetStats = () => Object.assign(stats, { requests: 0, inFlight: 0, peak: 0, errors: 0 })
+// ---------------------------------------------------------------------------------------------------------------------
+// Server side (child process)
 
-const server = createServer((req, res) => {
-  stats.requests += 1
-  stats.inFlight += 1
-  stats.peak = Math.max(stats.peak, stats.inFlight)
-  const chunks: Array<Buffer> = []
-  req.on("data", (c: Buffer) => chunks.push(c))
-  req.on("end", () => {
-    const text = Buffer.concat(chunks).toString("utf8")
-    void Effect.runPromise(Effect.sleep(LATENCY)).then(() => {
-      let reply: { status: number; body: unknown }
-      try {
-        reply = fake.handle(req.url ?? "/", (text === "" ? {} : JSON.parse(text)) as Record<string, unknown>)
-      } catch (e) {
-        reply = { status: 500, body: { message: String(e) } }
-      }
-      if (reply.status < 200 || reply.status > 299) stats.errors += 1
-      stats.inFlight -= 1
-      res.writeHead(reply.status, { "content-type": "application/json" })
-      res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body))
+interface ServerStats {
+  readonly requests: number
+  readonly peak: number
+  readonly errors: number
+  readonly cpuMs: number
+}
+
+type ToServer = { readonly type: "reset" } | { readonly type: "stats" }
+type FromServer =
+  | { readonly type: "ready"; readonly port: number }
+  | { readonly type: "reset" }
+  | ({ readonly type: "stats" } & ServerStats)
+
+const serve = () => {
+  const fake = makeFakeGateway({ accounts: ACCOUNTS, fungiblesPerAccount: FUNGIBLES, pageSize: PAGE_SIZE })
+  const stats = { requests: 0, inFlight: 0, peak: 0, errors: 0 }
+  let cpu = process.cpuUsage()
+  const send = (message: FromServer) => process.send?.(message)
+  const server = createServer((req, res) => {
+    stats.requests += 1
+    stats.inFlight += 1
+    stats.peak = Math.max(stats.peak, stats.inFlight)
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8")
+      setTimeout(() => {
+        let reply: { status: number; body: unknown }
+        try {
+          reply = fake.handle(req.url ?? "/", (text === "" ? {} : JSON.parse(text)) as Record<string, unknown>)
+        } catch (e) {
+          reply = { status: 500, body: { message: String(e) } }
+        }
+        if (reply.status < 200 || reply.status > 299) stats.errors += 1
+        stats.inFlight -= 1
+        res.writeHead(reply.status, { "content-type": "application/json" })
+        res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body))
+      }, LATENCY_MS)
     })
   })
-})
+  const stop = () => {
+    server.closeAllConnections()
+    server.close()
+    process.exit(0)
+  }
+  process.on("disconnect", stop)
+  setTimeout(stop, SERVER_DEADLINE_MS).unref()
+  process.on("message", (message: ToServer) => {
+    if (message.type === "reset") {
+      fake.reset()
+      Object.assign(stats, { requests: 0, inFlight: 0, peak: 0, errors: 0 })
+      cpu = process.cpuUsage()
+      send({ type: "reset" })
+    } else {
+      const used = process.cpuUsage(cpu)
+      send({ type: "stats", ...stats, cpuMs: (used.user + used.system) / 1000 })
+    }
+  })
+  server.listen(0, "127.0.0.1", () => send({ type: "ready", port: (server.address() as AddressInfo).port }))
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Client side
+
+/** Sends `message` to the server process and waits for its answer of the same type. */
+const ask = <T extends FromServer["type"]>(child: ChildProcess, type: T, message?: ToServer) =>
+  new Promise<Extract<FromServer, { readonly type: T }>>((resolve, reject) => {
+    const onMessage = (m: FromServer) => {
+      if (m.type !== type) return
+      child.off("message", onMessage)
+      child.off("exit", onExit)
+      resolve(m as Extract<FromServer, { readonly type: T }>)
+    }
+    const onExit = (code: number | null) => reject(new Error(`fake gateway exited (${code})`))
+    child.on("message", onMessage)
+    child.once("exit", onExit)
+    if (message !== undefined) child.send(message)
+  })
 
 interface Row {
   readonly client: string
   readonly requests: number
   readonly wallMs: number
+  readonly cpuMs: number
+  readonly serverCpuMs: number
   readonly peak: number
   readonly errors: number
-  readonly entities: number
   readonly fungibles: number
 }
 
 type Loaded = ReadonlyArray<{ readonly fungible_resources: { readonly items: ReadonlyArray<unknown> } }>
 
-const measure = async (client: string, load: () => Promise<Loaded>): Promise<Row> => {
-  fake.reset()
-  resetStats()
+const measure = async (child: ChildProcess, client: string, load: () => Promise<Loaded>): Promise<Row> => {
+  await ask(child, "reset", { type: "reset" })
+  const cpu = process.cpuUsage()
   const start = performance.now()
-  let entities = 0
   let fungibles = 0
   let failed = 0
   try {
     const items = await load()
-    entities = items.length
     fungibles = items.reduce((n, i) => n + i.fungible_resources.items.length, 0)
   } catch (e) {
     failed = 1
     console.error(`${client} failed:`, e instanceof Error ? e.message : e)
   }
   const wallMs = performance.now() - start
+  const used = process.cpuUsage(cpu)
+  const server = await ask(child, "stats", { type: "stats" })
   return {
     client,
-    requests: stats.requests,
+    requests: server.requests,
     wallMs,
-    peak: stats.peak,
-    errors: stats.errors + failed,
-    entities,
+    cpuMs: (used.user + used.system) / 1000,
+    serverCpuMs: server.cpuMs,
+    peak: server.peak,
+    errors: server.errors + failed,
     fungibles
   }
 }
 
-const main = async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const basePath = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  console.log(
-    `gateway bench: ${ACCOUNTS} accounts × ${FUNGIBLES} fungibles, page size 100, ${LATENCY} per request, fake gateway at ${basePath}`
-  )
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
-  const loadOurs = (concurrency: number) => () =>
-    Effect.runPromise(
-      Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(addresses)).pipe(
-        Effect.provide(
-          Gateway.layer({ basePath, applicationName: "hswap-bench", concurrency }).pipe(
-            Layer.provide(FetchHttpClient.layer)
+/**
+ * In-process decode cost of the bench's two response shapes (median of `n` runs after a warm-up): JSON.parse, the
+ * canonical `ParseResult.decodeUnknownEither(schema)`, and what the client runs (`decodeResponse`, the decode twin).
+ */
+const decodeBench = () => {
+  const fake = makeFakeGateway({ accounts: 20, fungiblesPerAccount: FUNGIBLES, pageSize: PAGE_SIZE })
+  const details = fake.handle("/state/entity/details", {
+    addresses: Array.from({ length: 20 }, (_, i) => accountAddress(i))
+  }).body
+  const page = fake.handle("/state/entity/page/fungibles/", {
+    address: accountAddress(0),
+    cursor: btoa(JSON.stringify({ o: PAGE_SIZE })),
+    at_ledger_state: { state_version: 1000 }
+  }).body
+  const time = (n: number, f: () => unknown) => {
+    for (let i = 0; i < 10; i++) f()
+    const samples: Array<number> = []
+    for (let i = 0; i < n; i++) {
+      const t = performance.now()
+      f()
+      samples.push(performance.now() - t)
+    }
+    return median(samples)
+  }
+  const row = <A, I>(label: string, schema: Schema.Schema<A, I>, body: unknown, n: number) => {
+    const text = JSON.stringify(body)
+    const canonical = ParseResult.decodeUnknownEither(schema)
+    const parse = time(n, () => JSON.parse(text))
+    const slow = time(n, () => canonical(body))
+    const fast = time(n, () => decodeResponse(schema, body))
+    const cells = [parse, slow, fast].map((ms) => ms.toFixed(2).padStart(11)).join("")
+    console.log(
+      `  ${`${label} (${Math.round(text.length / 1024)} KB)`.padEnd(52)}${cells}${`${(slow / fast).toFixed(1)}x`.padStart(9)}`
+    )
+  }
+  console.log(
+    `decode, median ms (in process)${" ".repeat(24)}${["JSON.parse", "canonical", "client"].map((h) => h.padStart(11)).join("")}${"speedup".padStart(9)}`
+  )
+  row(`entity details, 20 accounts × ${PAGE_SIZE} fungibles`, StateEntityDetailsResponse, details, 60)
+  row(`fungibles page, ${FUNGIBLES - PAGE_SIZE} items`, StateEntityFungiblesPageResponse, page, 400)
+}
+
+const main = async () => {
+  decodeBench()
+  if (process.argv.includes("--decode")) return
+  const rounds = Number(argValue("--rounds") ?? 2)
+  const clients = new Set((argValue("--clients") ?? "ours,high,sdk").split(","))
+  const skipped = { requests: 0, wallMs: 0, cpuMs: 0, serverCpuMs: 0, peak: 0, errors: 0, fungibles: 0 }
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+  try {
+    const { port } = await ask(child, "ready")
+    const basePath = `http://127.0.0.1:${port}`
+    const addresses = Array.from({ length: ACCOUNTS }, (_, i) => accountAddress(i))
+    console.log()
+    console.log(
+      `gateway bench: ${ACCOUNTS} accounts × ${FUNGIBLES} fungibles, page size ${PAGE_SIZE}, ${LATENCY_MS} ms per request, ` +
+        `fake gateway in child process ${child.pid} at ${basePath}`
+    )
+    const loadOurs = (concurrency: number) => () =>
+      Effect.runPromise(
+        Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(addresses)).pipe(
+          Effect.provide(
+            Gateway.layer({ basePath, applicationName: "hswap-bench", concurrency }).pipe(
+              Layer.provide(FetchHttpClient.layer)
+            )
           )
         )
       )
-    )
-  const concurrency = GatewayDefaults.concurrency
-  const ours = await measure(`hswap Gateway (concurrency ${concurrency})`, loadOurs(concurrency))
-  const sdkClient = GatewayApiClient.initialize({ basePath, applicationName: "hswap-bench" })
-  const sdk = await measure("babylon-gateway-api-sdk 1.10.1", () =>
-    sdkClient.state.getEntityDetailsVaultAggregated(addresses)
-  )
-  const rows = [ours, sdk]
-  const pad = (s: string, n: number) => s.padEnd(n)
-  const num = (n: number, d = 0) => n.toFixed(d).padStart(10)
-  console.log()
-  console.log(
-    `${pad("client", 36)}${"requests".padStart(10)}${"wall ms".padStart(10)}${"peak".padStart(10)}${"errors".padStart(10)}${"entities".padStart(10)}${"fungibles".padStart(10)}`
-  )
-  for (const r of rows)
+    const sdkClient = GatewayApiClient.initialize({ basePath, applicationName: "hswap-bench" })
+    const loadSdk = () => sdkClient.state.getEntityDetailsVaultAggregated(addresses)
+    const concurrency = GatewayDefaults.concurrency
+    const high = 16
+    const oursLabel = `hswap Gateway (concurrency ${concurrency})`
+    const highLabel = `hswap Gateway (concurrency ${high})*`
+    const sdkLabel = "babylon-gateway-api-sdk 1.10.1"
+
+    const cols = ["requests", "wall ms", "cpu ms", "srv cpu", "peak", "errors", "fungibles"]
+    const header = `${"client".padEnd(38)}${cols.map((c) => c.padStart(10)).join("")}`
+    const num = (n: number) => n.toFixed(0).padStart(10)
+    const print = (r: Row) =>
+      console.log(
+        `${r.client.padEnd(38)}${[r.requests, r.wallMs, r.cpuMs, r.serverCpuMs, r.peak, r.errors, r.fungibles].map(num).join("")}`
+      )
+    const expected = ACCOUNTS * FUNGIBLES
+    const all: Array<{ ours: Row; high: Row; sdk: Row }> = []
+    for (let round = 1; round <= rounds; round++) {
+      const skip = (client: string): Row => ({ client: `${client} (skipped)`, ...skipped })
+      const ours = clients.has("ours") ? await measure(child, oursLabel, loadOurs(concurrency)) : skip(oursLabel)
+      const highRow = clients.has("high") ? await measure(child, highLabel, loadOurs(high)) : skip(highLabel)
+      const sdk = clients.has("sdk") ? await measure(child, sdkLabel, loadSdk) : skip(sdkLabel)
+      all.push({ ours, high: highRow, sdk })
+      console.log()
+      console.log(`round ${round}/${rounds}`)
+      console.log(header)
+      for (const r of [ours, highRow, sdk]) print(r)
+      console.log(
+        `ratio ours/sdk: wall ${(ours.wallMs / sdk.wallMs).toFixed(2)}, client cpu ${(ours.cpuMs / sdk.cpuMs).toFixed(2)}, ` +
+          `requests ${(ours.requests / sdk.requests).toFixed(2)}, peak in flight ${ours.peak}/${sdk.peak}; ` +
+          `floor at concurrency ${concurrency}: ${Math.ceil(ours.requests / concurrency) * LATENCY_MS} ms`
+      )
+      const complete = [ours, highRow, sdk].every((r) => r.fungibles === expected && r.errors === 0)
+      console.log(`complete (${expected} fungibles each, no errors): ${complete ? "yes" : "NO"}`)
+    }
+    if (rounds > 1) {
+      const med = (pick: (x: (typeof all)[number]) => Row, f: (r: Row) => number) => median(all.map((x) => f(pick(x))))
+      console.log()
+      console.log(`median of ${rounds} rounds: wall ms / client cpu ms`)
+      for (const [label, pick] of [
+        [oursLabel, (x: (typeof all)[number]) => x.ours],
+        [highLabel, (x: (typeof all)[number]) => x.high],
+        [sdkLabel, (x: (typeof all)[number]) => x.sdk]
+      ] as const)
+        console.log(`${label.padEnd(38)}${num(med(pick, (r) => r.wallMs))}${num(med(pick, (r) => r.cpuMs))}`)
+    }
+    console.log()
     console.log(
-      `${pad(r.client, 36)}${num(r.requests)}${num(r.wallMs)}${num(r.peak)}${num(r.errors)}${num(r.entities)}${num(r.fungibles)}`
+      `ours runs at concurrency ${concurrency} (the default: at most ${concurrency} requests in flight, retries on 429/5xx/timeouts); ` +
+        `* = the same client at concurrency ${high}, to show what the bound costs. The SDK fires every chunk and page at once ` +
+        `(no bound, no retries). cpu ms = user+system CPU of this process during the run; srv cpu = the fake gateway's.`
     )
-  console.log()
-  console.log(
-    `ratio ours/sdk: requests ${(ours.requests / sdk.requests).toFixed(2)}, wall time ${(ours.wallMs / sdk.wallMs).toFixed(2)}, peak in flight ${(ours.peak / sdk.peak).toFixed(3)}`
-  )
-  console.log(
-    `ours used concurrency ${concurrency} (at most ${concurrency} requests in flight, retries on 429/5xx); the SDK fires every chunk and page at once.`
-  )
-  const expected = ACCOUNTS * FUNGIBLES
-  console.log(
-    `complete: ours ${ours.fungibles === expected ? "yes" : "no"} (${ours.fungibles}/${expected}), sdk ${sdk.fungibles === expected ? "yes" : "no"} (${sdk.fungibles}/${expected})`
-  )
+  } finally {
+    child.disconnect()
+  }
 }
 
-main()
-  .catch((e: unknown) => {
+if (process.argv.includes("--serve")) serve()
+else
+  main().catch((e: unknown) => {
     console.error(e)
     process.exitCode = 1
-  })
-  .finally(() => {
-    server.closeAllConnections()
-    server.close()
   })
