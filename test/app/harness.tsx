@@ -7,8 +7,9 @@ import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/co
 import { ConfigProvider } from "../../src/app/config/useAppConfig"
 import { routeTree } from "../../src/app/routeTree.gen"
 import { type AppServices, RuntimeProvider } from "../../src/app/runtime/app-runtime"
-import { makeServicesLayer } from "../../src/app/runtime/layers"
+import { makeLedgerParts, makeServicesLayer } from "../../src/app/runtime/layers"
 import { Browser } from "../../src/app/services/Browser"
+import { Crypto, Environment } from "../../src/toolkit/index"
 import { type BalanceBadge, emptySession, type SessionState, WalletSession } from "../../src/app/services/WalletSession"
 
 /** The config the tests run with: devnet defaults plus overrides. */
@@ -79,8 +80,13 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
     TestContext.TestContext
   )
   const random = Layer.setRandom(options.random ? Random.fixed(options.random) : Random.make("hswap-tests"))
+  // The real Gateway client and toolkit over the fake HTTP client, in a test browser environment (no extension).
+  const ledger = makeLedgerParts(config, {
+    environment: Environment.Test({ events: new EventTarget() }),
+    crypto: Crypto.Test()
+  })
   const runtime = ManagedRuntime.make(
-    makeServicesLayer(config).pipe(Layer.provideMerge(platform), Layer.provideMerge(random))
+    makeServicesLayer(config).pipe(Layer.provideMerge(ledger), Layer.provideMerge(platform), Layer.provideMerge(random))
   )
   return { runtime, navigations, requests, config }
 }

@@ -120,3 +120,16 @@ describe("balance badge", () => {
     expect(screen.getByTestId("balance-badge")).toHaveTextContent("1234.56GKS")
   })
 })
+
+describe("wallet button", () => {
+  it("the header shows the toolkit's ConnectButton, which tells a desktop user without the extension how to get it", async () => {
+    const h = await app()
+    const slot = screen.getByTestId("connect-button-slot")
+    const button = within(slot).getByRole("button", { name: /connect/i })
+    expect(button).toBeVisible()
+    // The extension is detected within 200 ms; the fake environment has none.
+    await h.advance("200 millis")
+    await userEvent.click(button)
+    expect(await screen.findByText(/Download and Setup Guide/i)).toBeVisible()
+  })
+})

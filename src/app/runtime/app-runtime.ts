@@ -1,6 +1,8 @@
 import type { HttpClient, KeyValueStore } from "@effect/platform"
 import type { AppConfig } from "../config/AppConfig"
 import type { ExchangeApi } from "../../exchange/ExchangeApi"
+import type { Gateway } from "../../gateway/index"
+import type { WalletRequest } from "../../toolkit/index"
 import type { SwapEvents } from "../features/exchange/SwapEvents"
 import type { Browser } from "../services/Browser"
 import type { Toaster } from "../services/Toaster"
@@ -17,6 +19,8 @@ export type AppServices =
   | Browser
   | ExchangeApi
   | SwapEvents
+  | WalletRequest
+  | Gateway
   | HttpClient.HttpClient
   | KeyValueStore.KeyValueStore
 

@@ -9,7 +9,7 @@ import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
 import { Gateway } from "../../gateway/index"
-import { Toolkit } from "../../toolkit/index"
+import { Toolkit, type ToolkitParts } from "../../toolkit/index"
 
 /**
  * The app's own services. They need an HttpClient, a KeyValueStore, a WalletSession and a Browser from below:
@@ -35,7 +35,10 @@ export const BrowserPlatform = Layer.mergeAll(
 export const APPLICATION_VERSION = "1.0.0"
 
 /** The Gateway client and the wallet-connector toolkit for the configured network. */
-export const makeLedgerLayer = (config: AppConfigShape) => {
+export const makeLedgerLayer = (config: AppConfigShape) => makeLedgerParts(config, {})
+
+/** The same, with toolkit parts swapped (tests run it in a test environment with seeded crypto). */
+export const makeLedgerParts = (config: AppConfigShape, parts: ToolkitParts) => {
   const gateway = Gateway.layer({
     networkId: config.networkId,
     basePath: config.gatewayUrl,
@@ -43,14 +46,17 @@ export const makeLedgerLayer = (config: AppConfigShape) => {
     applicationVersion: APPLICATION_VERSION,
     applicationDappDefinitionAddress: config.dAppDefinitionAddress
   }).pipe(Layer.orDie)
-  const toolkit = Toolkit.layer({
-    networkId: config.networkId,
-    dAppDefinitionAddress: config.dAppDefinitionAddress,
-    applicationName: config.brand.name,
-    applicationVersion: APPLICATION_VERSION,
-    gatewayBaseUrl: config.gatewayUrl,
-    relayUrl: config.relayUrl
-  })
+  const toolkit = Toolkit.layerWith(
+    {
+      networkId: config.networkId,
+      dAppDefinitionAddress: config.dAppDefinitionAddress,
+      applicationName: config.brand.name,
+      applicationVersion: APPLICATION_VERSION,
+      gatewayBaseUrl: config.gatewayUrl,
+      relayUrl: config.relayUrl
+    },
+    parts
+  )
   return Layer.mergeAll(gateway, toolkit)
 }
 

@@ -10,6 +10,7 @@ import { Logo, RunsOn } from "./Logos"
 import { Sidebar } from "./Sidebar"
 import { Tagline } from "./Tagline"
 import { ValidatorDialogSlot } from "./ValidatorDialogSlot"
+import { WalletButton } from "./WalletButton"
 import { shellStartup, showWelcome } from "./welcome"
 
 /** The app shell: header, sidebar (a drawer under 768 px), content, toasts and the validator dialog. */
@@ -67,8 +68,9 @@ function Shell({ config, children }: { readonly config: AppConfigShape; readonly
           <div className="ml-auto flex items-center gap-3">
             <RunsOn className="hidden md:flex" />
             <BalanceBadge />
-            {/* Reserved for the wallet-connector toolkit's ConnectButton (138 × 42 px). */}
-            <div data-testid="connect-button-slot" className="min-w-[138px]" />
+            <div data-testid="connect-button-slot" className="min-w-[138px]">
+              <WalletButton />
+            </div>
           </div>
         </header>
         {drawerOpen && (
