@@ -184,13 +184,14 @@ const livePrice = (fromRaw: string, toRaw: string) =>
     const prices = yield* PriceFeed
     const from = decodeSegment(fromRaw)
     const to = decodeSegment(toRaw)
-    for (const address of [from, to]) {
-      if (address === undefined || !isAddressOf("resource", config.networkId, address)) {
-        return error(400, `Invalid resource address: ${String(address ?? fromRaw).slice(0, 120)}`)
-      }
-    }
     const tokenIn = config.tokens.find((t) => t.resourceAddress === from)
     const tokenOut = config.tokens.find((t) => t.resourceAddress === to)
+    // Known tokens are valid addresses by configuration; only the others are checked (bech32m, network, kind).
+    for (const [address, token, raw] of [[from, tokenIn, fromRaw], [to, tokenOut, toRaw]] as const) {
+      if (token === undefined && (address === undefined || !isAddressOf("resource", config.networkId, address))) {
+        return error(400, `Invalid resource address: ${(address ?? raw).slice(0, 120)}`)
+      }
+    }
     if (tokenIn === undefined) return error(404, `Unknown resource: ${from ?? ""}`)
     if (tokenOut === undefined) return error(404, `Unknown resource: ${to ?? ""}`)
     const symbols = { in_symbol: tokenIn.symbol, out_symbol: tokenOut.symbol }
