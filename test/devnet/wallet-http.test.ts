@@ -5,7 +5,9 @@
 import { FetchHttpClient } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
+import { join } from "node:path"
 import { startDevnetGateway, type DevnetGateway } from "../../src/devnet/gateway/node.js"
 import { injectWalletScript, type DevnetWallet, startDevnetWallet } from "../../src/devnet/wallet/index.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
@@ -87,6 +89,18 @@ describe("wallet emulator HTTP endpoints", () => {
     expect(await page.text()).toContain("hUSDC")
     expect((await fetch(`${url}/devnet/dashboard/transaction/txid_loc1nothing`)).status).toBe(404)
     expect((await postJson("/devnet/dashboard/account/x", {})).status).toBe(405)
+  })
+
+  it("the app's sources never import the devnet, so the production build cannot contain the wallet script", () => {
+    const files = (dir: string): Array<string> =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : /\.(ts|tsx)$/.test(e.name) ? [join(dir, e.name)] : []
+      )
+    const browserSources = ["src/app", "src/toolkit", "src/gateway", "src/exchange"].flatMap(files)
+    expect(browserSources.length).toBeGreaterThan(20)
+    const importsDevnet = /(from\s+|import\s*\(\s*)["'][^"']*\/devnet\//
+    expect(browserSources.filter((f) => importsDevnet.test(readFileSync(f, "utf8")))).toEqual([])
+    expect(readFileSync("index.html", "utf8")).not.toContain("/devnet/wallet.js")
   })
 
   it("describes the wallet's accounts and persona", async () => {

@@ -245,9 +245,14 @@ const install = () => {
   host.id = "hswap-devnet-wallet"
   host.setAttribute("data-testid", "devnet-wallet")
   const root = host.attachShadow({ mode: "open" })
-  const sheet = new CSSStyleSheet()
-  sheet.replaceSync(PANEL_CSS)
-  root.adoptedStyleSheets = [sheet]
+  if ("adoptedStyleSheets" in root && "replaceSync" in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(PANEL_CSS)
+    root.adoptedStyleSheets = [sheet]
+  } else {
+    // Older engines (and jsdom): a style element, which needs style-src 'unsafe-inline' (the app's CSP has it).
+    root.append(Object.assign(document.createElement("style"), { textContent: PANEL_CSS }))
+  }
   const panel = el("section", { class: "panel", role: "region", "aria-label": "Devnet Wallet" })
   root.append(panel)
 
