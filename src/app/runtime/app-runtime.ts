@@ -3,6 +3,7 @@ import type { AppConfig } from "../config/AppConfig"
 import type { ExchangeApi } from "../../exchange/ExchangeApi"
 import type { Gateway } from "../../gateway/index"
 import type { WalletRequest } from "../../toolkit/index"
+import type { TradingRoutes } from "../features/aggregator/TradingRoutes"
 import type { SwapEvents } from "../features/exchange/SwapEvents"
 import type { Browser } from "../services/Browser"
 import type { Toaster } from "../services/Toaster"
@@ -19,6 +20,7 @@ export type AppServices =
   | Browser
   | ExchangeApi
   | SwapEvents
+  | TradingRoutes
   | WalletRequest
   | Gateway
   | HttpClient.HttpClient

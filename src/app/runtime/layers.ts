@@ -3,6 +3,7 @@ import { BrowserKeyValueStore } from "@effect/platform-browser"
 import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
 import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
+import { TradingRoutes } from "../features/aggregator/TradingRoutes"
 import { SwapEvents } from "../features/exchange/SwapEvents"
 import { Browser } from "../services/Browser"
 import { Toaster } from "../services/Toaster"
@@ -16,12 +17,16 @@ import { Toolkit, type ToolkitParts } from "../../toolkit/index"
  * the live platform in the browser, fakes in tests.
  */
 export const makeServicesLayer = (config: AppConfigShape) =>
-  Layer.mergeAll(
-    AppConfig.layer(config),
-    Toaster.Default,
-    SwapEvents.Default,
-    ValidatorSupport.Default,
-    ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: config.apiBase })))
+  TradingRoutes.Default.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        AppConfig.layer(config),
+        Toaster.Default,
+        SwapEvents.Default,
+        ValidatorSupport.Default,
+        ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: config.apiBase })))
+      )
+    )
   )
 
 /** The browser platform under the services. */

@@ -5,6 +5,8 @@ export interface BrowserShape {
   readonly redirect: (url: string) => Effect.Effect<void>
   readonly openInNewTab: (url: string) => Effect.Effect<void>
   readonly historyBack: Effect.Effect<void>
+  /** Reloads the current page (the aggregator after adding a route). */
+  readonly reload: Effect.Effect<void>
 }
 
 /** Navigation that leaves the app, as a service so tests see where it would have gone. */
@@ -15,7 +17,8 @@ export class Browser extends Effect.Tag("hswap/Browser")<Browser, BrowserShape>(
       Effect.sync(() => {
         window.open(url, "_blank", "noopener,noreferrer")
       }),
-    historyBack: Effect.sync(() => window.history.back())
+    historyBack: Effect.sync(() => window.history.back()),
+    reload: Effect.sync(() => window.location.reload())
   })
 
   /** Records every navigation instead of performing it. */
@@ -23,6 +26,7 @@ export class Browser extends Effect.Tag("hswap/Browser")<Browser, BrowserShape>(
     Layer.succeed(Browser, {
       redirect: (url) => Effect.sync(() => void log.push(`redirect:${url}`)),
       openInNewTab: (url) => Effect.sync(() => void log.push(`open:${url}`)),
-      historyBack: Effect.sync(() => void log.push("back"))
+      historyBack: Effect.sync(() => void log.push("back")),
+      reload: Effect.sync(() => void log.push("reload"))
     })
 }
