@@ -1,0 +1,34 @@
+import type { TradingRoute } from "./TradingRoutes"
+
+/** Spec §9: the trading iframe is 434 px high on wide screens and 430 px on small ones; the dashboard embed 600 px. */
+export const TRADING_FRAME_HEIGHT_WIDE = 434
+export const TRADING_FRAME_HEIGHT_SMALL = 430
+export const DASHBOARD_FRAME_HEIGHT = 600
+
+/** What the embeds may do: run their scripts against their own origin, submit their forms, open links. */
+export const TRADING_FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups"
+/** The dashboard's tokens view only reads and links out. */
+export const DASHBOARD_FRAME_SANDBOX = "allow-scripts allow-same-origin allow-popups"
+
+/** `{tradingUrl}?sell_resource=…&buy_resource=…`, both URL-encoded (an existing query string is kept). */
+export const tradingFrameUrl = (tradingUrl: string, route: TradingRoute): string =>
+  `${tradingUrl}${tradingUrl.includes("?") ? "&" : "?"}sell_resource=${encodeURIComponent(
+    route.sellToken.address
+  )}&buy_resource=${encodeURIComponent(route.buyToken.address)}`
+
+/**
+ * The partner site that Visit opens: the origin of an absolute trading URL. A path (the devnet's `/devnet/trade`)
+ * is our own stand-in for the partner, so Visit opens that page itself rather than the app's home page.
+ */
+export const partnerSite = (tradingUrl: string): string => {
+  if (tradingUrl.startsWith("/")) return tradingUrl
+  try {
+    return new URL(tradingUrl).origin
+  } catch {
+    return tradingUrl
+  }
+}
+
+/** `{dashboardUrl}/account/{address}/tokens`: the wallet dashboard's tokens view of one account. */
+export const dashboardTokensUrl = (dashboardUrl: string, account: string): string =>
+  `${dashboardUrl}/account/${encodeURIComponent(account)}/tokens`
