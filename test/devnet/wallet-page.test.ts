@@ -183,6 +183,42 @@ CALL_METHOD Address("${DevnetAddresses.users[2]}") "try_deposit_or_abort" Bucket
     }).pipe(Effect.provide(extensionLayer()))
   )
 
+  it.live("manual: the user's account pick is checked in the panel before anything is answered", () =>
+    Effect.gen(function* () {
+      const extension = yield* Extension
+      const fiber = yield* Effect.fork(
+        extension.send(
+          interactionOf({
+            discriminator: "unauthorizedRequest",
+            oneTimeAccounts: { numberOfAccounts: { quantifier: "exactly", quantity: 1 } }
+          })
+        )
+      )
+      const boxes = yield* waitFor(() => {
+        const found = shadow().querySelectorAll<HTMLInputElement>('[data-testid="devnet-wallet-account"]')
+        return found.length === 3 ? found : undefined
+      })
+      const [first, , third] = [...boxes]
+      if (first === undefined || third === undefined) throw new Error("no account boxes")
+      expect(first.checked).toBe(true)
+      third.checked = true
+      third.dispatchEvent(new Event("change"))
+      shadow().querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-approve"]')?.click()
+      yield* waitFor(() => (shadow().textContent?.includes("Choose exactly 1 account(s) to share") === true ? true : undefined))
+      expect(fiber.unsafePoll()).toBeNull()
+      const again = shadow().querySelectorAll<HTMLInputElement>('[data-testid="devnet-wallet-account"]')[0]
+      if (again === undefined) throw new Error("no account box")
+      again.checked = false
+      again.dispatchEvent(new Event("change"))
+      shadow().querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-approve"]')?.click()
+      const response = yield* Fiber.join(fiber)
+      expect(response).toMatchObject({
+        discriminator: "success",
+        items: { oneTimeAccounts: { accounts: [{ address: DevnetAddresses.users[2] }] } }
+      })
+    }).pipe(Effect.provide(extensionLayer()))
+  )
+
   it.live("cancel: a pending request is withdrawn from the panel and the dApp hears requestCancelSuccess", () =>
     Effect.gen(function* () {
       const extension = yield* Extension

@@ -290,7 +290,17 @@ const install = () => {
     approve.disabled = busy
     reject.disabled = entry.phase === "answering"
     approve.addEventListener("click", () => {
-      const asks = review?.accounts ?? []
+      const asks = review?.problem === undefined ? (review?.accounts ?? []) : []
+      const picked = entry.selected.size
+      const wrong = asks.find(({ numberOfAccounts: n }) =>
+        n.quantifier === "exactly" ? picked !== n.quantity : picked < n.quantity
+      )
+      if (wrong !== undefined) {
+        const n = wrong.numberOfAccounts
+        entry.error = `Choose ${n.quantifier === "exactly" ? "exactly" : "at least"} ${n.quantity} account(s) to share`
+        render()
+        return
+      }
       void respond(entry, asks.length > 0 ? { approve: true, accounts: [...entry.selected] } : { approve: true })
     })
     reject.addEventListener("click", () => void respond(entry, { approve: false }))
