@@ -25,9 +25,12 @@ export const watchPass = Effect.gen(function* () {
   const tip = (yield* gateway.status.gatewayStatus()).ledger_state.state_version
   const stored = yield* db.getKv(WATCHER_POSITION_KEY)
   let last: number
-  if (Option.isSome(stored)) {
+  if (Option.isSome(stored) && Number(stored.value) <= tip) {
     last = Number(stored.value)
   } else {
+    if (Option.isSome(stored)) {
+      yield* Effect.logWarning(`watcher: stored position ${stored.value} is beyond the ledger tip ${tip} (a new ledger?)`)
+    }
     last = config.watchFromStateVersion === undefined ? tip : Math.max(0, config.watchFromStateVersion - 1)
     yield* db.setKv(WATCHER_POSITION_KEY, String(last))
   }

@@ -16,6 +16,7 @@ import {
   PriceFeed,
   Settlement,
   Signer,
+  WATCHER_POSITION_KEY,
   configFromOptions,
   exchangeServerLayer,
   type ExchangeServer
@@ -177,6 +178,37 @@ describe("settlement on the devnet", () => {
     expect(record["asset_out"]).toBe("hUSDC")
     expect(record["amount_out"]).toBe("250")
     expect(await balance(devnet, user.address, hUSDC)).toBe(before)
+  })
+})
+
+describe("the watcher's position", () => {
+  it("settles a deposit made while the server was down, from the last state version it saw", async () => {
+    const devnet = await startLedger()
+    const tmp = tempDir()
+    try {
+      const first = await startServer(devnet, tmp.dir)
+      // The first watcher pass records where it starts: the ledger tip.
+      const position = await eventually(async () =>
+        Option.getOrUndefined(await first.runtime.runPromise(Effect.flatMap(Db, (db) => db.getKv(WATCHER_POSITION_KEY))))
+      )
+      expect(Number(position)).toBe(await devnet.run(devnet.ledger.currentStateVersion))
+      await first.close()
+      const user = devnet.ledger.genesis.users[1]
+      const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "20", message: swapMessage("hUSDC", "hETH") })
+      const second = await startServer(devnet, tmp.dir)
+      try {
+        const record = await eventually(async () =>
+          (await records(second, user.address)).find((r) => r["tx_in"] === tx && r["status"] === "completed")
+        )
+        // (20 × 0.999 − 0.10) / 3000
+        expect(record["amount_out"]).toBe("0.006626666666666666")
+      } finally {
+        await second.close()
+      }
+    } finally {
+      await devnet.dispose()
+      tmp.remove()
+    }
   })
 })
 
