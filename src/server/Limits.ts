@@ -23,22 +23,24 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("hswap/server/Rat
     const buckets = new Map<string, { tokens: number; at: number }>()
     const perMs = capacity / 60_000
 
-    const take = (ip: string): Effect.Effect<RateDecision> =>
-      capacity <= 0
-        ? Effect.succeed({ allowed: true, retryAfterSeconds: 0 })
-        : Effect.map(Clock.currentTimeMillis, (now) => {
-            const bucket = buckets.get(ip) ?? { tokens: capacity, at: now }
-            const tokens = Math.min(capacity, bucket.tokens + Math.max(0, now - bucket.at) * perMs)
-            if (tokens >= 1) {
-              if (buckets.size >= MAX_TRACKED && !buckets.has(ip)) {
-                for (const [key, b] of buckets) if (b.tokens + (now - b.at) * perMs >= capacity) buckets.delete(key)
-              }
-              buckets.set(ip, { tokens: tokens - 1, at: now })
-              return { allowed: true, retryAfterSeconds: 0 }
-            }
-            buckets.set(ip, { tokens, at: now })
-            return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) }
-          })
+    const take = Effect.fn("RateLimiter.take")(function* (ip: string) {
+      if (capacity <= 0) return { allowed: true, retryAfterSeconds: 0 } satisfies RateDecision
+      const now = yield* Clock.currentTimeMillis
+      const bucket = buckets.get(ip) ?? { tokens: capacity, at: now }
+      const tokens = Math.min(capacity, bucket.tokens + Math.max(0, now - bucket.at) * perMs)
+      if (tokens >= 1) {
+        if (buckets.size >= MAX_TRACKED && !buckets.has(ip)) {
+          for (const [key, b] of buckets) if (b.tokens + (now - b.at) * perMs >= capacity) buckets.delete(key)
+        }
+        buckets.set(ip, { tokens: tokens - 1, at: now })
+        return { allowed: true, retryAfterSeconds: 0 } satisfies RateDecision
+      }
+      buckets.set(ip, { tokens, at: now })
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000))
+      } satisfies RateDecision
+    })
     return { take } as const
   })
 }) {}
@@ -47,7 +49,11 @@ export class Maintenance extends Effect.Service<Maintenance>()("hswap/server/Mai
   effect: Effect.gen(function* () {
     const { maintenance } = yield* ServerConfig
     const flag = yield* Ref.make(maintenance)
-    return { enabled: Ref.get(flag), set: (on: boolean) => Ref.set(flag, on) } as const
+    const set = Effect.fn("Maintenance.set")(function* (on: boolean) {
+      yield* Ref.set(flag, on)
+      yield* Effect.logInfo(`maintenance mode ${on ? "on" : "off"}`)
+    })
+    return { enabled: Ref.get(flag), set } as const
   })
 }) {}
 

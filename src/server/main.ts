@@ -6,7 +6,8 @@
  *                               http://127.0.0.1:8080/gateway, the `npm start` devnet)
  *   HSWAP_EXCHANGE_ACCOUNT      the operator's exchange account (default on 240: the devnet genesis exchange)
  *   HSWAP_EXCHANGE_PRIVATE_KEY  its Ed25519 private key, 64 hex characters (default on 240: the genesis key)
- *   HSWAP_DB_PATH               SQLite file of the server's records (default .exchange/exchange.sqlite)
+ *   HSWAP_DB_PATH               SQLite file of the server's records (default .exchange/exchange.sqlite; on 240
+ *                               .devnet/exchange-standalone.sqlite, apart from the one `npm start` uses)
  *   HSWAP_HOST, HSWAP_PORT      where to listen (default 127.0.0.1:8090; PORT works too)
  *   HSWAP_MAINTENANCE           "1"/"true" starts in maintenance mode (409 on price, health, swap, transactions)
  *   HSWAP_RATE_LIMIT            requests per minute and IP (default 120; 0 turns the limiter off)
@@ -103,7 +104,7 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       gatewayUrl,
       exchangeAccount,
       privateKeyHex,
-      databasePath: env["HSWAP_DB_PATH"] ?? ".exchange/exchange.sqlite",
+      databasePath: env["HSWAP_DB_PATH"] ?? (devnet ? ".devnet/exchange-standalone.sqlite" : ".exchange/exchange.sqlite"),
       maintenance: maintenance === "1" || maintenance?.toLowerCase() === "true",
       logLevel: level,
       ...(rateLimit === undefined ? {} : { rateLimitPerMinute: rateLimit }),

@@ -10,7 +10,7 @@ describe("npm run server: configuration from the environment", () => {
       networkId: 240,
       gatewayUrl: "http://127.0.0.1:8080/gateway",
       exchangeAccount: DevnetAddresses.exchangeAccount,
-      databasePath: ".exchange/exchange.sqlite",
+      databasePath: ".devnet/exchange-standalone.sqlite",
       maintenance: false,
       logLevel: "info"
     })
