@@ -162,7 +162,11 @@ const measure = async (child: ChildProcess, client: string, load: () => Promise<
   }
 }
 
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+const median = (xs: ReadonlyArray<number>) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
+}
 
 /**
  * In-process decode cost of the bench's two response shapes (median of `n` runs after a warm-up): JSON.parse, the
@@ -270,7 +274,7 @@ const main = async () => {
     if (rounds > 1) {
       const med = (pick: (x: (typeof all)[number]) => Row, f: (r: Row) => number) => median(all.map((x) => f(pick(x))))
       console.log()
-      console.log(`median of ${rounds} rounds: wall ms / client cpu ms`)
+      console.log(`median of ${rounds} rounds:${" ".repeat(13)}${"wall ms".padStart(10)}${"cpu ms".padStart(10)}`)
       for (const [label, pick] of [
         [oursLabel, (x: (typeof all)[number]) => x.ours],
         [highLabel, (x: (typeof all)[number]) => x.high],
