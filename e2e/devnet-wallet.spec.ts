@@ -129,6 +129,16 @@ test("the extension stand-in: status, receivedByExtension inside the dispatch, r
   await expect(card).toHaveCount(0)
 })
 
+test("connect with the app's ConnectButton: the Devnet Wallet answers and the button shows the persona", async ({ page }, info) => {
+  await page.goto("/?devnetWallet=auto")
+  const slot = page.getByTestId("connect-button-slot")
+  await slot.getByRole("button", { name: /connect/i }).click()
+  await page.getByRole("button", { name: "Connect Now" }).click()
+  await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeVisible({ timeout: 15_000 })
+  await expect(panel(page)).toBeVisible()
+  await snap(page, info, "devnet-wallet-connected")
+})
+
 test("cancel: a pending request is withdrawn (requestCancelSuccess), an unknown one is not (requestCancelFail)", async ({
   page,
   baseURL
