@@ -3,7 +3,7 @@
  * transaction's deposit into the exchange account, the current epoch, and a transaction's commit status.
  */
 import { Effect, Either, Option, Schema } from "effect"
-import { type Decimal, addDecimal, decimalToString, isNegative, isPositive, negateDecimal, parseLooseDecimal, ZERO } from "../exchange/decimal"
+import { type Decimal, addDecimal, compareDecimal, decimalToString, isNegative, isPositive, negateDecimal, parseLooseDecimal, ZERO } from "../exchange/decimal"
 import type { CommittedTransactionInfo, GatewayService } from "../gateway/index"
 import type { ServerConfigShape, TokenSpec } from "./config"
 
@@ -81,8 +81,9 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
   if (sender === undefined || moreSenders.length > 0 || !sender.entity_address.startsWith("account_")) {
     return Either.left("The deposit did not come from exactly one account")
   }
-  if (decimalToString(negateDecimal(amountOf(sender.balance_change))) !== decimalToString(deposit.amount)) {
-    return Either.left("The sender's withdrawal does not match the deposit")
+  // The sender lost at least what the exchange received (more when a gateway folds the XRD fee into the change).
+  if (compareDecimal(negateDecimal(amountOf(sender.balance_change)), deposit.amount) < 0) {
+    return Either.left("The sender's withdrawal does not cover the deposit")
   }
   const route = parseRoute(plaintextMessage(tx))
   if (route === undefined) return Either.left("The transaction message names no route (FROM -> TO)")

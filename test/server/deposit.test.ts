@@ -1,0 +1,71 @@
+import { Either } from "effect"
+import { describe, expect, it } from "vitest"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import type { CommittedTransactionInfo } from "../../src/gateway/index"
+import { makeServerConfig } from "../../src/server/index"
+import { depositOf, parseRoute } from "../../src/server/ledger"
+
+const { XRD, hUSDC, GKS } = DevnetAddresses.resources
+const exchange = DevnetAddresses.exchangeAccount
+const [alice = "", bob = ""] = DevnetAddresses.users
+const config = makeServerConfig({ networkId: 240, exchangeAccount: exchange })
+
+const tx = (
+  changes: ReadonlyArray<readonly [string, string, string]>,
+  message: string | undefined,
+  status: "CommittedSuccess" | "CommittedFailure" = "CommittedSuccess"
+): CommittedTransactionInfo => ({
+  state_version: 42,
+  epoch: 1,
+  round: 1,
+  round_timestamp: "2026-01-01T00:00:00.000Z",
+  transaction_status: status,
+  intent_hash: "txid_loc1example",
+  ...(message === undefined
+    ? {}
+    : { message: { type: "Plaintext", mime_type: "text/plain", content: { type: "String", value: message } } }),
+  balance_changes: {
+    fungible_fee_balance_changes: [],
+    fungible_balance_changes: changes.map(([entity_address, resource_address, balance_change]) => ({
+      entity_address,
+      resource_address,
+      balance_change
+    })),
+    non_fungible_balance_changes: []
+  }
+})
+
+const swap = "hswap.app | Radix | hUSDC -> hETH"
+
+describe("what counts as a swap deposit (trusting only the ledger)", () => {
+  it("a single account's deposit of an accepted token, with a route in the message", () => {
+    const result = depositOf(config, tx([[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"]], swap))
+    expect(Either.getOrThrow(result)).toMatchObject({ sender: alice, amount: "12.5", routeText: "hUSDC -> hETH", stateVersion: 42 })
+    expect(Either.getOrThrow(result).token.symbol).toBe("hUSDC")
+  })
+
+  it("accepts a sender whose change also carries the XRD fee", () => {
+    const result = depositOf(config, tx([[alice, XRD, "-1000.25"], [exchange, XRD, "1000"]], "hswap.app | Radix | XRD -> hUSDC"))
+    expect(Either.getOrThrow(result)).toMatchObject({ sender: alice, amount: "1000" })
+  })
+
+  it.each([
+    ["a failed transaction", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], swap, "CommittedFailure"), "The transaction did not succeed on the ledger"],
+    ["nothing into the exchange", tx([[alice, hUSDC, "-1"], [bob, hUSDC, "1"]], swap), "The transaction deposited no accepted token into the exchange account"],
+    ["a token with no route", tx([[alice, GKS, "-1"], [exchange, GKS, "1"]], swap), "The transaction deposited no accepted token into the exchange account"],
+    ["two tokens at once", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"], [alice, XRD, "-50"], [exchange, XRD, "50"]], swap), "The transaction deposited more than one token into the exchange account"],
+    ["two senders", tx([[alice, hUSDC, "-1"], [bob, hUSDC, "-1"], [exchange, hUSDC, "2"]], swap), "The deposit did not come from exactly one account"],
+    ["a withdrawal short of the deposit", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "2"]], swap), "The sender's withdrawal does not cover the deposit"],
+    ["no message", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], undefined), "The transaction message names no route (FROM -> TO)"],
+    ["a message without a route", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], "hello"), "The transaction message names no route (FROM -> TO)"]
+  ])("refuses %s", (_, transaction, reason) => {
+    expect(depositOf(config, transaction)).toEqual(Either.left(reason))
+  })
+
+  it("reads the route at the end of the message", () => {
+    expect(parseRoute("hswap.app | Radix | hBTC -> hUSDC")).toEqual(["hBTC", "hUSDC"])
+    expect(parseRoute("hETH->hUSDC  ")).toEqual(["hETH", "hUSDC"])
+    expect(parseRoute("hETH -> hUSDC, thanks")).toBeUndefined()
+    expect(parseRoute("")).toBeUndefined()
+  })
+})
