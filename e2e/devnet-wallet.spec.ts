@@ -250,6 +250,26 @@ test.describe("mobile: a deep link answered through the relay", () => {
       "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
   })
 
+  test("connect from the app on a phone: the deep link the app opens is answered through the relay", async ({ page }, info) => {
+    // The app opens `radixwallet://connect?…` with location.href; Chromium reports the requested navigation.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send("Page.enable")
+    const links: Array<string> = []
+    cdp.on("Page.frameRequestedNavigation", (event: { url: string }) => {
+      if (event.url.startsWith("radixwallet://")) links.push(event.url)
+    })
+    await page.goto("/")
+    const slot = page.getByTestId("connect-button-slot")
+    await slot.getByRole("button", { name: /connect/i }).click()
+    await page.getByRole("button", { name: "Connect Now" }).click()
+    await expect.poll(() => links.length, { timeout: 10_000 }).toBe(1)
+    const answered = await page.request.post("/devnet/mobile-wallet/deeplink", { data: { url: links[0] } })
+    expect(answered.status()).toBe(200)
+    expect(await answered.json()).toMatchObject({ response: { discriminator: "success" } })
+    await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeVisible({ timeout: 15_000 })
+    await snap(page, info, "devnet-mobile-connected")
+  })
+
   test("connect, then a transaction: the mobile wallet answers each deep link and the toolkit decrypts it from the relay", async ({
     page,
     baseURL
