@@ -4,8 +4,21 @@
  * No effects here: the swap machine (app) drives these with Effect's Clock.
  */
 import { Option } from "effect"
-import { exceedsBalance, isAmountPositive, liquidityCovers } from "./amount"
-import { compareDecimal, parseDecimal, parseLooseDecimal, truncateToDivisibility } from "./decimal"
+import { exceedsBalance, isAmountPositive, liquidityCovers, minimumReceived } from "./amount"
+import {
+  compareDecimal,
+  decimalToString,
+  divDecimal,
+  isPositive,
+  mulDecimal,
+  ONE,
+  parseDecimal,
+  parseLooseDecimal,
+  subDecimal,
+  truncateDecimal,
+  truncateToDivisibility,
+  ZERO
+} from "./decimal"
 
 export interface Route {
   readonly from: string
@@ -200,3 +213,51 @@ export const swapLimitReached = (w: RequestWindow, now: number) =>
   w.filter((t) => now - t < SWAP_LIMIT.windowMillis).length >= SWAP_LIMIT.max
 
 export const TRANSACTION_LIMIT_MESSAGE = "Transaction limit reached. 2 transactions per minute allowed."
+
+/** The payout deducts 0.10 USD worth of the to-token (spec §9, the '-$0.10' marker). */
+export const PAYOUT_FEE_USD = "0.10"
+export const PRICE_IMPACT_TEXT = "< 0.01%"
+export const NETWORK_FEE_TEXT = "0.1 XRD (1 tx)"
+
+export interface Quote {
+  /** To-token units per from-token unit, spread included (the server's effective_rate). */
+  readonly rate: string
+  /** From-token units per to-token unit. */
+  readonly inverseRate: string
+  /** What the user receives: amount × rate, less the 0.10 USD fee when the to-token's price is known. */
+  readonly toAmount: string
+  readonly minimumReceived: string
+  readonly limits: Limits | undefined
+}
+
+/** The quote for `amount` at `effectiveRate`, exact, cut to the to-token's divisibility (never rounded up). */
+export const computeQuote = (input: {
+  readonly amount: string
+  readonly effectiveRate: string
+  readonly toDecimals: number
+  readonly toPriceUsd: number | undefined
+  readonly limits: Limits | undefined
+}): Quote | undefined => {
+  const amount = parseDecimal(input.amount)
+  const rate = parseLooseDecimal(input.effectiveRate)
+  if (Option.isNone(amount) || Option.isNone(rate) || !isPositive(rate.value)) return undefined
+  let out = mulDecimal(amount.value, rate.value)
+  if (input.toPriceUsd !== undefined && input.toPriceUsd > 0) {
+    const fee = divDecimal(
+      parseLooseDecimal(PAYOUT_FEE_USD).pipe(Option.getOrElse(() => ZERO)),
+      parseLooseDecimal(String(input.toPriceUsd)).pipe(Option.getOrElse(() => ONE)),
+      18
+    )
+    if (Option.isSome(fee)) out = subDecimal(out, fee.value)
+  }
+  if (!isPositive(out)) out = ZERO
+  const toAmount = decimalToString(truncateDecimal(out, input.toDecimals))
+  const inverse = divDecimal(ONE, rate.value, 18)
+  return {
+    rate: decimalToString(truncateDecimal(rate.value, 18)),
+    inverseRate: Option.match(inverse, { onNone: () => "0", onSome: (d) => decimalToString(truncateDecimal(d, 18)) }),
+    toAmount,
+    minimumReceived: minimumReceived(toAmount, input.toDecimals),
+    limits: input.limits
+  }
+}

@@ -173,3 +173,31 @@ describe("client rate limits", () => {
     expect(swapLimitReached([0, 1000], 60_000)).toBe(false)
   })
 })
+
+describe("quote", () => {
+  it("multiplies exactly, deducts 0.10 USD of the to-token, and cuts to its divisibility", async () => {
+    const { computeQuote } = await import("../../src/exchange/swap")
+    const q = computeQuote({ amount: "0.05", effectiveRate: "2997", toDecimals: 6, toPriceUsd: 1, limits: undefined })
+    expect(q?.toAmount).toBe("149.75")
+    expect(q?.minimumReceived).toBe("148.2525")
+    expect(q?.rate).toBe("2997")
+    expect(q?.inverseRate).toBe("0.000333667000333667")
+    const noPrice = computeQuote({
+      amount: "1",
+      effectiveRate: "0.333333333333333333333",
+      toDecimals: 8,
+      toPriceUsd: undefined,
+      limits: undefined
+    })
+    expect(noPrice?.toAmount).toBe("0.33333333")
+    expect(
+      computeQuote({ amount: "0.00001", effectiveRate: "1", toDecimals: 6, toPriceUsd: 1, limits: undefined })?.toAmount
+    ).toBe("0")
+    expect(
+      computeQuote({ amount: "", effectiveRate: "1", toDecimals: 6, toPriceUsd: 1, limits: undefined })
+    ).toBeUndefined()
+    expect(
+      computeQuote({ amount: "1", effectiveRate: "0", toDecimals: 6, toPriceUsd: 1, limits: undefined })
+    ).toBeUndefined()
+  })
+})

@@ -28,6 +28,8 @@ export interface WalletSessionShape {
   readonly selectAccount: (address: string) => Effect.Effect<void>
   /** Re-reads the balances (throttled to one gateway call per 15 s) and waits for the read. */
   readonly refreshBalances: Effect.Effect<void>
+  /** Re-reads the balances now, whatever the throttle says (after a swap), and waits for the read. */
+  readonly reloadBalances: Effect.Effect<void>
 }
 
 export const emptySession: SessionState = { accounts: [], selected: undefined }
@@ -60,7 +62,8 @@ export class WalletSession extends Effect.Tag("hswap/WalletSession")<WalletSessi
             SubscriptionRef.update(session, (s) =>
               s.accounts.some((a) => a.address === address) ? { ...s, selected: address } : s
             ),
-          refreshBalances: Effect.void
+          refreshBalances: Effect.void,
+          reloadBalances: Effect.void
         }
       })
     )

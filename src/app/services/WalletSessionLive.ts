@@ -120,6 +120,11 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
         yield* Fiber.await(yield* FiberHandle.run(loader, load(selected, false), { onlyIfMissing: true }))
     })
 
+    const reloadBalances = Effect.gen(function* () {
+      const selected = (yield* SubscriptionRef.get(session)).selected
+      if (selected !== undefined) yield* Fiber.await(yield* FiberHandle.run(loader, load(selected, true)))
+    })
+
     const gksBalance: Stream.Stream<BalanceBadge> = balances.changes.pipe(
       Stream.map((b): BalanceBadge => {
         switch (b._tag) {
@@ -136,7 +141,14 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
       )
     )
 
-    return { session: session.changes, balances: balances.changes, gksBalance, selectAccount, refreshBalances }
+    return {
+      session: session.changes,
+      balances: balances.changes,
+      gksBalance,
+      selectAccount,
+      refreshBalances,
+      reloadBalances
+    }
   })
 
 /** The live layer: the toolkit's wallet data. */

@@ -1,0 +1,336 @@
+import { Clock, Duration, Effect, Either, FiberSet, Option, Schedule, Stream, SubscriptionRef } from "effect"
+import type { LiquidityResponse } from "../../../../exchange/api"
+import { exceedsBalance, liquidityCovers } from "../../../../exchange/amount"
+import { ExchangeApi } from "../../../../exchange/ExchangeApi"
+import { formatTokenAmount } from "../../../../exchange/format"
+import {
+  buildSwapManifest,
+  computeQuote,
+  LOW_LIQUIDITY_MESSAGE,
+  swapMessage,
+  TRANSACTION_LIMIT_MESSAGE
+} from "../../../../exchange/swap"
+import { Gateway } from "../../../../gateway/index"
+import { AppConfig } from "../../../config/AppConfig"
+import { Toaster } from "../../../services/Toaster"
+import { WalletSession } from "../../../services/WalletSession"
+import { SwapEvents } from "../SwapEvents"
+import { Celebration, SwapWallet } from "./ports"
+import {
+  canEstimate,
+  initialSwapState,
+  PRICE_CYCLE_SECONDS,
+  quoteKeyOf,
+  reduce,
+  type SwapEvent,
+  type SwapState
+} from "./state"
+import { buildTokenList, type TokenEntry } from "./tokens"
+
+/** Spec §9 constants the orchestration runs on. */
+export const TICK = Duration.seconds(1)
+export const LIMIT_CHECK = Duration.seconds(5)
+export const LIQUIDITY_REFRESH = Duration.seconds(30)
+export const TRACKING_TRIES = 3
+export const TRACKING_SPACING = Duration.seconds(5)
+export const RESET_AFTER_SWAP = Duration.seconds(5)
+export const RATE_LIMIT_TOAST_DURATION = Duration.seconds(10)
+
+export const PREPARE_ERROR_STATUS = "Impossible to prepare the exchange, please try again."
+export const SWAP_FAILED_STATUS = "Transaction failed. Please try again."
+
+/**
+ * The swap card's machine. State is a SubscriptionRef moved only by `reduce`; this service turns clicks, time (on
+ * Effect's Clock), HTTP answers and the wallet into events. `run` drives the timers while the card is shown; a swap,
+ * once signed, runs in the service's own scope, so leaving the page never loses it.
+ */
+export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachine", {
+  scoped: Effect.gen(function* () {
+    const api = yield* ExchangeApi
+    const wallet = yield* WalletSession
+    const toaster = yield* Toaster
+    const events = yield* SwapEvents
+    const config = yield* AppConfig
+    const gateway = yield* Gateway
+    const signer = yield* SwapWallet
+    const celebration = yield* Celebration
+    const state = yield* SubscriptionRef.make<SwapState>(initialSwapState)
+    const liquidity = yield* SubscriptionRef.make<LiquidityResponse | undefined>(undefined)
+    // Swaps and their follow-ups live as long as the app, not the card.
+    const background = yield* FiberSet.make<unknown, unknown>()
+
+    const dispatch = (e: SwapEvent) => SubscriptionRef.update(state, (s) => reduce(s, e))
+    const now = Clock.currentTimeMillis
+    const latest = <A>(s: Stream.Stream<A>) => Stream.runHead(s).pipe(Effect.map(Option.getOrUndefined))
+
+    const tokens = Effect.map(SubscriptionRef.get(liquidity), (l) =>
+      buildTokenList(config.tokenResources, l?.assets ?? [])
+    )
+    const token = (symbol: string) => Effect.map(tokens, (ts) => ts.find((t) => t.symbol === symbol))
+
+    const rateLimitedToast = toaster.show({
+      title: "Rate Limit Exceeded",
+      description:
+        "Your device is overloading the request system. Please keep only one window open or avoid refreshing too frequently.",
+      variant: "destructive",
+      duration: RATE_LIMIT_TOAST_DURATION
+    })
+
+    /** Enters a service mode; the rate-limit toast shows when the mode begins. */
+    const enterMode = (mode: "rate_limited" | "maintenance", by: "server" | "client" = "server") =>
+      Effect.gen(function* () {
+        const before = yield* SubscriptionRef.get(state)
+        yield* dispatch({ _tag: "ServiceModeChanged", mode, by })
+        if (mode === "rate_limited" && before.serviceMode !== "rate_limited") yield* rateLimitedToast
+      })
+
+    /** Health and USD prices: at load and each time the 15 s cycle wraps. */
+    const fetchHealth = Effect.gen(function* () {
+      const r = yield* Effect.either(api.health)
+      if (Either.isRight(r)) {
+        const prices: Record<string, number> = {}
+        for (const [symbol, p] of Object.entries(r.right.pairs_status))
+          if (p.price_available && p.price_usd !== undefined) prices[symbol] = p.price_usd
+        yield* dispatch({ _tag: "PricesReceived", prices })
+        yield* dispatch({ _tag: "ApiReachability", reachable: true })
+        const s = yield* SubscriptionRef.get(state)
+        if (s.serviceMode !== "available" && s.rateLimitedBy !== "client")
+          yield* dispatch({ _tag: "ServiceModeChanged", mode: "available" })
+        return
+      }
+      const e = r.left
+      switch (e._tag) {
+        case "ExchangeRateLimited":
+          return yield* enterMode("rate_limited")
+        case "ExchangeMaintenance":
+          return yield* enterMode("maintenance")
+        case "FetchTransportError":
+          return yield* dispatch({ _tag: "ApiReachability", reachable: false })
+        default:
+          return yield* Effect.logWarning("health check failed", e)
+      }
+    })
+
+    /**
+     * Asks the server for the live price of the current pair and amount: an estimate (auto), or a prepared quote.
+     * Answers for inputs that changed meanwhile are dropped by `reduce`.
+     */
+    const fetchQuote = (prepared: boolean, userTriggered: boolean) =>
+      Effect.gen(function* () {
+        const s = yield* SubscriptionRef.get(state)
+        if (!canEstimate(s) || s.serviceMode !== "available") return
+        const key = quoteKeyOf(s)
+        const [from, to] = [yield* token(s.from), yield* token(s.to)]
+        if (from === undefined || to === undefined) return yield* dispatch({ _tag: "QuoteDropped", key })
+        yield* dispatch({ _tag: "PriceRequested", now: yield* now })
+        if ((yield* SubscriptionRef.get(state)).serviceMode === "rate_limited") {
+          yield* rateLimitedToast
+          return
+        }
+        const fail = () =>
+          Effect.gen(function* () {
+            yield* dispatch({ _tag: "QuoteFailed", key, message: PREPARE_ERROR_STATUS })
+            if (userTriggered)
+              yield* toaster.show({
+                title: "Prepare the exchange failed",
+                description: "Impossible to prepare the swap, please try again.",
+                variant: "destructive"
+              })
+          })
+        const r = yield* Effect.either(api.livePrice(from.resourceAddress, to.resourceAddress))
+        if (Either.isLeft(r)) {
+          const e = r.left
+          switch (e._tag) {
+            case "ExchangeRateLimited":
+              return yield* enterMode("rate_limited")
+            case "ExchangeMaintenance":
+              return yield* enterMode("maintenance")
+            case "FetchStatusError":
+              return yield* dispatch({ _tag: "QuoteDropped", key })
+            case "FetchTransportError":
+              yield* dispatch({ _tag: "ApiReachability", reachable: false })
+              return yield* fail()
+            default:
+              yield* Effect.logWarning("live price failed", e)
+              return yield* fail()
+          }
+        }
+        const price = r.right
+        if (typeof price.error === "string" && price.error !== "") return yield* dispatch({ _tag: "QuoteDropped", key })
+        const limits =
+          price.min_amount_in !== undefined && price.max_amount_in !== undefined
+            ? { min: price.min_amount_in, max: price.max_amount_in }
+            : undefined
+        const current = yield* SubscriptionRef.get(state)
+        const quote =
+          price.effective_rate === undefined
+            ? undefined
+            : computeQuote({
+                amount: s.amount,
+                effectiveRate: price.effective_rate,
+                toDecimals: to.decimals,
+                toPriceUsd: current.prices[to.symbol],
+                limits
+              })
+        if (quote === undefined) return yield* fail()
+        yield* dispatch({ _tag: "ApiReachability", reachable: true })
+        yield* dispatch({ _tag: "QuoteReceived", key, quote, prepared })
+      })
+
+    /** One second of the card's life: the countdown, the price cycle, the re-quote and the auto-estimate. */
+    const tick = Effect.gen(function* () {
+      const before = yield* SubscriptionRef.get(state)
+      yield* dispatch({ _tag: "Ticked" })
+      const after = yield* SubscriptionRef.get(state)
+      if (before.cycle === 1 && after.cycle === PRICE_CYCLE_SECONDS) yield* fetchHealth
+      if (after.status._tag === "success" && after.quotePrepared && before.countdown === 1 && after.countdown === 0)
+        yield* fetchQuote(true, false)
+      else if (after.status._tag !== "pending" && canEstimate(after) && after.quoteKey !== quoteKeyOf(after))
+        yield* fetchQuote(false, false)
+    })
+
+    const checkLimits = Effect.flatMap(now, (t) => dispatch({ _tag: "LimitsChecked", now: t }))
+
+    const loadLiquidity = api.liquidity.pipe(
+      Effect.tap((l) => SubscriptionRef.set(liquidity, l)),
+      Effect.catchAll((e) => Effect.logWarning("liquidity failed", e))
+    )
+
+    /** Runs while the card is shown (the card forks it and interrupts it on unmount). */
+    const run = Effect.gen(function* () {
+      yield* Effect.all([fetchHealth, loadLiquidity], { concurrency: "unbounded", discard: true })
+      yield* Effect.all(
+        [
+          Effect.repeat(Effect.zipRight(Effect.sleep(TICK), tick), Schedule.forever),
+          Effect.repeat(Effect.zipRight(Effect.sleep(LIMIT_CHECK), checkLimits), Schedule.forever),
+          Effect.repeat(Effect.zipRight(Effect.sleep(LIQUIDITY_REFRESH), loadLiquidity), Schedule.forever)
+        ],
+        { concurrency: "unbounded", discard: true }
+      )
+    }).pipe(Effect.withSpan("SwapMachine.run"))
+
+    /** Waits up to 3 × 5 s for the server to list the swap; tracking failures never fail the swap. */
+    const track = (account: string, txHash: string) =>
+      Effect.gen(function* () {
+        for (let attempt = 1; attempt <= TRACKING_TRIES; attempt++) {
+          const r = yield* Effect.either(api.transactions(account))
+          if (Either.isRight(r) && r.right.some((t) => t.tx_in === txHash)) return true
+          if (Either.isLeft(r)) yield* Effect.logWarning("tracking: transactions failed", r.left)
+          if (attempt < TRACKING_TRIES) yield* Effect.sleep(TRACKING_SPACING)
+        }
+        return false
+      })
+
+    const swap = (s: SwapState, account: string, from: TokenEntry, to: TokenEntry) =>
+      Effect.gen(function* () {
+        const manifest = buildSwapManifest({
+          account,
+          fromResource: from.resourceAddress,
+          amount: s.amount,
+          divisibility: from.decimals,
+          exchangeAccount: config.exchangeAccount
+        })
+        yield* dispatch({ _tag: "SwapStarted" })
+        const sent = yield* Effect.either(
+          signer.send({ manifest, message: swapMessage(config.brand.messagePrefix, from.symbol, to.symbol) })
+        )
+        if (Either.isLeft(sent)) {
+          yield* Effect.logWarning("swap transaction failed", sent.left)
+          yield* dispatch({ _tag: "SwapFailed", message: SWAP_FAILED_STATUS })
+          yield* toaster.show({
+            title: "Transaction Failed",
+            description: "Your swap could not be completed. Please check your balance and try again.",
+            variant: "destructive"
+          })
+          return
+        }
+        const txHash = sent.right.transactionIntentHash
+        // From here the swap happened on the ledger: nothing below may turn it into a failure.
+        yield* gateway.transaction.committedDetails(txHash).pipe(
+          Effect.tap((d) => Effect.logInfo("swap committed", d.transaction.transaction_status)),
+          Effect.catchAll((e) => Effect.logWarning("committed details failed", e))
+        )
+        yield* api.registerSwap(txHash).pipe(Effect.catchAll((e) => Effect.logWarning("swap registration failed", e)))
+        const tracked = yield* track(account, txHash)
+        yield* dispatch({ _tag: "SwapSucceeded", txHash, now: yield* now })
+        yield* events.publish({ txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount })
+        yield* toaster.show({
+          title: "Swap Successful",
+          description: `You sent ${formatTokenAmount(s.amount)} ${from.symbol}${
+            s.quote ? ` for about ${formatTokenAmount(s.quote.toAmount)} ${to.symbol}` : ""
+          }.${tracked ? "" : " It will appear in your transactions shortly."}`
+        })
+        yield* Effect.all([celebration.celebrate, wallet.reloadBalances], { concurrency: "unbounded", discard: true })
+        yield* Effect.sleep(RESET_AFTER_SWAP)
+        yield* dispatch({ _tag: "Reset" })
+      }).pipe(Effect.withSpan("SwapMachine.swap"))
+
+    /** A click on the action button in `ready`: prepare the quote. */
+    const prepare = Effect.gen(function* () {
+      const s = yield* SubscriptionRef.get(state)
+      if (!canEstimate(s) || s.status._tag === "pending" || s.serviceMode !== "available") return
+      yield* dispatch({ _tag: "PrepareStarted" })
+      yield* fetchQuote(true, true)
+      // A quote that could not be prepared must not leave the button spinning.
+      const after = yield* SubscriptionRef.get(state)
+      if (after.status._tag === "pending") yield* dispatch({ _tag: "QuoteDropped", key: quoteKeyOf(after) })
+    })
+
+    /** A click in `success`: the checks with their toasts, then the swap (in the background scope). */
+    const execute = Effect.gen(function* () {
+      const s = yield* SubscriptionRef.get(state)
+      if (s.status._tag !== "success" || !s.quotePrepared || s.quote === undefined) return
+      const session = yield* latest(wallet.session)
+      const balances = yield* latest(wallet.balances)
+      const [from, to] = [yield* token(s.from), yield* token(s.to)]
+      if (from === undefined || to === undefined) return
+      const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
+      if (exceedsBalance(s.amount, balance))
+        return yield* toaster.show({
+          title: "Amount exceeds balance",
+          description: `You have only ${formatTokenAmount(balance)} ${from.symbol} in your wallet.`,
+          variant: "destructive"
+        })
+      const account = session?.selected
+      if (account === undefined)
+        return yield* toaster.show({
+          title: "No account selected",
+          description: "Please select an account to execute the swap.",
+          variant: "destructive"
+        })
+      yield* loadLiquidity
+      const l = yield* SubscriptionRef.get(liquidity)
+      const toLiquidity = l?.assets.find((a) => a.symbol === to.symbol)?.amount
+      if (!liquidityCovers(toLiquidity, s.quote.toAmount))
+        return yield* toaster.show({
+          title: "Insufficient liquidity",
+          description: LOW_LIQUIDITY_MESSAGE,
+          variant: "destructive"
+        })
+      if ((yield* SubscriptionRef.get(state)).txLimitReached)
+        return yield* toaster.show({
+          title: "Transaction limit",
+          description: TRANSACTION_LIMIT_MESSAGE,
+          variant: "destructive"
+        })
+      yield* FiberSet.run(background, swap(s, account, from, to))
+    })
+
+    return {
+      state: state.changes as Stream.Stream<SwapState>,
+      liquidity: liquidity.changes as Stream.Stream<LiquidityResponse | undefined>,
+      tokens,
+      current: SubscriptionRef.get(state),
+      run,
+      dispatch,
+      setFrom: (symbol: string) => dispatch({ _tag: "FromChanged", symbol }),
+      setTo: (symbol: string) => dispatch({ _tag: "ToChanged", symbol }),
+      setAmount: (raw: string) => dispatch({ _tag: "AmountChanged", raw }),
+      flip: dispatch({ _tag: "Flipped" }),
+      prepare,
+      execute,
+      /** For tests: waits for background swaps to finish. */
+      awaitBackground: FiberSet.awaitEmpty(background)
+    } as const
+  })
+}) {}

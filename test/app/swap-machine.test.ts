@@ -1,0 +1,434 @@
+import { KeyValueStore } from "@effect/platform"
+import { it } from "@effect/vitest"
+import { Effect, Fiber, Layer, Random, Ref, TestClock } from "effect"
+import { describe, expect } from "vitest"
+import { makeLedgerParts, makeServicesLayer } from "../../src/app/runtime/layers"
+import { actionState } from "../../src/exchange/swap"
+import { Celebration, SwapWallet, SwapWalletError } from "../../src/app/features/exchange/machine/ports"
+import { SwapMachine } from "../../src/app/features/exchange/machine/SwapMachine"
+import type { SwapState } from "../../src/app/features/exchange/machine/state"
+import { Toaster } from "../../src/app/services/Toaster"
+import { Browser } from "../../src/app/services/Browser"
+import { WalletSession } from "../../src/app/services/WalletSession"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { Crypto, Environment } from "../../src/toolkit/index"
+import { fakeHttp, json, testConfig } from "./harness"
+
+const R = DevnetAddresses.resources
+const alice = DevnetAddresses.users[0]!
+const TX = "txid_loc1swapswapswapswapswapswapswapswapswapswapswapswapswapswap"
+
+interface Script {
+  price?: () => Response
+  health?: () => Response
+  transactions?: (call: number) => Response
+  liquidityHUSDC?: string
+}
+
+const make = (
+  script: Script = {},
+  wallet: "ok" | "reject" = "ok",
+  balances: Record<string, string> = { [R.hETH]: "1" }
+) => {
+  // Node has no location: absolute bases for the exchange API and the gateway.
+  const config = testConfig({ VITE_API_BASE: "http://app.test", VITE_GATEWAY_URL: "http://app.test/gateway" })
+  const requests: Array<string> = []
+  let txCalls = 0
+  const route = (req: { url: string; method: string }) => {
+    const url = new URL(req.url, "http://app.test")
+    if (url.pathname === "/api/health")
+      return (
+        script.health ??
+        (() =>
+          json({
+            status: "healthy",
+            pairs_status: {
+              hUSDC: { price_available: true, price_usd: 1 },
+              hETH: { price_available: true, price_usd: 3000 }
+            }
+          }))
+      )()
+    if (url.pathname.startsWith("/api/liveprice/"))
+      return (
+        script.price ??
+        (() =>
+          json({
+            in_symbol: "hETH",
+            out_symbol: "hUSDC",
+            effective_rate: "2997",
+            min_amount_in: "0.0003",
+            max_amount_in: "0.066"
+          }))
+      )()
+    if (url.pathname === "/api/liquidity")
+      return json({
+        assets: [
+          {
+            symbol: "XRD",
+            resource_address: R.XRD,
+            amount: "1000",
+            amount_usd: 20,
+            allocation_percentage: 1,
+            decimals: 18
+          },
+          {
+            symbol: "hUSDC",
+            resource_address: R.hUSDC,
+            amount: script.liquidityHUSDC ?? "50000",
+            amount_usd: 50000,
+            allocation_percentage: 60,
+            decimals: 6
+          },
+          {
+            symbol: "hETH",
+            resource_address: R.hETH,
+            amount: "10",
+            amount_usd: 30000,
+            allocation_percentage: 39,
+            decimals: 18
+          }
+        ],
+        total_usd_value: 80020
+      })
+    if (url.pathname === "/gateway/transaction/committed-details") return json({ message: "not in this test" }, 404)
+    if (url.pathname === `/api/swap/${TX}`) return json({ tx_hash: TX, status: "pending" })
+    if (url.pathname === `/api/transactions/${alice}`)
+      return (script.transactions ?? (() => json({ transactions: [] })))(txCalls++)
+    return undefined
+  }
+  const sent: Array<{ manifest: string; message: string }> = []
+  const celebrations = Ref.unsafeMake(0)
+  const signer = Layer.succeed(SwapWallet, {
+    send: (input) =>
+      Effect.sync(() => sent.push(input)).pipe(
+        Effect.zipRight(
+          wallet === "ok"
+            ? Effect.succeed({ transactionIntentHash: TX })
+            : Effect.fail(new SwapWalletError({ reason: "rejectedByUser" }))
+        )
+      )
+  })
+  const platform = Layer.mergeAll(
+    fakeHttp((r) => route(r), requests),
+    KeyValueStore.layerMemory,
+    WalletSession.fromState(
+      { accounts: [{ address: alice, label: "Main" }], selected: alice },
+      { _tag: "Hidden" },
+      balances
+    ),
+    Browser.recording([]),
+    Layer.setRandom(Random.make("swap"))
+  )
+  const ledger = makeLedgerParts(config, { environment: Environment.Test({}), crypto: Crypto.Test() })
+  const services = makeServicesLayer(config).pipe(Layer.provideMerge(ledger), Layer.provideMerge(platform))
+  const layer = SwapMachine.Default.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(signer, Layer.succeed(Celebration, { celebrate: Ref.update(celebrations, (n) => n + 1) }))
+    ),
+    Layer.provideMerge(services)
+  )
+  return { layer, requests, sent, celebrations, txCalls: () => txCalls }
+}
+
+const priceCalls = (requests: ReadonlyArray<string>): number =>
+  requests.filter((r) => r.includes("/api/liveprice/")).length
+const state = Effect.flatMap(SwapMachine, (m) => m.current)
+const toasts = Effect.flatMap(Toaster, (t) =>
+  Effect.map(t.current, (ts) => ts.map((x) => `${x.title}: ${x.description ?? ""}`))
+)
+const view = (s: SwapState) =>
+  actionState({
+    status: s.status,
+    quotePrepared: s.quotePrepared,
+    account: alice,
+    from: s.from,
+    to: s.to,
+    amount: s.amount,
+    expectedOutput: s.quote?.toAmount,
+    toLiquidity: undefined,
+    limits: s.quote?.limits
+  })
+
+/** Lets forked fibers run (no clock) until `cond` holds; fails after 1,000 turns. */
+const eventually = (cond: () => boolean) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 1000; i++) {
+      if (cond()) return
+      yield* Effect.yieldNow()
+    }
+    return yield* Effect.die(new Error("condition never held"))
+  })
+
+/** Starts the card's timers and lets the load-time calls settle. */
+const started = Effect.gen(function* () {
+  const m = yield* SwapMachine
+  const fiber = yield* Effect.fork(m.run)
+  yield* TestClock.adjust("1 millis")
+  return { m, fiber }
+})
+
+describe("SwapMachine", () => {
+  it.scoped("auto-estimates within a second of a valid route and amount, then prepares on click", () => {
+    const t = make()
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      expect((yield* state).from).toBe("hETH")
+      yield* m.setAmount("0.05")
+      expect(priceCalls(t.requests)).toBe(0)
+      yield* TestClock.adjust("1 second")
+      expect(priceCalls(t.requests)).toBe(1)
+      const estimated = yield* state
+      // 0.05 × 2997 − 0.10 USD of hUSDC.
+      expect(estimated.quote?.toAmount).toBe("149.75")
+      expect(estimated.quotePrepared).toBe(false)
+      expect(view(estimated)).toBe("ready")
+      // The estimate is not asked for again while nothing changes.
+      yield* TestClock.adjust("5 seconds")
+      expect(priceCalls(t.requests)).toBe(1)
+      yield* m.prepare
+      const prepared = yield* state
+      expect(prepared.status._tag).toBe("success")
+      expect(prepared.countdown).toBe(15)
+      expect(view(prepared)).toBe("success")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("counts down 15 s and re-quotes every 15 s while in success", () => {
+    const t = make()
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      const afterPrepare = priceCalls(t.requests)
+      yield* TestClock.adjust("1 second")
+      expect((yield* state).countdown).toBe(14)
+      yield* TestClock.adjust("13 seconds")
+      expect((yield* state).countdown).toBe(1)
+      expect(priceCalls(t.requests)).toBe(afterPrepare)
+      yield* TestClock.adjust("1 second")
+      expect(priceCalls(t.requests)).toBe(afterPrepare + 1)
+      expect((yield* state).countdown).toBe(15)
+      yield* TestClock.adjust("15 seconds")
+      expect(priceCalls(t.requests)).toBe(afterPrepare + 2)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("any change of token or amount clears the quote, limits and status; flip swaps tokens and amounts", () => {
+    const t = make()
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.setAmount("0.051")
+      let s = yield* state
+      expect([s.quote, s.quotePrepared, s.status._tag]).toEqual([undefined, false, "idle"])
+      yield* m.setAmount("0.05")
+      yield* TestClock.adjust("1 second")
+      yield* m.flip
+      s = yield* state
+      expect([s.from, s.to, s.amount, s.quote]).toEqual(["hUSDC", "hETH", "149.75", undefined])
+      yield* m.setTo("hBTC")
+      s = yield* state
+      expect([s.from, s.to]).toEqual(["hUSDC", "hBTC"])
+      yield* m.setFrom("hBTC")
+      expect([(yield* state).from, (yield* state).to]).toEqual(["hBTC", "hUSDC"])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("'Forbidden route' and other HTTP errors quietly reset to idle", () => {
+    const t = make({ price: () => json({ error: "Forbidden route" }) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      expect((yield* state).status._tag).toBe("idle")
+      expect(yield* toasts).toEqual([])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("any other price error sets the error status, with a toast only when the user prepared", () => {
+    const t = make({ price: () => json({ effective_rate: "not a number" }) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* TestClock.adjust("1 second")
+      expect((yield* state).status).toEqual({
+        _tag: "error",
+        message: "Impossible to prepare the exchange, please try again."
+      })
+      expect(yield* toasts).toEqual([])
+      yield* m.setAmount("0.06")
+      yield* m.prepare
+      expect(yield* toasts).toEqual(["Prepare the exchange failed: Impossible to prepare the swap, please try again."])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("429 gives rate_limited with the 10 s toast; 409 gives maintenance; health recovers", () => {
+    let status = 429
+    const t = make({
+      price: () => json({ error: "slow down" }, status),
+      health: () => (status === 200 ? json({ status: "healthy", pairs_status: {} }) : json({}, status))
+    })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      expect((yield* state).serviceMode).toBe("rate_limited")
+      expect(yield* toasts).toEqual([
+        "Rate Limit Exceeded: Your device is overloading the request system. Please keep only one window open or avoid refreshing too frequently."
+      ])
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* Effect.flatMap(Toaster, (x) => x.current))[0]?.open).toBe(false)
+      status = 409
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* state).serviceMode).toBe("maintenance")
+      status = 200
+      yield* TestClock.adjust("15 seconds")
+      expect((yield* state).serviceMode).toBe("available")
+      yield* m.setAmount("1")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("more than 10 price requests in 30 s is rate limited on the client", () => {
+    const t = make()
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      for (let i = 1; i <= 11; i++) {
+        yield* m.setAmount(`0.0${i}`)
+        yield* TestClock.adjust("1 second")
+      }
+      expect(priceCalls(t.requests)).toBe(10)
+      expect((yield* state).serviceMode).toBe("rate_limited")
+      expect((yield* state).rateLimitedBy).toBe("client")
+      yield* TestClock.adjust("30 seconds")
+      expect((yield* state).serviceMode).toBe("available")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped(
+    "executes: sends the manifest and message, registers, tracks 3 times 5 s apart, celebrates, resets after 5 s",
+    () => {
+      const t = make({
+        transactions: (call) =>
+          json({
+            transactions:
+              call < 2
+                ? []
+                : [
+                    {
+                      from: alice,
+                      to: DevnetAddresses.exchangeAccount,
+                      asset_in: "hETH",
+                      amount_in: "0.05",
+                      tx_in: TX,
+                      status: "completed"
+                    }
+                  ]
+          })
+      })
+      return Effect.gen(function* () {
+        const { m } = yield* started
+        yield* m.setAmount("0.05")
+        yield* m.prepare
+        yield* m.execute
+        yield* eventually(() => t.txCalls() === 1)
+        expect(t.sent).toHaveLength(1)
+        expect(t.sent[0]?.message).toBe("hswap.app | Radix | hETH -> hUSDC")
+        expect(t.sent[0]?.manifest).toContain(`"withdraw" Address("${R.hETH}") Decimal("0.05")`)
+        expect(t.sent[0]?.manifest).toContain(`Address("${DevnetAddresses.exchangeAccount}") "try_deposit_or_abort"`)
+        expect((yield* state).status._tag).toBe("pending")
+        expect(t.requests.filter((r) => r === `POST http://app.test/api/swap/${TX}`)).toHaveLength(1)
+        expect(t.txCalls()).toBe(1)
+        yield* TestClock.adjust("5 seconds")
+        expect(t.txCalls()).toBe(2)
+        yield* TestClock.adjust("5 seconds")
+        expect(t.txCalls()).toBe(3)
+        expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
+        expect(yield* Ref.get(t.celebrations)).toBe(1)
+        expect((yield* toasts)[0]).toMatch(/^Swap Successful: You sent 0\.05000000 hETH for about 149\.750000 hUSDC\.$/)
+        expect((yield* state).amount).toBe("0.05")
+        yield* TestClock.adjust("5 seconds")
+        expect((yield* state).amount).toBe("")
+      }).pipe(Effect.provide(t.layer))
+    }
+  )
+
+  it.scoped("a swap whose tracking fails still shows as successful", () => {
+    const t = make({ transactions: () => json({}, 500) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      yield* TestClock.adjust("10 seconds")
+      expect(t.txCalls()).toBe(3)
+      expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a rejected transaction: 'Transaction Failed', nothing registered", () => {
+    const t = make({}, "reject")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      yield* m.awaitBackground
+      expect((yield* state).status).toEqual({ _tag: "error", message: "Transaction failed. Please try again." })
+      expect(yield* toasts).toEqual([
+        "Transaction Failed: Your swap could not be completed. Please check your balance and try again."
+      ])
+      expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("an amount above the balance is refused with the spec's toast", () => {
+    const t = make({}, "ok", { [R.hETH]: "0.01" })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      expect(t.sent).toHaveLength(0)
+      expect(yield* toasts).toEqual(["Amount exceeds balance: You have only 0.01000000 hETH in your wallet."])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("low exchange liquidity refuses the swap", () => {
+    const t = make({ liquidityHUSDC: "150" })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      expect(t.sent).toHaveLength(0)
+      expect(yield* toasts).toEqual([
+        "Insufficient liquidity: Swap unavailable due to low liquidity. Please wait for rebalancing."
+      ])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("2 swaps per minute: the limit is checked every 5 s", () => {
+    const t = make({ transactions: () => json({ transactions: [] }) })
+    return Effect.gen(function* () {
+      const { m, fiber } = yield* started
+      for (let i = 0; i < 2; i++) {
+        yield* m.setAmount("0.05")
+        yield* m.prepare
+        yield* m.execute
+        yield* TestClock.adjust("16 seconds")
+        yield* m.awaitBackground
+      }
+      expect(t.sent).toHaveLength(2)
+      expect((yield* state).txLimitReached).toBe(true)
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      expect(t.sent).toHaveLength(2)
+      expect((yield* toasts)[0]).toBe(
+        "Transaction limit: Transaction limit reached. 2 transactions per minute allowed."
+      )
+      yield* TestClock.adjust("60 seconds")
+      expect((yield* state).txLimitReached).toBe(false)
+      yield* Fiber.interrupt(fiber)
+    }).pipe(Effect.provide(t.layer))
+  })
+})
