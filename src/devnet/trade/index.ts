@@ -91,25 +91,26 @@ export const renderTradePage = (params: URLSearchParams, options: TradeWidgetOpt
 <style>
   :root { color-scheme: dark; font-family: ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
   * { box-sizing: border-box; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #0f1630; color: #e8ecf8; padding: 16px; }
-  main { width: 100%; max-width: 420px; background: #151f3d; border: 1px solid #2a3763; border-radius: 18px; padding: 18px; }
-  header { display: flex; align-items: center; justify-content: space-between; gap: 8px; margin-bottom: 14px; }
-  h1 { font-size: 16px; margin: 0; }
-  .tag { font-size: 11px; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; color: #f5a524; border: 1px solid #f5a52466; border-radius: 999px; padding: 2px 8px; }
-  .side { background: #1b2749; border: 1px solid #2a3763; border-radius: 14px; padding: 12px 14px; }
+  body { margin: 0; background: #121a31; color: #e8ecf8; padding: 14px; }
+  main { max-width: 440px; margin: 0 auto; }
+  header { display: flex; align-items: center; justify-content: space-between; gap: 8px; margin-bottom: 10px; }
+  h1 { font-size: 15px; margin: 0; }
+  .tag { flex: none; font-size: 10px; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; color: #f5a524; border: 1px solid #f5a52466; border-radius: 999px; padding: 2px 8px; }
+  .side { background: #18223f; border: 1px solid #26325a; border-radius: 14px; padding: 10px 12px; }
   .label { font-size: 12px; color: #8e9ac0; }
-  .row { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin-top: 6px; }
-  .amount { font-size: 24px; font-weight: 600; font-variant-numeric: tabular-nums; }
+  .row { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin-top: 4px; }
+  .amount { font-size: 22px; font-weight: 600; font-variant-numeric: tabular-nums; }
   .token { display: flex; flex-direction: column; align-items: flex-end; min-width: 0; }
   .symbol { font-weight: 700; }
   .name { font-size: 12px; color: #8e9ac0; max-width: 180px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  .address { margin-top: 6px; font: 11px ui-monospace, SFMono-Regular, Menlo, monospace; color: #8e9ac0; overflow-wrap: anywhere; }
-  .arrow { text-align: center; color: #52e3c2; margin: 6px 0; font-size: 18px; }
-  .quote { margin-top: 12px; font-size: 13px; color: #8e9ac0; display: flex; justify-content: space-between; gap: 8px; }
-  .note { margin: 12px 0 0; font-size: 12px; color: #8e9ac0; line-height: 1.45; }
-  .status { margin: 10px 0 0; font-size: 12px; min-height: 1em; }
+  .address { margin-top: 4px; font: 11px ui-monospace, SFMono-Regular, Menlo, monospace; color: #8e9ac0; overflow-wrap: anywhere; }
+  .arrow { text-align: center; color: #52e3c2; margin: 2px 0; font-size: 16px; line-height: 20px; }
+  .quote { margin-top: 10px; font-size: 13px; color: #8e9ac0; display: flex; justify-content: space-between; gap: 8px; }
+  .status { margin: 8px 0 0; font-size: 12px; }
+  .status:empty { display: none; }
   .status[data-kind="error"] { color: #f05d6c; }
-  button { width: 100%; margin-top: 14px; padding: 10px; border-radius: 12px; border: 0; background: #26325a; color: #8e9ac0; font-weight: 600; cursor: not-allowed; }
+  button { width: 100%; margin-top: 10px; padding: 9px; border-radius: 12px; border: 0; background: #26325a; color: #8e9ac0; font-weight: 600; cursor: not-allowed; }
+  .note { margin: 8px 0 0; font-size: 11px; color: #8e9ac0; line-height: 1.4; text-align: center; }
 </style>
 </head>
 <body>
@@ -124,7 +125,7 @@ export const renderTradePage = (params: URLSearchParams, options: TradeWidgetOpt
     complete ? "" : "This route needs a valid sell_resource and buy_resource."
   }</p>
   <button type="button" disabled>Trading is not available on the devnet</button>
-  <p class="note">A stand-in for the partner's trading interface on the local devnet. It reads the route from the page address and the token names from the devnet gateway; it never trades.</p>
+  <p class="note">Stands in for the trading partner on the local devnet. Token names come from the devnet gateway; nothing is traded.</p>
 </main>
 <script src="${TRADE_PREFIX}/widget.js"></script>
 </body>

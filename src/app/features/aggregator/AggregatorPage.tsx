@@ -166,7 +166,7 @@ export function AggregatorPage() {
             <TradingPanel route={route} />
           )}
         </div>
-        <div className="order-1 md:order-2 md:w-64 md:shrink-0">
+        <div className="order-1 md:order-2 md:w-72 md:shrink-0">
           {state !== undefined && (
             <RouteList
               routes={state.routes}

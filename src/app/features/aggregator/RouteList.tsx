@@ -42,17 +42,17 @@ function RouteItem(props: {
         aria-label={label}
         onClick={props.onSelect}
         title={label}
-        className={`flex w-full items-center gap-2 rounded-xl border px-3 py-2.5 text-left text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent md:pr-20 ${
+        className={`flex h-full w-full items-center gap-2 rounded-xl border px-2.5 py-2 text-left text-xs transition md:px-3 md:py-2.5 md:text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-accent md:pr-20 ${
           props.selected
             ? "border-accent/70 bg-accent/10 text-ink"
             : "border-line bg-panel-2 text-muted hover:border-accent/40 hover:text-ink"
         }`}
       >
-        <span className="flex shrink-0 -space-x-2" data-testid="route-images">
+        <span className="flex shrink-0 -space-x-1.5" data-testid="route-images">
           <TokenImage key={`sell-${props.route.sellToken.image}`} token={props.route.sellToken} />
           <TokenImage key={`buy-${props.route.buyToken.image}`} token={props.route.buyToken} />
         </span>
-        <span className="min-w-0 truncate font-medium">{label}</span>
+        <span className="line-clamp-2 min-w-0 break-words font-medium md:line-clamp-1">{label}</span>
       </button>
       {/* Wide screens only; shown on hover, and on keyboard focus anywhere in the row. */}
       <div className="absolute right-2 top-1/2 hidden -translate-y-1/2 gap-1 transition-opacity md:flex md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
