@@ -2,7 +2,7 @@ import { HttpClient, HttpClientRequest, HttpClientResponse, KeyValueStore } from
 import { createMemoryHistory, createRouter, RouterProvider } from "@tanstack/react-router"
 import { act, render } from "@testing-library/react"
 import { type Duration, Effect, Either, Layer, ManagedRuntime, Random, TestClock, TestContext } from "effect"
-import { StrictMode } from "react"
+import { type ReactNode, StrictMode } from "react"
 import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/config/AppConfig"
 import { ConfigProvider } from "../../src/app/config/useAppConfig"
 import { routeTree } from "../../src/app/routeTree.gen"
@@ -123,4 +123,32 @@ export const renderApp = async (options: HarnessOptions = {}) => {
     run: (effect) => runtime.runPromise(effect)
   }
   return { ...view, ...harness, router }
+}
+
+/**
+ * Renders `ui` (a component, not the route tree) inside the app's providers over the harness services: for pieces
+ * of a page tested on their own.
+ */
+export const renderWithServices = async (ui: ReactNode, options: HarnessOptions = {}) => {
+  const { runtime, navigations, requests, config } = makeHarnessRuntime(options)
+  await runtime.runtime()
+  const view = render(
+    <StrictMode>
+      <ConfigProvider config={config}>
+        <RuntimeProvider runtime={runtime}>{ui}</RuntimeProvider>
+      </ConfigProvider>
+    </StrictMode>
+  )
+  await settle()
+  const harness: Harness = {
+    runtime,
+    navigations,
+    requests,
+    advance: async (d) => {
+      await act(() => runtime.runPromise(TestClock.adjust(d)))
+      await settle()
+    },
+    run: (effect) => runtime.runPromise(effect)
+  }
+  return { ...view, ...harness, config }
 }

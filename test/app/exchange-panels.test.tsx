@@ -1,0 +1,423 @@
+// @vitest-environment jsdom
+import type { HttpClientRequest } from "@effect/platform"
+import { cleanup, screen, waitFor, within } from "@testing-library/react"
+import userEvent from "@testing-library/user-event"
+import { Effect } from "effect"
+import type { ReactNode } from "react"
+import { afterEach, describe, expect, it } from "vitest"
+import type { TransactionRecord } from "../../src/exchange/api"
+import { shortenAddressList } from "../../src/exchange/format"
+import { SwapEvents, type SwapSubmitted } from "../../src/app/features/exchange/SwapEvents"
+import { NetworkActivity } from "../../src/app/features/exchange/panels/NetworkActivity"
+import { useNow } from "../../src/app/features/exchange/panels/now"
+import { REFUND_NOTE, TransactionList, TransactionRow } from "../../src/app/features/exchange/panels/TransactionRow"
+import { YourTransactions } from "../../src/app/features/exchange/panels/YourTransactions"
+import { WalletSession } from "../../src/app/services/WalletSession"
+import { type HarnessOptions, json, renderWithServices } from "./harness"
+
+let dispose: (() => Promise<void>) | undefined
+afterEach(async () => {
+  await dispose?.()
+  dispose = undefined
+})
+const mount = async (ui: ReactNode, options: HarnessOptions = {}) => {
+  // A second mount in one test replaces the first.
+  cleanup()
+  await dispose?.()
+  const h = await renderWithServices(ui, options)
+  dispose = () => h.runtime.dispose()
+  return h
+}
+
+const A1 = "account_loc1280mnedg87sme6vzaf2h5mxmwecrapmz4mxmf8tf9tymtfwyrnt3mp"
+const A2 = "account_loc12yy6wjxu0vu5kmxh8hh0k5h4pmc4nmcy3uqjy0qzhxvdzxrl4ywpdg"
+const EXCHANGE = "account_loc1cyzfj6p254jy6lhr237s7pcp8qqz6c8ahq9mn6nkdjxxxat5syrgz9"
+const connected = (selected: string | undefined = A1) => ({
+  accounts: [
+    { address: A1, label: "Main" },
+    { address: A2, label: "Savings" }
+  ],
+  selected
+})
+
+/**
+ * The TestClock starts at the epoch; tests that show ages move it to T0 first (moving a clock that services already
+ * sleep on by decades would wake their timers billions of times).
+ */
+const T0 = 100_000
+const PREFIX = "hswap.app"
+
+const record = (overrides: Partial<TransactionRecord> = {}): TransactionRecord => ({
+  from: A1,
+  to: EXCHANGE,
+  asset_in: "hETH",
+  asset_out: "hUSDC",
+  amount_in: "0.5",
+  amount_out: "1234.5",
+  tx_in: "txid_loc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq01",
+  tx_out: "txid_loc1pppppppppppppppppppppppppppppppppppppppppppppppppppp01",
+  status: "completed",
+  timestamp_finalized: T0 / 1000 - 42,
+  message: `${PREFIX} | Radix | hETH -> hUSDC`,
+  ...overrides
+})
+
+const noop = () => undefined
+const rows = () => screen.queryAllByTestId("transaction-row")
+
+/** Routes `GET /api/transactions/{key}` to `answer(key)`. */
+const transactionsRoute =
+  (answer: (key: string) => Response | undefined) =>
+  (req: HttpClientRequest.HttpClientRequest): Response | undefined => {
+    const m = /\/api\/transactions\/([^/?]+)$/.exec(req.url)
+    return m === null ? undefined : answer(decodeURIComponent(m[1]!))
+  }
+
+/** A 200 whose body never arrives: the call stays in flight. */
+const never = () => new Response(new ReadableStream({ start: () => undefined }), { status: 200 })
+
+describe("TransactionRow", () => {
+  it("colours the status: completed/success green, pending yellow, canceled/failed red, other muted", async () => {
+    const statuses = ["completed", "success", "pending", "canceled", "failed", "refunding?"]
+    await mount(
+      <TransactionList
+        records={statuses.map((status, i) => record({ status, tx_in: `txid_${i}` }))}
+        now={T0}
+        onSelect={noop}
+      />
+    )
+    const badges = screen.getAllByTestId("transaction-status")
+    expect(badges.map((b) => [b.textContent, b.dataset.tone])).toEqual([
+      ["completed", "success"],
+      ["success", "success"],
+      ["pending", "pending"],
+      ["canceled", "failed"],
+      ["failed", "failed"],
+      ["refunding?", "other"]
+    ])
+    const colour = (i: number) => badges[i]!.className
+    expect(colour(0)).toContain("text-green-400")
+    expect(colour(1)).toContain("text-green-400")
+    expect(colour(2)).toContain("text-yellow-400")
+    expect(colour(3)).toContain("text-red-400")
+    expect(colour(4)).toContain("text-red-400")
+    expect(colour(5)).toContain("text-muted")
+    expect(colour(5)).not.toMatch(/green|yellow|red/)
+  })
+
+  it("links accounts and transactions to the dashboard in a new tab, addresses 8+8, amounts formatted", async () => {
+    const h = await mount(<TransactionList records={[record()]} now={T0} onSelect={noop} />)
+    const row = rows()[0]!
+    const links = within(row).getAllByRole("link")
+    const dash = h.config.dashboardUrl
+    expect(links.map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+      [shortenAddressList(A1), `${dash}/account/${A1}`],
+      [shortenAddressList(EXCHANGE), `${dash}/account/${EXCHANGE}`],
+      [shortenAddressList(record().tx_in), `${dash}/transaction/${record().tx_in}`],
+      [shortenAddressList(record().tx_out!), `${dash}/transaction/${record().tx_out}`]
+    ])
+    for (const a of links) {
+      expect(a).toHaveAttribute("target", "_blank")
+      expect(a).toHaveAttribute("rel", "noopener noreferrer")
+    }
+    expect(links[0]!.textContent).toBe("account_...wyrnt3mp")
+    expect(links[0]!.textContent).toHaveLength(19)
+    expect(row).toHaveTextContent("0.50000000 hETH → 1.2345K hUSDC")
+  })
+
+  it("shows the age relative to Effect's Clock (s, m, h, d ago), and follows the clock", async () => {
+    const Live = ({ r }: { readonly r: TransactionRecord }) => (
+      <ul>
+        <TransactionRow record={r} now={useNow()} onSelect={noop} />
+      </ul>
+    )
+    const h = await mount(
+      <>
+        <Live r={record()} />
+        <Live r={record({ timestamp_finalized: T0 / 1000 - 2 * 3600 - 59 })} />
+        <Live r={record({ timestamp_finalized: T0 / 1000 - 3 * 86_400 - 1 })} />
+      </>
+    )
+    const ages = () => screen.getAllByTestId("transaction-age").map((t) => t.textContent)
+    // At the epoch the first one is in the future: "0s ago", never a negative age.
+    expect(ages()).toEqual(["0s ago", "1h ago", "2d ago"])
+    await h.advance(`${T0} millis`)
+    expect(ages()).toEqual(["42s ago", "2h ago", "3d ago"])
+    await h.advance("15 seconds")
+    expect(ages()).toEqual(["57s ago", "2h ago", "3d ago"])
+    await h.advance("5 seconds")
+    expect(ages()).toEqual(["1m ago", "2h ago", "3d ago"])
+  })
+
+  it("has no age before the swap is final, and '…' for a missing output", async () => {
+    await mount(
+      <TransactionList
+        records={[record({ status: "pending", timestamp_finalized: undefined, amount_out: undefined, tx_out: undefined })]}
+        now={T0}
+        onSelect={noop}
+      />
+    )
+    expect(screen.queryByTestId("transaction-age")).toBeNull()
+    expect(rows()[0]).toHaveTextContent("0.50000000 hETH → … hUSDC")
+    expect(within(rows()[0]!).getAllByRole("link")).toHaveLength(3)
+  })
+
+  it("carries the refund note on canceled and failed rows only, as a sentence", async () => {
+    const statuses = ["completed", "pending", "canceled", "failed", "other"]
+    await mount(
+      <TransactionList
+        records={statuses.map((status, i) => record({ status, tx_in: `txid_${i}` }))}
+        now={T0}
+        onSelect={noop}
+      />
+    )
+    expect(REFUND_NOTE).toMatch(/^[A-Z].*will be refunded on request or automatically within 5 days\.$/)
+    expect(rows().map((r) => within(r).queryByTestId("refund-note")?.textContent ?? null)).toEqual([
+      null,
+      null,
+      REFUND_NOTE,
+      REFUND_NOTE,
+      null
+    ])
+  })
+
+  it("shows a message only under the prefix rule, always as plain text", async () => {
+    const messages = [
+      `${PREFIX} | Radix | hETH -> hUSDC`,
+      `<img src=x onerror="alert(1)">`,
+      `${PREFIX} <img src=x onerror=alert(1)>`,
+      `javascript:alert(1)`,
+      `javascript:${PREFIX} | Radix`,
+      `<a href="javascript:alert(1)">${PREFIX}</a>`,
+      `Visit evil.example | Radix`,
+      undefined
+    ]
+    const { container } = await mount(
+      <TransactionList
+        records={messages.map((message, i) => record({ message, tx_in: `txid_${i}` }))}
+        now={T0}
+        onSelect={noop}
+      />
+    )
+    const shown = rows().map((r) => within(r).queryByTestId("transaction-message")?.textContent ?? null)
+    expect(shown).toEqual([
+      `${PREFIX} | Radix | hETH -> hUSDC`,
+      null,
+      `${PREFIX} <img src=x onerror=alert(1)>`,
+      null,
+      `javascript:${PREFIX} | Radix`,
+      null,
+      null,
+      null
+    ])
+    expect(container.ownerDocument.querySelector("img")).toBeNull()
+    expect(container.ownerDocument.querySelector('a[href^="javascript"], [onerror]')).toBeNull()
+    for (const a of container.ownerDocument.querySelectorAll("a"))
+      expect(a.getAttribute("href")).toMatch(/^(https?:\/\/|\/)/)
+  })
+
+  it("opens 'Exchange Details' with every field when a row is clicked, not when a link is", async () => {
+    const h = await mount(<NetworkActivity />, {
+      route: transactionsRoute((k) =>
+        k === "latest"
+          ? json({
+              transactions: [
+                record({ status: "failed", resource_in: "resource_loc1in", resource_out: "resource_loc1out" })
+              ]
+            })
+          : undefined
+      )
+    })
+    await h.advance(`${T0} millis`)
+    const row = (await screen.findAllByTestId("transaction-row"))[0]!
+    await userEvent.click(within(row).getAllByRole("link")[0]!)
+    expect(screen.queryByRole("dialog")).toBeNull()
+    await userEvent.click(row)
+    const dialog = await screen.findByRole("dialog", { name: "Exchange Details" })
+    const card = within(dialog).getByTestId("transaction-card")
+    for (const text of [
+      A1,
+      EXCHANGE,
+      "0.5 hETH",
+      "1234.5 hUSDC",
+      record().tx_in,
+      record().tx_out!,
+      "failed",
+      "42s ago",
+      "1970-01-01 00:00:58 UTC",
+      "resource_loc1in",
+      "resource_loc1out",
+      `${PREFIX} | Radix | hETH -> hUSDC`,
+      REFUND_NOTE
+    ])
+      expect(card).toHaveTextContent(text)
+    const hrefs = within(card)
+      .getAllByRole("link")
+      .map((a) => a.getAttribute("href"))
+    expect(hrefs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`/account/${A1}$`)),
+        expect.stringMatching(new RegExp(`/account/${EXCHANGE}$`)),
+        expect.stringMatching(new RegExp(`/transaction/${record().tx_in}$`)),
+        expect.stringMatching(new RegExp(`/transaction/${record().tx_out!}$`))
+      ])
+    )
+    await userEvent.keyboard("{Escape}")
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
+  })
+})
+
+describe("Your Transactions", () => {
+  const perAccount = (data: Record<string, ReadonlyArray<TransactionRecord>>) =>
+    transactionsRoute((k) => (k in data ? json({ transactions: data[k] }) : undefined))
+
+  it("asks to connect a wallet when no account is selected, without calling the API", async () => {
+    const h = await mount(<YourTransactions />, { route: perAccount({}) })
+    expect(screen.getByText("Connect wallet to view your transactions")).toBeVisible()
+    expect(screen.getByRole("button", { name: "Refresh" })).toBeDisabled()
+    expect(h.requests.filter((r) => r.includes("/api/transactions/"))).toEqual([])
+  })
+
+  it("shows loading while the call is in flight", async () => {
+    await mount(<YourTransactions />, { session: connected(), route: transactionsRoute(() => never()) })
+    expect(within(screen.getByTestId("your-transactions")).getByRole("status")).toHaveTextContent(
+      "Loading transactions..."
+    )
+    expect(rows()).toHaveLength(0)
+  })
+
+  it("shows the empty state, and the error state for an HTTP error or a rate limit", async () => {
+    await mount(<YourTransactions />, { session: connected(), route: perAccount({ [A1]: [] }) })
+    expect(await screen.findByText("No transactions found for this account")).toBeVisible()
+    for (const status of [500, 429, 409]) {
+      await mount(<YourTransactions />, {
+        session: connected(),
+        route: transactionsRoute(() => json({ error: "nope", message: "nope" }, status))
+      })
+      expect(await screen.findByText("Failed to load wallet transactions")).toBeVisible()
+    }
+  })
+
+  it("shows the selected account's records and reloads when the account changes", async () => {
+    const h = await mount(<YourTransactions />, {
+      session: connected(A1),
+      route: perAccount({
+        [A1]: [record({ tx_in: "txid_a1" })],
+        [A2]: [record({ from: A2, tx_in: "txid_a2_1" }), record({ from: A2, tx_in: "txid_a2_2", status: "pending" })]
+      })
+    })
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    expect(rows()[0]).toHaveTextContent(shortenAddressList(A1))
+    await h.run(Effect.flatMap(WalletSession, (w) => w.selectAccount(A2)))
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    expect(rows()[0]).toHaveTextContent(shortenAddressList(A2))
+    expect(h.requests.some((r) => r.endsWith(`/api/transactions/${A2}`))).toBe(true)
+  })
+
+  it("reloads on Refresh and keeps the list while reloading", async () => {
+    let data: ReadonlyArray<TransactionRecord> = [record({ tx_in: "txid_1" })]
+    const h = await mount(<YourTransactions />, {
+      session: connected(),
+      route: transactionsRoute((k) => (k === A1 ? json({ transactions: data }) : undefined))
+    })
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    const before = calls()
+    data = [record({ tx_in: "txid_2", status: "pending" }), ...data]
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }))
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    expect(calls()).toBe(before + 1)
+  })
+
+  it("reloads after a swap of the account until the record appears (3 tries, 5 s apart)", async () => {
+    const hash = "txid_loc1swap"
+    let data: ReadonlyArray<TransactionRecord> = []
+    const h = await mount(<YourTransactions />, {
+      session: connected(),
+      route: transactionsRoute((k) => (k === A1 ? json({ transactions: data }) : undefined))
+    })
+    expect(await screen.findByText("No transactions found for this account")).toBeVisible()
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    const atLoad = calls()
+    const submitted: SwapSubmitted = { txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "0.5" }
+
+    // Another account's swap does not concern this panel.
+    await h.run(SwapEvents.publish({ ...submitted, account: A2 }))
+    await h.advance("0 millis")
+    expect(calls()).toBe(atLoad)
+
+    await h.run(SwapEvents.publish(submitted))
+    await waitFor(() => expect(calls()).toBe(atLoad + 1))
+    await h.advance("4999 millis")
+    expect(calls()).toBe(atLoad + 1)
+    data = [record({ tx_in: hash, status: "pending", tx_out: undefined })]
+    await h.advance("1 millis")
+    expect(calls()).toBe(atLoad + 2)
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    expect(within(rows()[0]!).getByTestId("transaction-status")).toHaveTextContent("pending")
+    // Found: no third try.
+    await h.advance("30 seconds")
+    expect(calls()).toBe(atLoad + 2)
+  })
+
+  it("gives up after 3 tries when the record never appears", async () => {
+    const h = await mount(<YourTransactions />, {
+      session: connected(),
+      route: transactionsRoute((k) => (k === A1 ? json({ transactions: [] }) : undefined))
+    })
+    expect(await screen.findByText("No transactions found for this account")).toBeVisible()
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    const atLoad = calls()
+    await h.run(SwapEvents.publish({ txHash: "txid_x", account: A1, from: "hETH", to: "hUSDC", amountIn: "1" }))
+    await h.advance("0 millis")
+    await h.advance("5 seconds")
+    await h.advance("5 seconds")
+    expect(calls()).toBe(atLoad + 3)
+    await h.advance("1 minute")
+    expect(calls()).toBe(atLoad + 3)
+    expect(screen.getByText("No transactions found for this account")).toBeVisible()
+  })
+})
+
+describe("Network Activity", () => {
+  it("shows the last 10 transactions, loaded once", async () => {
+    const records = Array.from({ length: 12 }, (_, i) => record({ tx_in: `txid_${i}` }))
+    const h = await mount(<NetworkActivity />, {
+      route: transactionsRoute((k) => (k === "latest" ? json({ transactions: records }) : undefined))
+    })
+    expect(screen.getByRole("heading", { name: "Network Activity" })).toBeVisible()
+    await waitFor(() => expect(rows()).toHaveLength(10))
+    const calls = () => h.requests.filter((r) => r.endsWith("/api/transactions/latest")).length
+    const atLoad = calls()
+    expect(atLoad).toBeGreaterThanOrEqual(1)
+    await h.advance("2 minutes")
+    expect(calls()).toBe(atLoad)
+  })
+
+  it("shows loading, then 'No recent transactions' for an empty list", async () => {
+    await mount(<NetworkActivity />, { route: transactionsRoute(() => never()) })
+    expect(within(screen.getByTestId("network-activity")).getByRole("status")).toHaveTextContent(
+      "Loading transactions..."
+    )
+    await mount(<NetworkActivity />, { route: transactionsRoute(() => json({ transactions: [] })) })
+    expect(await screen.findByText("No recent transactions")).toBeVisible()
+  })
+
+  it("shows 'Failed to load transactions' on an error or an undecodable answer", async () => {
+    await mount(<NetworkActivity />, { route: transactionsRoute(() => json({ error: "down" }, 503)) })
+    expect(await screen.findByText("Failed to load transactions")).toBeVisible()
+    await mount(<NetworkActivity />, { route: transactionsRoute(() => json({ transactions: [{ from: 1 }] })) })
+    expect(await screen.findByText("Failed to load transactions")).toBeVisible()
+  })
+
+  it("opens the row's details with the keyboard too", async () => {
+    await mount(<NetworkActivity />, {
+      route: transactionsRoute((k) => (k === "latest" ? json({ transactions: [record()] }) : undefined))
+    })
+    const row = (await screen.findAllByTestId("transaction-row"))[0]!
+    const summary = within(row).getByRole("button")
+    summary.focus()
+    await userEvent.keyboard("{Enter}")
+    expect(await screen.findByRole("dialog", { name: "Exchange Details" })).toBeVisible()
+  })
+})
