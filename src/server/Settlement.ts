@@ -10,10 +10,12 @@
  * intent hash are stored before it is submitted. Resuming a swap therefore never pays twice: with a stored intent, the
  * server asks the ledger what became of that very intent and, if it is unknown, resubmits the same payload (the
  * ledger deduplicates intents); it builds a new transaction only once the old one is known to be rejected. Work on
- * one hash is serialized in-process (striped locks), and every state change is a compare-and-set in SQLite.
+ * one hash is serialized in-process (striped locks), and every state change is a compare-and-set in SQLite. Payouts
+ * of different swaps run concurrently; liquidity in flight is held so that two payouts never count the same tokens.
+ * One server process per database.
  */
 import { Clock, Effect, Either, Fiber, Option, Schedule, Schema } from "effect"
-import { compareDecimal, decimalToString, parseLooseDecimal } from "../exchange/decimal"
+import { type Decimal, ZERO, addDecimal, compareDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../exchange/decimal"
 import { Gateway, type GatewayError } from "../gateway/index"
 import { ServerConfig, type TokenSpec } from "./config"
 import { Db, type SwapRow, TERMINAL_STATES } from "./Db"
@@ -77,8 +79,27 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
 
     const locks = Array.from({ length: STRIPES }, () => Effect.unsafeMakeSemaphore(1))
     const withLock = (key: string) => (locks[stripeOf(key)] ?? Effect.unsafeMakeSemaphore(1)).withPermits(1)
-    /** One ledger action at a time: the liquidity check and the payout it allows are not interleaved. */
-    const ledgerLock = Effect.unsafeMakeSemaphore(1)
+    /**
+     * Liquidity held by payouts in flight, by resource. A new payout is allowed only if the exchange's balance minus
+     * what is held covers it; the check and the hold are one step, so concurrent payouts never promise the same
+     * tokens twice. A hold is released once the payout's outcome is known (or its fiber ends).
+     */
+    const held = new Map<string, Decimal>()
+    const holdLock = Effect.unsafeMakeSemaphore(1)
+    const release = (resource: string, amount: Decimal) =>
+      Effect.sync(() => held.set(resource, subDecimal(held.get(resource) ?? ZERO, amount)))
+    const hold = (resource: string, amount: Decimal) =>
+      Effect.sync(() => held.set(resource, addDecimal(held.get(resource) ?? ZERO, amount)))
+    const reserve = (resource: string, amount: Decimal) =>
+      holdLock.withPermits(1)(
+        Effect.gen(function* () {
+          const balance = yield* balanceOf(resource)
+          const free = subDecimal(balance ?? ZERO, held.get(resource) ?? ZERO)
+          if (compareDecimal(free, amount) < 0) return false
+          yield* hold(resource, amount)
+          return true
+        })
+      )
 
     const tokenBySymbol = (symbol: string | null): TokenSpec | undefined =>
       config.tokens.find((t) => t.symbol === symbol)
@@ -249,30 +270,28 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
       kind: "payout" | "refund",
       what: { readonly resource: string; readonly amount: string; readonly to: string }
     ) =>
-      ledgerLock.withPermits(1)(
-        Effect.gen(function* () {
-          const state = kind === "payout" ? "paying" : "refunding"
-          const intent = kind === "payout" ? row.payout_intent : row.refund_intent
-          const hex = kind === "payout" ? row.payout_hex : row.refund_hex
-          if (intent !== null && hex !== null) {
-            const outcome = yield* settleStoredIntent(intent, hex)
-            if (outcome !== "Rejected") return { outcome, intent } as const
-            yield* Effect.logWarning(`swap ${row.tx_in}: ${kind} ${intent} was rejected; building a new one`)
-          }
-          if (kind === "payout") {
-            const balance = yield* balanceOf(what.resource)
-            const amount = Option.getOrThrow(parseLooseDecimal(what.amount))
-            if (balance === undefined || compareDecimal(balance, amount) < 0) return { outcome: "LowLiquidity", intent: null } as const
-          }
+      Effect.gen(function* () {
+        const state = kind === "payout" ? "paying" : "refunding"
+        const intent = kind === "payout" ? row.payout_intent : row.refund_intent
+        const hex = kind === "payout" ? row.payout_hex : row.refund_hex
+        const amount = Option.getOrThrow(parseLooseDecimal(what.amount))
+        /** Payouts hold their amount while in flight; refunds return what was received and hold nothing. */
+        const holding = <A, E>(effect: Effect.Effect<A, E>) =>
+          kind === "payout"
+            ? Effect.zipRight(hold(what.resource, amount), effect).pipe(Effect.ensuring(release(what.resource, amount)))
+            : effect
+        if (intent !== null && hex !== null) {
+          const outcome = yield* holding(settleStoredIntent(intent, hex))
+          if (outcome !== "Rejected") return { outcome, intent } as const
+          yield* Effect.logWarning(`swap ${row.tx_in}: ${kind} ${intent} was rejected; building a new one`)
+        }
+        if (kind === "payout" && !(yield* reserve(what.resource, amount))) {
+          return { outcome: "LowLiquidity", intent: null } as const
+        }
+        const fresh = Effect.gen(function* () {
           const epoch = yield* currentEpoch
           const signed = yield* signer
-            .transfer({
-              resource: what.resource,
-              amount: what.amount,
-              to: what.to,
-              epoch,
-              message: `hSwap ${kind} for ${row.tx_in}`
-            })
+            .transfer({ resource: what.resource, amount: what.amount, to: what.to, epoch, message: `hSwap ${kind} for ${row.tx_in}` })
             .pipe(Effect.mapError(unavailable(`signing the ${kind}`)))
           // Persist the intent and its payload before anything reaches the ledger.
           const stored = yield* db.transition(
@@ -290,7 +309,9 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           const outcome = yield* awaitCommit(signed.intentHash)
           return { outcome, intent: signed.intentHash } as const
         })
-      )
+        // The reservation made above is released when the outcome is known.
+        return yield* kind === "payout" ? fresh.pipe(Effect.ensuring(release(what.resource, amount))) : fresh
+      })
 
     const pay = (row: SwapRow) =>
       Effect.gen(function* () {

@@ -3,7 +3,7 @@
  * emulator by our Gateway client, payouts signed with the genesis exchange key and committed on the same ledger.
  */
 import { FetchHttpClient } from "@effect/platform"
-import { Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
+import { type Duration, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../../src/exchange/decimal"
@@ -18,6 +18,7 @@ import {
   Signer,
   WATCHER_POSITION_KEY,
   configFromOptions,
+  makeSigner,
   exchangeServerLayer,
   type ExchangeServer
 } from "../../src/server/index"
@@ -55,6 +56,56 @@ const operatorTransactions = (devnet: Devnet) =>
       limit: 1000
     })
   )
+
+/**
+ * The server's services over `dbFile` without the watcher, with a Gateway whose submit is wrapped by `wrapSubmit`
+ * and a signer that takes `signerDelay` longer.
+ */
+const runtimeFor = (
+devnet: Devnet,
+dbFile: string,
+wrapSubmit?: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>,
+signerDelay?: Duration.DurationInput
+) => {
+  const options = devnetExchangeServerOptions(undefined, devnet.gateway)
+  const config = configFromOptions({ ...options, rateLimitPerMinute: 0 })
+  const http = FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, devnetGatewayFetch(devnet.gateway))))
+  const real = Gateway.layer({ basePath: "http://devnet.invalid/gateway", applicationName: "hswap-test" }).pipe(
+    Layer.provide(http),
+    Layer.orDie
+  )
+  const gateway =
+    wrapSubmit === undefined
+      ? real
+      : Layer.effect(
+          Gateway,
+          Effect.map(Gateway, (g) => ({
+            ...g,
+            transaction: { ...g.transaction, submit: (hex: string) => wrapSubmit(g.transaction.submit(hex)) }
+          }))
+        ).pipe(Layer.provide(real))
+  const signer = makeSigner({
+    networkId: 240,
+    account: options.exchangeAccount,
+    privateKeyHex: options.privateKeyHex,
+    feeLockXrd: config.feeLockXrd,
+    epochWindow: config.payoutEpochWindow
+  })
+  return ManagedRuntime.make(
+    exchangeServerLayer({
+      config,
+      gateway,
+      db: Db.sqlite(dbFile),
+      signer: Layer.succeed(Signer, {
+        ...signer,
+        transfer: (input) =>
+          signerDelay === undefined ? signer.transfer(input) : Effect.zipRight(Effect.sleep(signerDelay), signer.transfer(input))
+      }),
+      prices: PriceFeed.fixed({ XRD: "0.02", hUSDC: "1", hUSDT: "1", hETH: "3000", hBTC: "60000" }),
+      watcher: false
+    })
+  )
+}
 
 describe("settlement on the devnet", () => {
   let devnet: Devnet
@@ -244,48 +295,36 @@ describe("low liquidity", () => {
   })
 })
 
-describe("restart", () => {
-  /** The server's services over `dbFile`, with a Gateway whose submit is wrapped by `wrapSubmit`. */
-  const runtimeFor = (
-    devnet: Devnet,
-    dbFile: string,
-    wrapSubmit?: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>
-  ) => {
-    const options = devnetExchangeServerOptions(undefined, devnet.gateway)
-    const config = configFromOptions({ ...options, rateLimitPerMinute: 0 })
-    const http = FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, devnetGatewayFetch(devnet.gateway))))
-    const real = Gateway.layer({ basePath: "http://devnet.invalid/gateway", applicationName: "hswap-test" }).pipe(
-      Layer.provide(http),
-      Layer.orDie
-    )
-    const gateway =
-      wrapSubmit === undefined
-        ? real
-        : Layer.effect(
-            Gateway,
-            Effect.map(Gateway, (g) => ({
-              ...g,
-              transaction: { ...g.transaction, submit: (hex: string) => wrapSubmit(g.transaction.submit(hex)) }
-            }))
-          ).pipe(Layer.provide(real))
-    return ManagedRuntime.make(
-      exchangeServerLayer({
-        config,
-        gateway,
-        db: Db.sqlite(dbFile),
-        signer: Signer.layer({
-          networkId: 240,
-          account: options.exchangeAccount,
-          privateKeyHex: options.privateKeyHex,
-          feeLockXrd: config.feeLockXrd,
-          epochWindow: config.payoutEpochWindow
-        }),
-        prices: PriceFeed.fixed({ XRD: "0.02", hUSDC: "1", hUSDT: "1", hETH: "3000", hBTC: "60000" }),
-        watcher: false
-      })
-    )
-  }
+describe("concurrent payouts and liquidity", () => {
+  it("pays one of two swaps that each fit the liquidity but not together, and refunds the other", async () => {
+    const devnet = await startLedger()
+    const tmp = tempDir()
+    // Signing takes 300 ms: both swaps check liquidity before either payout reaches the ledger.
+    const runtime = runtimeFor(devnet, join(tmp.dir, "exchange.sqlite"), undefined, "300 millis")
+    try {
+      const genesis = devnet.ledger.genesis
+      // 0.002 hBTC is left: one payout of 0.00166333 fits, two do not.
+      await transfer(devnet, { from: { address: exchange, key: genesis.exchange.key }, to: genesis.fund.address, resource: hBTC, amount: "24.998" })
+      const [a, b] = genesis.users
+      const txA = await transfer(devnet, { from: a, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hBTC") })
+      const txB = await transfer(devnet, { from: b, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hBTC") })
+      const rows = await runtime.runPromise(
+        Effect.flatMap(Settlement, (s) => Effect.all([s.settle(txA), s.settle(txB)], { concurrency: 2 }))
+      )
+      expect(rows.map((r) => r.state).sort()).toEqual(["completed", "refunded"])
+      expect(rows.find((r) => r.state === "refunded")?.message).toBe(`${LOW_LIQUIDITY} Refunded 100 hUSDC.`)
+      expect(await balance(devnet, exchange, hBTC)).toBe("0.00033667")
+      const failedOnLedger = (await operatorTransactions(devnet)).items.filter((t) => t.status !== "CommittedSuccess")
+      expect(failedOnLedger).toEqual([])
+    } finally {
+      await runtime.dispose()
+      await devnet.dispose()
+      tmp.remove()
+    }
+  })
+})
 
+describe("restart", () => {
   const scenario = async (wrapSubmit: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>, ledgerPaidBeforeRestart: boolean) => {
     const devnet = await startLedger()
     const tmp = tempDir()
