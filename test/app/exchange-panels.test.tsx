@@ -13,6 +13,18 @@ import { useNow } from "../../src/app/features/exchange/panels/now"
 import { REFUND_NOTE, TransactionList, TransactionRow } from "../../src/app/features/exchange/panels/TransactionRow"
 import { YourTransactions } from "../../src/app/features/exchange/panels/YourTransactions"
 import { WalletSession } from "../../src/app/services/WalletSession"
+import { ExchangeDetailsDialog } from "../../src/app/features/exchange/dialogs/ExchangeDetailsDialog"
+import { FaqDialog } from "../../src/app/features/exchange/dialogs/FaqDialog"
+import { LatestTransactionDialog } from "../../src/app/features/exchange/dialogs/LatestTransactionDialog"
+import { LiquidityDialog } from "../../src/app/features/exchange/dialogs/LiquidityDialog"
+import { RoutesDialog } from "../../src/app/features/exchange/dialogs/RoutesDialog"
+import { BenefitsCard } from "../../src/app/features/exchange/panels/BenefitsCard"
+import { liquidityOf, liquidityStream } from "../../src/app/features/exchange/liquidity"
+import { useStream } from "../../src/app/runtime/app-runtime"
+import { Loading } from "../../src/app/runtime/remote"
+import type { LiquidityResponse } from "../../src/exchange/api"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { useState } from "react"
 import { type HarnessOptions, json, renderWithServices } from "./harness"
 
 let dispose: (() => Promise<void>) | undefined
@@ -152,7 +164,9 @@ describe("TransactionRow", () => {
   it("has no age before the swap is final, and '…' for a missing output", async () => {
     await mount(
       <TransactionList
-        records={[record({ status: "pending", timestamp_finalized: undefined, amount_out: undefined, tx_out: undefined })]}
+        records={[
+          record({ status: "pending", timestamp_finalized: undefined, amount_out: undefined, tx_out: undefined })
+        ]}
         now={T0}
         onSelect={noop}
       />
@@ -419,5 +433,306 @@ describe("Network Activity", () => {
     summary.focus()
     await userEvent.keyboard("{Enter}")
     expect(await screen.findByRole("dialog", { name: "Exchange Details" })).toBeVisible()
+  })
+})
+
+const R = DevnetAddresses.resources
+const liquidity = (overrides: Partial<Record<string, string>> = {}): LiquidityResponse => ({
+  assets: [
+    {
+      symbol: "hUSDC",
+      resource_address: R.hUSDC,
+      amount: overrides.hUSDC ?? "12345.678901",
+      amount_usd: 12345.68,
+      allocation_percentage: 50.2,
+      decimals: 6
+    },
+    {
+      symbol: "hETH",
+      resource_address: R.hETH,
+      amount: "3.123456789",
+      amount_usd: 9000,
+      allocation_percentage: 45,
+      decimals: 18
+    },
+    {
+      symbol: "hBTC",
+      resource_address: R.hBTC,
+      amount: "0.12345678",
+      amount_usd: 3000.5,
+      allocation_percentage: 44.99,
+      decimals: 8
+    },
+    {
+      symbol: "XRD",
+      resource_address: R.XRD,
+      amount: "1000.5",
+      amount_usd: 20,
+      allocation_percentage: 0.08,
+      decimals: 18
+    }
+  ],
+  total_usd_value: 24366.18
+})
+const liquidityRoute =
+  (answer: () => Response) =>
+  (req: HttpClientRequest.HttpClientRequest): Response | undefined =>
+    req.url.endsWith("/api/liquidity") ? answer() : undefined
+
+describe("liquidity", () => {
+  it("liquidityOf reads a symbol's amount from a response or a Remote, undefined without data", () => {
+    const l = liquidity()
+    expect(liquidityOf(l, "hETH")).toBe("3.123456789")
+    expect(liquidityOf({ _tag: "Success", value: l }, "hBTC")).toBe("0.12345678")
+    expect(liquidityOf(l, "hUSDT")).toBeUndefined()
+    expect(liquidityOf(undefined, "hETH")).toBeUndefined()
+    expect(liquidityOf(Loading, "hETH")).toBeUndefined()
+  })
+
+  it("liquidityStream loads when subscribed and re-fetches every 30 s on the Clock", async () => {
+    let amount = "100"
+    const Figure = () => {
+      const l = useStream(liquidityStream, Loading)
+      return <p data-testid="figure">{l._tag === "Loading" ? "loading" : (liquidityOf(l, "hUSDC") ?? l._tag)}</p>
+    }
+    const h = await mount(<Figure />, { route: liquidityRoute(() => json(liquidity({ hUSDC: amount }))) })
+    await waitFor(() => expect(screen.getByTestId("figure")).toHaveTextContent("100"))
+    const calls = () => h.requests.filter((r) => r.endsWith("/api/liquidity")).length
+    const atLoad = calls()
+    expect(atLoad).toBeGreaterThanOrEqual(1)
+    amount = "250.5"
+    await h.advance("29999 millis")
+    expect(calls()).toBe(atLoad)
+    expect(screen.getByTestId("figure")).toHaveTextContent("100")
+    await h.advance("1 millis")
+    expect(calls()).toBe(atLoad + 1)
+    expect(screen.getByTestId("figure")).toHaveTextContent("250.5")
+    await h.advance("30 seconds")
+    expect(calls()).toBe(atLoad + 2)
+  })
+
+  it("liquidityStream keeps polling after a failure", async () => {
+    let up = false
+    const Figure = () => {
+      const l = useStream(liquidityStream, Loading)
+      return <p data-testid="figure">{l._tag === "Success" ? liquidityOf(l, "hUSDC") : l._tag}</p>
+    }
+    const h = await mount(<Figure />, {
+      route: liquidityRoute(() => (up ? json(liquidity()) : json({ error: "x" }, 500)))
+    })
+    await waitFor(() => expect(screen.getByTestId("figure")).toHaveTextContent("Failure"))
+    up = true
+    await h.advance("30 seconds")
+    expect(screen.getByTestId("figure")).toHaveTextContent("12345.678901")
+  })
+})
+
+describe("LiquidityDialog", () => {
+  it("does not load while closed; on opening lists the assets, native first as the gas balance", async () => {
+    const Host = () => {
+      const [open, setOpen] = useState(false)
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Liquidity
+          </button>
+          <LiquidityDialog open={open} onOpenChange={setOpen} />
+        </>
+      )
+    }
+    const h = await mount(<Host />, { route: liquidityRoute(() => json(liquidity())) })
+    const calls = () => h.requests.filter((r) => r.endsWith("/api/liquidity")).length
+    expect(calls()).toBe(0)
+    await userEvent.click(screen.getByRole("button", { name: "Liquidity" }))
+    const dialog = await screen.findByRole("dialog", { name: "Exchange Liquidity" })
+    await waitFor(() => expect(within(dialog).getAllByTestId("liquidity-asset")).toHaveLength(4))
+    expect(calls()).toBeGreaterThanOrEqual(1)
+    const cells = within(dialog)
+      .getAllByTestId("liquidity-asset")
+      .map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent))
+    // Digits: 2 for USD-type, 4 for ETH-type, 6 for BTC-type (truncated); XRD first, as the gas balance.
+    expect(cells).toEqual([
+      ["XRDGas balance", "1.00K", "$20.00", "0.08%"],
+      ["hUSDC", "12.34K", "$12,345.68", "50.20%"],
+      ["hETH", "3.1234", "$9,000.00", "45.00%"],
+      ["hBTC", "0.123456", "$3,000.50", "44.99%"]
+    ])
+    const high = within(dialog)
+      .getAllByTestId("liquidity-allocation")
+      .map((td) => [td.dataset.high, td.className.includes("text-orange-400")])
+    expect(high).toEqual([
+      ["false", false],
+      ["true", true],
+      ["true", true],
+      ["false", false]
+    ])
+    expect(within(dialog).getByTestId("liquidity-total")).toHaveTextContent("$24,366.18")
+  })
+
+  it("re-fetches on its refresh control", async () => {
+    let amount = "1"
+    const h = await mount(<LiquidityDialog open onOpenChange={noop} />, {
+      route: liquidityRoute(() => json(liquidity({ hUSDC: amount })))
+    })
+    const dialog = await screen.findByRole("dialog", { name: "Exchange Liquidity" })
+    await waitFor(() => expect(within(dialog).getAllByTestId("liquidity-asset")[1]).toHaveTextContent("1.00"))
+    const calls = () => h.requests.filter((r) => r.endsWith("/api/liquidity")).length
+    const before = calls()
+    amount = "2500"
+    await userEvent.click(within(dialog).getByRole("button", { name: "Refresh" }))
+    await waitFor(() => expect(within(dialog).getAllByTestId("liquidity-asset")[1]).toHaveTextContent("2.50K"))
+    expect(calls()).toBe(before + 1)
+  })
+
+  it("says 'Failed to load liquidity data' on an HTTP error and 'Invalid response format from API' on a bad shape", async () => {
+    for (const [response, text] of [
+      [() => json({ error: "down" }, 500), "Failed to load liquidity data"],
+      [() => json({ error: "slow down" }, 429), "Failed to load liquidity data"],
+      [() => json({ assets: "none", total_usd_value: 1 }), "Invalid response format from API"],
+      [() => json({ assets: [{ symbol: "hETH" }], total_usd_value: 1 }), "Invalid response format from API"]
+    ] as const) {
+      await mount(<LiquidityDialog open onOpenChange={noop} />, { route: liquidityRoute(response) })
+      const dialog = await screen.findByRole("dialog", { name: "Exchange Liquidity" })
+      expect(await within(dialog).findByRole("alert")).toHaveTextContent(new RegExp(`^${text}$`))
+    }
+  })
+})
+
+describe("FAQ, Routes and the benefits card", () => {
+  it("the FAQ states the 0.3% spread and explains the swap", async () => {
+    await mount(<FaqDialog open onOpenChange={noop} />)
+    const dialog = await screen.findByRole("dialog")
+    expect(dialog).toHaveTextContent("0.3% spread")
+    expect(dialog).toHaveTextContent("How does a swap work?")
+    expect(dialog).toHaveTextContent("refunded on request or automatically within 5 days")
+    expect(dialog).toHaveTextContent("hUSDC to hETH, hUSDC to hBTC, hBTC to hUSDC, hETH to hUSDC")
+  })
+
+  it("the Routes dialog lists the accepted routes", async () => {
+    const onOpenChange: Array<boolean> = []
+    await mount(<RoutesDialog open onOpenChange={(o) => onOpenChange.push(o)} />)
+    const dialog = await screen.findByRole("dialog", { name: "Accepted Routes" })
+    expect(
+      within(dialog)
+        .getAllByTestId("accepted-route")
+        .map((li) => li.textContent)
+    ).toEqual(["hUSDC → hETH", "hUSDC → hBTC", "hBTC → hUSDC", "hETH → hUSDC"])
+    await userEvent.click(within(dialog).getByRole("button", { name: "Close" }))
+    expect(onOpenChange).toEqual([false])
+  })
+
+  it("the benefits card names the fixed rate, no slippage, operator liquidity and the fees", async () => {
+    await mount(<BenefitsCard />)
+    const card = screen.getByTestId("benefits-card")
+    for (const text of ["Fixed rate", "No slippage", "Operator liquidity", "0.1% + 0.1 USD"])
+      expect(card).toHaveTextContent(text)
+  })
+})
+
+describe("ExchangeDetailsDialog", () => {
+  it("is closed without a record and calls onClose when dismissed", async () => {
+    let closed = 0
+    const pending = record({ status: "pending", tx_out: undefined, timestamp_finalized: undefined })
+    const Host = () => {
+      const [r, setR] = useState<TransactionRecord | undefined>(undefined)
+      return (
+        <>
+          <button type="button" onClick={() => setR(pending)}>
+            Show
+          </button>
+          <ExchangeDetailsDialog
+            record={r}
+            onClose={() => {
+              closed++
+              setR(undefined)
+            }}
+          />
+        </>
+      )
+    }
+    await mount(<Host />)
+    expect(screen.queryByRole("dialog")).toBeNull()
+    await userEvent.click(screen.getByRole("button", { name: "Show" }))
+    const dialog = await screen.findByRole("dialog", { name: "Exchange Details" })
+    expect(within(dialog).getByTestId("transaction-status")).toHaveTextContent("pending")
+    expect(dialog).toHaveTextContent("Not yet")
+    expect(dialog).toHaveTextContent("—")
+    await userEvent.click(within(dialog).getByRole("button", { name: "Close" }))
+    expect(closed).toBe(1)
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
+  })
+})
+
+describe("LatestTransactionDialog", () => {
+  const hash = "txid_loc1latestswap"
+  const submitted: SwapSubmitted = { txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "0.25" }
+
+  it("opens after a swap with the signed facts as pending, then shows the exchange's record for the hash", async () => {
+    let data: ReadonlyArray<TransactionRecord> = [record({ tx_in: "txid_other" })]
+    const h = await mount(<LatestTransactionDialog />, {
+      route: transactionsRoute((k) => (k === A1 ? json({ transactions: data }) : undefined))
+    })
+    expect(screen.queryByRole("dialog")).toBeNull()
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    await h.run(SwapEvents.publish(submitted))
+    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    const card = within(dialog).getByTestId("transaction-card")
+    expect(within(card).getByTestId("transaction-status")).toHaveTextContent("pending")
+    expect(card).toHaveTextContent(hash)
+    expect(card).toHaveTextContent("0.25 hETH")
+    expect(card).toHaveTextContent(A1)
+    expect(calls()).toBe(1)
+
+    data = [
+      record({ tx_in: hash, amount_in: "0.25", amount_out: "617.25", status: "pending", tx_out: undefined }),
+      ...data
+    ]
+    await h.advance("5 seconds")
+    expect(calls()).toBe(2)
+    await waitFor(() => expect(within(dialog).getByTestId("transaction-card")).toHaveTextContent("617.25 hUSDC"))
+    data = [record({ tx_in: hash, amount_in: "0.25", amount_out: "617.25", tx_out: "txid_loc1payout" })]
+    await h.advance("5 seconds")
+    expect(calls()).toBe(3)
+    const final = within(screen.getByRole("dialog", { name: "Latest Transaction" })).getByTestId("transaction-card")
+    await waitFor(() => expect(within(final).getByTestId("transaction-status")).toHaveTextContent("completed"))
+    expect(final).toHaveTextContent("txid_loc1payout")
+    expect(final).toHaveTextContent(hash)
+    // Three tries at most.
+    await h.advance("1 minute")
+    expect(calls()).toBe(3)
+  })
+
+  it("never loses the hash: lookups that fail leave the signed facts on screen", async () => {
+    const h = await mount(<LatestTransactionDialog />, {
+      route: transactionsRoute(() => json({ error: "busy" }, 429))
+    })
+    await h.run(SwapEvents.publish(submitted))
+    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    await h.advance("5 seconds")
+    await h.advance("5 seconds")
+    const card = within(dialog).getByTestId("transaction-card")
+    expect(card).toHaveTextContent(hash)
+    expect(within(card).getByTestId("transaction-status")).toHaveTextContent("pending")
+    const tx = within(card)
+      .getAllByRole("link")
+      .find((a) => a.getAttribute("href")?.endsWith(`/transaction/${hash}`))
+    expect(tx).toBeDefined()
+    expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(3)
+  })
+
+  it("stays closed once dismissed, and opens again for the next swap", async () => {
+    const h = await mount(<LatestTransactionDialog />, {
+      route: transactionsRoute(() => json({ transactions: [] }))
+    })
+    await h.run(SwapEvents.publish(submitted))
+    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    await userEvent.click(within(dialog).getByRole("button", { name: "Close" }))
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
+    await h.advance("10 seconds")
+    expect(screen.queryByRole("dialog")).toBeNull()
+    await h.run(SwapEvents.publish({ ...submitted, txHash: "txid_loc1next", amountIn: "7" }))
+    const next = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    expect(next).toHaveTextContent("txid_loc1next")
+    expect(next).toHaveTextContent("7 hETH")
   })
 })

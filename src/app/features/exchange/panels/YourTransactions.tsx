@@ -45,9 +45,8 @@ export const accountTransactionsFeed = (
       const state = yield* SubscriptionRef.make<AccountTransactions>({ _tag: "Loading" })
 
       const load = Effect.gen(function* () {
-        yield* SubscriptionRef.update(
-          state,
-          (s): AccountTransactions => (s._tag === "Success" ? { ...s, refreshing: true } : { _tag: "Loading" })
+        yield* SubscriptionRef.update(state, (s): AccountTransactions =>
+          s._tag === "Success" ? { ...s, refreshing: true } : { _tag: "Loading" }
         )
         const result = yield* Effect.either(api.transactions(account))
         yield* SubscriptionRef.set(
