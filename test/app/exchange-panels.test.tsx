@@ -661,6 +661,21 @@ describe("ExchangeDetailsDialog", () => {
     expect(closed).toBe(1)
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
   })
+  it("shows a hostile message only as text, under the prefix rule", async () => {
+    const hostile = `${PREFIX} | Radix <img src=x onerror=alert(1)><script>alert(2)</script>`
+    const Host = ({ message }: { readonly message: string }) => {
+      const [open, setOpen] = useState(true)
+      return open ? <ExchangeDetailsDialog record={record({ message })} onClose={() => setOpen(false)} /> : null
+    }
+    await mount(<Host message={hostile} />)
+    const dialog = await screen.findByRole("dialog", { name: "Exchange Details" })
+    expect(within(dialog).getByTestId("transaction-message").textContent).toBe(hostile)
+    expect(document.querySelector("img, script")).toBeNull()
+    await mount(<Host message={`<img src=x onerror=alert(1)> javascript:alert(1)`} />)
+    const second = await screen.findByRole("dialog", { name: "Exchange Details" })
+    expect(within(second).queryByTestId("transaction-message")).toBeNull()
+    expect(document.querySelector("img, script")).toBeNull()
+  })
 })
 
 describe("LatestTransactionDialog", () => {
