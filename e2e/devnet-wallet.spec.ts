@@ -56,16 +56,20 @@ const dispatch = (page: Page, detail: unknown) =>
     [SEND, detail] as const
   )
 
-const received = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __received: Array<Received> }).__received)
+const received = (page: Page) => page.evaluate(() => (window as unknown as { __received: Array<Received> }).__received)
 
 const responseFor = (page: Page, interactionId: string) =>
   expect
-    .poll(async () => (await received(page)).find((d) => d["interactionId"] === interactionId && "discriminator" in d), {
-      timeout: 15_000
-    })
+    .poll(
+      async () => (await received(page)).find((d) => d["interactionId"] === interactionId && "discriminator" in d),
+      {
+        timeout: 15_000
+      }
+    )
     .toBeTruthy()
-    .then(async () => (await received(page)).find((d) => d["interactionId"] === interactionId && "discriminator" in d) ?? {})
+    .then(
+      async () => (await received(page)).find((d) => d["interactionId"] === interactionId && "discriminator" in d) ?? {}
+    )
 
 const panel = (page: Page) => page.getByRole("region", { name: "Devnet Wallet" })
 
@@ -91,7 +95,12 @@ test("the extension stand-in: status, receivedByExtension inside the dispatch, r
   expect(await dispatch(page, { interactionId: crypto.randomUUID(), discriminator: "extensionStatus" })).toEqual([])
   await expect
     .poll(() => received(page))
-    .toContainEqual({ eventType: "extensionStatus", isExtensionAvailable: true, isWalletLinked: true, canHandleSessions: true })
+    .toContainEqual({
+      eventType: "extensionStatus",
+      isExtensionAvailable: true,
+      isWalletLinked: true,
+      canHandleSessions: true
+    })
 
   const login = interactionOf(
     {
@@ -110,7 +119,9 @@ test("the extension stand-in: status, receivedByExtension inside the dispatch, r
     discriminator: "walletInteraction"
   })
   expect(inside).toEqual([{ eventType: "receivedByExtension", interactionId: login.interactionId }])
-  await expect.poll(() => received(page)).toContainEqual({ eventType: "receivedByWallet", interactionId: login.interactionId })
+  await expect
+    .poll(() => received(page))
+    .toContainEqual({ eventType: "receivedByWallet", interactionId: login.interactionId })
   const card = page.getByTestId("devnet-wallet-request")
   await expect(card).toContainText("Login request")
   await expect(card).toContainText("Share at least 1 account")
@@ -129,7 +140,9 @@ test("the extension stand-in: status, receivedByExtension inside the dispatch, r
   await expect(card).toHaveCount(0)
 })
 
-test("connect with the app's ConnectButton: the Devnet Wallet answers and the button shows the persona", async ({ page }, info) => {
+test("connect with the app's ConnectButton: the Devnet Wallet answers and the button shows the persona", async ({
+  page
+}, info) => {
   await page.goto("/?devnetWallet=auto")
   const slot = page.getByTestId("connect-button-slot")
   await slot.getByRole("button", { name: /connect/i }).click()
@@ -146,12 +159,23 @@ test("cancel: a pending request is withdrawn (requestCancelSuccess), an unknown 
   await page.goto("/?devnetWallet=manual")
   await listen(page)
   const request = interactionOf(
-    { discriminator: "unauthorizedRequest", oneTimeAccounts: { numberOfAccounts: { quantifier: "exactly", quantity: 1 } } },
+    {
+      discriminator: "unauthorizedRequest",
+      oneTimeAccounts: { numberOfAccounts: { quantifier: "exactly", quantity: 1 } }
+    },
     baseURL ?? ""
   )
-  await dispatch(page, { interactionId: request.interactionId, interaction: request, discriminator: "walletInteraction" })
+  await dispatch(page, {
+    interactionId: request.interactionId,
+    interaction: request,
+    discriminator: "walletInteraction"
+  })
   await expect(page.getByTestId("devnet-wallet-request")).toContainText("One-time data request")
-  await dispatch(page, { interactionId: request.interactionId, metadata: request.metadata, discriminator: "cancelWalletInteraction" })
+  await dispatch(page, {
+    interactionId: request.interactionId,
+    metadata: request.metadata,
+    discriminator: "cancelWalletInteraction"
+  })
   await expect
     .poll(() => received(page))
     .toContainEqual({ eventType: "requestCancelSuccess", interactionId: request.interactionId })
@@ -161,7 +185,10 @@ test("cancel: a pending request is withdrawn (requestCancelSuccess), an unknown 
   await expect.poll(() => received(page)).toContainEqual({ eventType: "requestCancelFail", interactionId: unknown })
 })
 
-test("approve a transaction after its preview; the balance changes on the devnet dashboard", async ({ page, baseURL }, info) => {
+test("approve a transaction after its preview; the balance changes on the devnet dashboard", async ({
+  page,
+  baseURL
+}, info) => {
   // Each project moves funds from its own account, so parallel runs do not disturb each other's balances.
   const from = info.project.name === "mobile" ? user3 : user2
   const before = await hUsdcOf(page, from)
@@ -231,7 +258,11 @@ test("auto-approve is switched on by ?devnetWallet=auto, kept in localStorage, a
     { discriminator: "unauthorizedRequest", oneTimePersonaData: { isRequestingName: true } },
     baseURL ?? ""
   )
-  await dispatch(page, { interactionId: request.interactionId, interaction: request, discriminator: "walletInteraction" })
+  await dispatch(page, {
+    interactionId: request.interactionId,
+    interaction: request,
+    discriminator: "walletInteraction"
+  })
   expect(await responseFor(page, request.interactionId)).toMatchObject({
     discriminator: "success",
     items: { discriminator: "unauthorizedRequest", oneTimePersonaData: { name: { familyName: "Devnet" } } }
@@ -250,7 +281,9 @@ test.describe("mobile: a deep link answered through the relay", () => {
       "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
   })
 
-  test("connect from the app on a phone: the deep link the app opens is answered through the relay", async ({ page }, info) => {
+  test("connect from the app on a phone: the deep link the app opens is answered through the relay", async ({
+    page
+  }, info) => {
     // The app opens `radixwallet://connect?…` with location.href; Chromium reports the requested navigation.
     const cdp = await page.context().newCDPSession(page)
     await cdp.send("Page.enable")
@@ -282,7 +315,11 @@ test.describe("mobile: a deep link answered through the relay", () => {
           Layer.mergeAll(Storage.Default, Crypto.Live, Environment.Test({ isMobile: true, origin })).pipe(
             Layer.provideMerge(KeyValueStore.layerMemory),
             Layer.provideMerge(
-              ToolkitConfig.layer({ networkId: 240, dAppDefinitionAddress: DevnetAddresses.dAppDefinition, relayUrl: `${origin}/relay` })
+              ToolkitConfig.layer({
+                networkId: 240,
+                dAppDefinitionAddress: DevnetAddresses.dAppDefinition,
+                relayUrl: `${origin}/relay`
+              })
             )
           )
         ),
@@ -292,7 +329,9 @@ test.describe("mobile: a deep link answered through the relay", () => {
     try {
       await page.goto("/")
       expect(await page.evaluate(() => /iphone|mobi/i.test(navigator.userAgent))).toBe(true)
-      const sessionId = await runtime.runPromise(Effect.flatMap(Relay, (r) => r.getSession).pipe(Effect.map((s) => s.sessionId)))
+      const sessionId = await runtime.runPromise(
+        Effect.flatMap(Relay, (r) => r.getSession).pipe(Effect.map((s) => s.sessionId))
+      )
 
       /** The wallet opens the link; the page polls the relay as the toolkit does (text/plain, no headers). */
       const roundTrip = async (interaction: WalletInteraction) => {
@@ -308,7 +347,10 @@ test.describe("mobile: a deep link answered through the relay", () => {
         }, link)
         expect(answered.status).toBe(200)
         const entries = await page.evaluate(async (session) => {
-          const res = await fetch("/relay/api/v1", { method: "POST", body: JSON.stringify({ method: "getResponses", sessionId: session }) })
+          const res = await fetch("/relay/api/v1", {
+            method: "POST",
+            body: JSON.stringify({ method: "getResponses", sessionId: session })
+          })
           return (await res.json()) as Array<unknown>
         }, sessionId)
         expect(entries.length).toBe(1)
@@ -328,15 +370,22 @@ test.describe("mobile: a deep link answered through the relay", () => {
           origin
         )
       )
-      expect(connected).toMatchObject({ discriminator: "success", items: { ongoingAccounts: { accounts: [{ address: user1 }] } } })
+      expect(connected).toMatchObject({
+        discriminator: "success",
+        items: { ongoingAccounts: { accounts: [{ address: user1 }] } }
+      })
 
       const sent = await roundTrip(
         interactionOf(
-          { discriminator: "transaction", send: { transactionManifest: transfer(user1, user2, hETH, "0.02"), version: 1 } },
+          {
+            discriminator: "transaction",
+            send: { transactionManifest: transfer(user1, user2, hETH, "0.02"), version: 1 }
+          },
           origin
         )
       )
-      if (sent.discriminator !== "success" || sent.items.discriminator !== "transaction") throw new Error("no transaction answer")
+      if (sent.discriminator !== "success" || sent.items.discriminator !== "transaction")
+        throw new Error("no transaction answer")
       await page.goto(`/devnet/dashboard/transaction/${sent.items.send.transactionIntentHash}`)
       await expect(page.getByTestId("status")).toHaveText("CommittedSuccess")
       await expect(page.getByTestId("balance-changes")).toContainText("-0.02")

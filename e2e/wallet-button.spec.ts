@@ -5,6 +5,8 @@ test("the header's ConnectButton explains how to connect when no Connector exten
   page
 }, info) => {
   await blockExternal(page)
+  // Without the devnet's wallet emulator, the page has no Connector extension, as for a user who never installed it.
+  await page.route("**/devnet/wallet.js", (r) => r.fulfill({ contentType: "text/javascript", body: "" }))
   await page.goto("/earn")
   const slot = page.getByTestId("connect-button-slot")
   const button = slot.getByRole("button", { name: /connect/i })

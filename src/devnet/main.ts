@@ -11,8 +11,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
+import { type ExchangeServerOptions, startExchangeServer } from "../server/index"
+import { devnetExchangeServerOptions } from "../server/devnet"
 import { startDevnetGateway } from "./gateway/index"
 import { contentSecurityPolicy, serveStatic } from "./static"
+import { tradeMount } from "./trade/index"
+import { startDevnetWallet } from "./wallet/index"
 
 export interface DevnetOptions {
   readonly port: number
@@ -67,11 +71,16 @@ const sendError = (res: ServerResponse, error: unknown) => {
 /** Starts the HTTP server with the mounts first and the static app last. Resolves once it listens. */
 export const startDevnet = async (
   options: DevnetOptions,
-  mounts: ReadonlyArray<Mount> = []
+  mounts: ReadonlyArray<Mount> = [],
+  transformIndex?: (html: string) => string
 ): Promise<{ readonly server: Server; readonly url: string; readonly close: () => Promise<void> }> => {
   if (!existsSync(resolve(options.dist, "index.html")))
     throw new StartupError(`no built app in ${options.dist}: run \`npm run build\` first (npm start does it for you)`)
-  const site = { root: options.dist, csp: contentSecurityPolicy() }
+  const site = {
+    root: options.dist,
+    csp: contentSecurityPolicy(),
+    ...(transformIndex === undefined ? {} : { transformIndex })
+  }
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/"
     const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`))
@@ -113,34 +122,72 @@ export interface RunningStack {
   readonly close: () => Promise<void>
 }
 
+/** Overrides for the exchange server of the stack (e2e tests turn the limiter off or start in maintenance). */
+export type StackExchangeOptions = Partial<
+  Pick<ExchangeServerOptions, "rateLimitPerMinute" | "maintenance" | "logLevel">
+>
+
 /**
- * The whole local stack on one origin: the ledger behind the gateway emulator at /gateway, and the built app.
- * Closing stops the HTTP server first, then the ledger.
+ * The whole local stack on one origin: the ledger behind the gateway emulator at /gateway, the exchange server at
+ * /api, the relay at /relay, the devnet trading widget, the wallet emulator and dashboard under /devnet, and the built
+ * app with the wallet emulator's script injected. Closing stops the HTTP server first, then the parts.
  */
-export const startStack = async (options: DevnetOptions): Promise<RunningStack> => {
+export const startStack = async (
+  options: DevnetOptions,
+  exchangeOptions: StackExchangeOptions = {}
+): Promise<RunningStack> => {
   const gateway = await startDevnetGateway({ dataDir: options.dataDir, reset: options.reset })
+  const stops: Array<() => Promise<void>> = [() => gateway.dispose()]
+  const stopAll = async () => {
+    for (const stop of stops) await stop().catch((e: unknown) => console.error("stopping failed:", e))
+  }
   try {
-    const devnet = await startDevnet(options, [gateway.mount])
+    const exchange = await startExchangeServer({
+      ...devnetExchangeServerOptions(options.dataDir, gateway, { reset: options.reset }),
+      logLevel: "warning",
+      ...exchangeOptions
+    })
+    stops.unshift(exchange.close)
+    const wallet = await startDevnetWallet({ gateway })
+    stops.unshift(wallet.close)
+    // The trading widget's /devnet/trade goes before the wallet's /devnet, which answers 404 for paths it lacks.
+    const devnet = await startDevnet(
+      options,
+      [gateway.mount, exchange.mount, tradeMount, ...wallet.mounts],
+      wallet.transformIndex
+    )
     return {
       url: devnet.url,
       close: async () => {
         await devnet.close()
-        await gateway.dispose()
+        await stopAll()
       }
     }
   } catch (e) {
-    await gateway.dispose()
+    await stopAll()
     throw e
   }
 }
 
 const main = async () => {
   const options = parseOptions(process.argv.slice(2), process.env)
-  const stack = await startStack(options)
+  const rawLimit = process.env.HSWAP_RATE_LIMIT
+  if (rawLimit !== undefined && !/^\d+$/.test(rawLimit))
+    throw new StartupError(
+      `HSWAP_RATE_LIMIT must be a whole number of requests per minute (0 turns it off), got ${JSON.stringify(rawLimit)}`
+    )
+  const stack = await startStack(options, {
+    ...(rawLimit === undefined ? {} : { rateLimitPerMinute: Number(rawLimit) }),
+    ...(process.env.HSWAP_MAINTENANCE === "1" ? { maintenance: true } : {})
+  })
   const url = stack.url
   console.log(`hSwap devnet is up: ${url}`)
   console.log(`  app         ${url}/`)
   console.log(`  gateway     ${url}/gateway  (network ${DevnetAddresses.networkId}, localnet)`)
+  console.log(`  api         ${url}/api  (exchange server)`)
+  console.log(`  relay       ${url}/relay/api/v1`)
+  console.log(`  wallet      the Devnet Wallet panel in the app (auto-approve: ${url}/?devnetWallet=auto)`)
+  console.log(`  dashboard   ${url}/devnet/dashboard/account/${DevnetAddresses.users[0]}`)
   console.log(`  data dir    ${options.dataDir}${options.reset ? " (reset)" : ""}`)
   console.log(`  exchange    ${DevnetAddresses.exchangeAccount}`)
   DevnetAddresses.users.forEach((u, i) => console.log(`  user ${i + 1}      ${u}`))

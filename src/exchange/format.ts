@@ -165,3 +165,13 @@ export const formatRelativeTime = (thenEpochSeconds: number, nowMillis: number):
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`
   return `${Math.floor(seconds / 86_400)}d ago`
 }
+
+/**
+ * A rate (to-units per from-unit) for display: thousands separators and up to 8 significant digits, e.g.
+ * '2,997' or '0.00033366'. Display only; quotes and payouts use exact decimals.
+ */
+export const formatRate = (value: number | string): string => {
+  const n = typeof value === "number" ? value : Number(value)
+  if (!Number.isFinite(n) || n <= 0) return "0"
+  return n.toLocaleString("en-US", { maximumSignificantDigits: 8 })
+}

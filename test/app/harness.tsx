@@ -7,7 +7,8 @@ import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/co
 import { ConfigProvider } from "../../src/app/config/useAppConfig"
 import { routeTree } from "../../src/app/routeTree.gen"
 import { type AppServices, RuntimeProvider } from "../../src/app/runtime/app-runtime"
-import { makeLedgerParts, makeServicesLayer } from "../../src/app/runtime/layers"
+import { Celebration } from "../../src/app/features/exchange/machine/ports"
+import { makeLedgerParts, makeServicesLayer, makeSwapLayer } from "../../src/app/runtime/layers"
 import { Browser } from "../../src/app/services/Browser"
 import { Crypto, Environment } from "../../src/toolkit/index"
 import { type BalanceBadge, emptySession, type SessionState, WalletSession } from "../../src/app/services/WalletSession"
@@ -85,10 +86,17 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
     environment: Environment.Test({ events: new EventTarget() }),
     crypto: Crypto.Test()
   })
+  const celebrations: Array<string> = []
+  const celebration = Layer.succeed(Celebration, { celebrate: Effect.sync(() => void celebrations.push("celebrate")) })
   const runtime = ManagedRuntime.make(
-    makeServicesLayer(config).pipe(Layer.provideMerge(ledger), Layer.provideMerge(platform), Layer.provideMerge(random))
+    makeSwapLayer(celebration).pipe(
+      Layer.provideMerge(makeServicesLayer(config)),
+      Layer.provideMerge(ledger),
+      Layer.provideMerge(platform),
+      Layer.provideMerge(random)
+    )
   )
-  return { runtime, navigations, requests, config }
+  return { runtime, navigations, requests, config, celebrations }
 }
 
 const settle = () =>

@@ -327,3 +327,13 @@ describe("formatRelativeTime", () => {
     )
   })
 })
+
+describe("formatRate", () => {
+  it("shows rates with separators and up to 8 significant digits", async () => {
+    const { formatRate } = await import("../../src/exchange/format")
+    expect(formatRate("2997")).toBe("2,997")
+    expect(formatRate("0.000333667000333667")).toBe("0.000333667")
+    expect(formatRate("1")).toBe("1")
+    expect(formatRate("abc")).toBe("0")
+  })
+})

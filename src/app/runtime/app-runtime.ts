@@ -4,6 +4,7 @@ import type { ExchangeApi } from "../../exchange/ExchangeApi"
 import type { Gateway } from "../../gateway/index"
 import type { WalletRequest } from "../../toolkit/index"
 import type { TradingRoutes } from "../features/aggregator/TradingRoutes"
+import type { SwapMachine } from "../features/exchange/machine/SwapMachine"
 import type { SwapEvents } from "../features/exchange/SwapEvents"
 import type { Browser } from "../services/Browser"
 import type { Toaster } from "../services/Toaster"
@@ -20,6 +21,7 @@ export type AppServices =
   | Browser
   | ExchangeApi
   | SwapEvents
+  | SwapMachine
   | TradingRoutes
   | WalletRequest
   | Gateway

@@ -4,6 +4,8 @@ import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
 import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
 import { TradingRoutes } from "../features/aggregator/TradingRoutes"
+import { Celebration, SwapWallet } from "../features/exchange/machine/ports"
+import { SwapMachine } from "../features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../features/exchange/SwapEvents"
 import { Browser } from "../services/Browser"
 import { Toaster } from "../services/Toaster"
@@ -65,9 +67,13 @@ export const makeLedgerParts = (config: AppConfigShape, parts: ToolkitParts) => 
   return Layer.mergeAll(gateway, toolkit)
 }
 
+/** The swap card's machine, over the wallet (through the toolkit) and the celebration. Needs a WalletSession. */
+export const makeSwapLayer = (celebration: Layer.Layer<Celebration> = Celebration.Live) =>
+  SwapMachine.Default.pipe(Layer.provideMerge(Layer.mergeAll(SwapWallet.Live, celebration)))
+
 /** The live services graph of the browser app; main.tsx is the only caller. */
 export const makeAppLayer = (config: AppConfigShape) => {
   const ledger = makeLedgerLayer(config).pipe(Layer.provideMerge(BrowserPlatform))
   const services = makeServicesLayer(config).pipe(Layer.provideMerge(ledger))
-  return WalletSessionLive.pipe(Layer.provideMerge(services))
+  return makeSwapLayer().pipe(Layer.provideMerge(WalletSessionLive.pipe(Layer.provideMerge(services))))
 }

@@ -1,22 +1,35 @@
-import { Link } from "@tanstack/react-router"
-import { Card, PageTitle } from "../../ui/kit"
+import { lazy, Suspense, useState } from "react"
+import { BenefitsCard } from "./panels/BenefitsCard"
+import { NetworkActivity } from "./panels/NetworkActivity"
+import { YourTransactions } from "./panels/YourTransactions"
+import { SwapCard, type SwapDialog } from "./SwapCard"
+import { LatestTransactionDialog } from "./dialogs/LatestTransactionDialog"
 
-/** `/`: the swap card lands here with the swap issue; until then the page says so plainly. */
+// The header dialogs load with their first opening.
+const LiquidityDialog = lazy(() => import("./dialogs/LiquidityDialog").then((m) => ({ default: m.LiquidityDialog })))
+const FaqDialog = lazy(() => import("./dialogs/FaqDialog").then((m) => ({ default: m.FaqDialog })))
+const RoutesDialog = lazy(() => import("./dialogs/RoutesDialog").then((m) => ({ default: m.RoutesDialog })))
+
+/** `/`: the swap card on the left; 'Your Transactions', 'Network Activity' and the benefits card on the right. */
 export function ExchangePage() {
+  const [dialog, setDialog] = useState<SwapDialog | undefined>(undefined)
+  const close = (open: boolean) => {
+    if (!open) setDialog(undefined)
+  }
   return (
-    <div className="mx-auto max-w-3xl">
-      <PageTitle subtitle="Fixed-rate exchange of wrapped assets against the operator's own liquidity: no slippage, no pools.">
-        Exchange Wrapped Assets
-      </PageTitle>
-      <Card testId="exchange-placeholder">
-        <p className="text-muted">
-          The swap card is being wired to the exchange server. For regular exchange through our partners, use the{" "}
-          <Link to="/swap" className="font-semibold text-accent underline">
-            Swap
-          </Link>{" "}
-          page.
-        </p>
-      </Card>
+    <div className="mx-auto grid max-w-6xl gap-6 lg:grid-cols-[minmax(0,1.1fr)_minmax(0,1fr)]">
+      <SwapCard onOpenDialog={setDialog} />
+      <div className="flex min-w-0 flex-col gap-6">
+        <YourTransactions />
+        <NetworkActivity />
+        <BenefitsCard />
+      </div>
+      <Suspense fallback={null}>
+        {dialog === "liquidity" && <LiquidityDialog open onOpenChange={close} />}
+        {dialog === "faq" && <FaqDialog open onOpenChange={close} />}
+        {dialog === "routes" && <RoutesDialog open onOpenChange={close} />}
+      </Suspense>
+      <LatestTransactionDialog />
     </div>
   )
 }

@@ -1,0 +1,302 @@
+import { Link } from "@tanstack/react-router"
+import { Effect, Stream } from "effect"
+import { useState } from "react"
+import type { LiquidityResponse } from "../../../exchange/api"
+import { exceedsBalance } from "../../../exchange/amount"
+import { formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
+import { actionLabel, actionState, type ActionState, NETWORK_FEE_TEXT, PRICE_IMPACT_TEXT } from "../../../exchange/swap"
+import { WalletRequest } from "../../../toolkit/index"
+import { useAppConfig } from "../../config/useAppConfig"
+import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
+import { type Balances, emptySession, WalletSession } from "../../services/WalletSession"
+import { Card, Progress } from "../../ui/kit"
+import { Tooltip } from "../../ui/Tooltip"
+import { SwapMachine } from "./machine/SwapMachine"
+import { initialSwapState, PRICE_CYCLE_SECONDS, type SwapState } from "./machine/state"
+import { buildTokenList } from "./machine/tokens"
+import { TokenSelect } from "./TokenSelect"
+
+const machineState = Stream.unwrap(Effect.map(SwapMachine, (m) => m.state))
+const machineLiquidity = Stream.unwrap(Effect.map(SwapMachine, (m) => m.liquidity))
+const sessionStream = Stream.unwrap(Effect.map(WalletSession, (w) => w.session))
+const balancesStream = Stream.unwrap(Effect.map(WalletSession, (w) => w.balances))
+const runMachine = Effect.flatMap(SwapMachine, (m) => m.run)
+const noBalances: Balances = { _tag: "None" }
+
+export type SwapDialog = "liquidity" | "faq" | "routes"
+
+/** The spec's swap card (§2 "Main swap page"): its state is the SwapMachine's; this only renders and forwards clicks. */
+export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: SwapDialog) => void }) {
+  const config = useAppConfig()
+  const fork = useFork()
+  const s: SwapState = useStream(machineState, initialSwapState)
+  const liquidity: LiquidityResponse | undefined = useStream(machineLiquidity, undefined)
+  const session = useStream(sessionStream, emptySession)
+  const balances = useStream(balancesStream, noBalances)
+  // The card's timers run while it is shown.
+  useEffectResult(runMachine, [])
+  const [refreshing, setRefreshing] = useState(false)
+
+  const tokens = buildTokenList(config.tokenResources, liquidity?.assets ?? [])
+  const from = tokens.find((t) => t.symbol === s.from)
+  const to = tokens.find((t) => t.symbol === s.to)
+  const balanceOf = (resource: string | undefined) =>
+    balances._tag === "Ready" && resource !== undefined ? (balances.amounts[resource] ?? "0") : undefined
+  const fromBalance = balanceOf(from?.resourceAddress)
+  const toBalance = balanceOf(to?.resourceAddress)
+  const toLiquidity = liquidity?.assets.find((a) => a.symbol === s.to)?.amount
+  const exceeds = fromBalance !== undefined && exceedsBalance(s.amount, fromBalance)
+  const usd = (amount: string | undefined, symbol: string) => {
+    const price = s.prices[symbol]
+    const n = Number(amount)
+    return price === undefined || amount === undefined || amount === "" || !Number.isFinite(n)
+      ? "$0.00"
+      : formatUsd(n * price)
+  }
+  const state: ActionState = actionState({
+    status: s.status,
+    quotePrepared: s.quotePrepared,
+    account: session.selected,
+    from: s.from,
+    to: s.to,
+    amount: s.amount,
+    expectedOutput: s.quote?.toAmount,
+    toLiquidity,
+    limits: s.quote?.limits
+  })
+  const label = actionLabel(state, {
+    from: s.from,
+    amount: s.amount,
+    balance: fromBalance,
+    limits: s.quote?.limits,
+    countdown: s.countdown
+  })
+  const machine = <A, E>(f: (m: SwapMachine) => Effect.Effect<A, E>) => fork(Effect.flatMap(SwapMachine, f))
+  const onAction = () => {
+    if (state === "disconnected") fork(Effect.flatMap(WalletRequest, (w) => w.connect()))
+    else if (state === "ready") machine((m) => m.prepare)
+    else if (state === "success") machine((m) => m.execute)
+  }
+  const clickable = state === "disconnected" || state === "ready" || state === "success"
+
+  if (s.serviceMode === "maintenance")
+    return (
+      <ModeCard
+        title="Service Temporarily Unavailable"
+        text="Service in maintenance. The exchange is being serviced; please come back in a few minutes."
+      />
+    )
+  if (s.serviceMode === "rate_limited")
+    return (
+      <ModeCard
+        title="Rate Limit Reached"
+        text="Rate limit exceeded. Too many requests came from this device; the card comes back by itself in a moment."
+      />
+    )
+
+  return (
+    <div className="flex flex-col gap-4">
+      {s.apiUnavailable && (
+        <div
+          role="alert"
+          data-testid="api-unavailable"
+          className="rounded-xl border border-danger/50 bg-danger/10 p-3 text-sm"
+        >
+          <p className="font-semibold text-danger">API Unavailable</p>
+          <p className="text-muted">Cannot connect to price API</p>
+        </div>
+      )}
+      <Card testId="swap-card" className="flex flex-col gap-3">
+        <header className="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <h1 className="text-xl font-bold md:text-2xl">Exchange Wrapped Assets</h1>
+            <Link to="/swap" className="text-xs text-accent underline">
+              Regular exchange through our partners →
+            </Link>
+          </div>
+          <div className="flex gap-1.5">
+            {(["liquidity", "faq", "routes"] as const).map((d) => (
+              <button
+                key={d}
+                type="button"
+                onClick={() => onOpenDialog(d)}
+                className="rounded-lg border border-line px-2.5 py-1 text-xs font-semibold text-muted hover:border-accent hover:text-ink"
+              >
+                {d === "liquidity" ? "Liquidity" : d === "faq" ? "FAQ" : "Routes"}
+              </button>
+            ))}
+          </div>
+        </header>
+
+        <section aria-label="From" className="rounded-xl bg-panel-2 p-4">
+          <div className="flex items-center justify-between text-xs text-muted">
+            <span>From</span>
+            <span data-testid="from-balance">
+              Balance: {fromBalance === undefined ? "—" : formatBalance(fromBalance)}{" "}
+              <button
+                type="button"
+                disabled={refreshing || session.selected === undefined}
+                onClick={() => {
+                  setRefreshing(true)
+                  void fork(Effect.flatMap(WalletSession, (w) => w.refreshBalances)).addObserver(() =>
+                    setRefreshing(false)
+                  )
+                }}
+                className="ml-1 text-accent underline disabled:opacity-50"
+              >
+                Update balances
+              </button>
+            </span>
+          </div>
+          <div className="mt-2 flex items-center gap-2">
+            <TokenSelect
+              label="From token"
+              value={s.from}
+              tokens={tokens}
+              onSelect={(t) => machine((m) => m.setFrom(t))}
+            />
+            <input
+              aria-label="Amount to swap"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.0"
+              value={s.amount}
+              onChange={(e) => machine((m) => m.setAmount(e.target.value))}
+              data-exceeds={exceeds ? "true" : "false"}
+              className={`w-full min-w-0 rounded-lg border bg-transparent px-2 py-1 text-right text-2xl font-semibold tabular-nums outline-none ${
+                exceeds ? "border-warn" : "border-transparent focus:border-line"
+              }`}
+            />
+            <button
+              type="button"
+              disabled={fromBalance === undefined}
+              onClick={() => fromBalance !== undefined && machine((m) => m.setAmount(fromBalance))}
+              className="rounded-md border border-line px-2 py-1 text-xs font-semibold text-muted hover:text-ink disabled:opacity-50"
+            >
+              MAX
+            </button>
+          </div>
+          <p data-testid="from-usd" className="mt-1 text-right text-xs text-muted">
+            ≈ {usd(s.amount, s.from)}
+          </p>
+        </section>
+
+        <div className="-my-1 flex justify-center">
+          <button
+            type="button"
+            aria-label="Flip direction"
+            onClick={() => machine((m) => m.flip)}
+            className="rounded-full border border-line bg-panel p-2 hover:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+          >
+            ⇅
+          </button>
+        </div>
+
+        <section aria-label="To" className="rounded-xl bg-panel-2 p-4">
+          <div className="flex items-center justify-between text-xs text-muted">
+            <span>To</span>
+            <span>Balance: {toBalance === undefined ? "—" : formatBalance(toBalance)}</span>
+          </div>
+          <div className="mt-2 flex items-center gap-2">
+            <TokenSelect label="To token" value={s.to} tokens={tokens} onSelect={(t) => machine((m) => m.setTo(t))} />
+            <output
+              data-testid="to-amount"
+              className="w-full text-right text-2xl font-semibold tabular-nums text-muted"
+            >
+              {s.quote === undefined ? "0.0" : formatTokenAmount(s.quote.toAmount)}
+            </output>
+          </div>
+          <div className="mt-1 flex justify-between text-xs text-muted">
+            <span data-testid="exchange-liquidity">
+              Exchange Liquidity: {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity)} ${s.to}`}
+            </span>
+            <span>
+              <span className="text-warn">-$0.10</span> ≈ {usd(s.quote?.toAmount, s.to)}
+            </span>
+          </div>
+        </section>
+
+        {s.quote !== undefined && (
+          <dl data-testid="rate-panel" className="space-y-1.5 rounded-xl border border-line p-3 text-sm">
+            <Row label="Rate">
+              1 {s.from} = {formatRate(s.quote.rate)} {s.to}
+            </Row>
+            <Row label="Rate">
+              1 {s.to} = {formatRate(s.quote.inverseRate)} {s.from}
+            </Row>
+            <Row label="Price impact">{PRICE_IMPACT_TEXT}</Row>
+            <Row label="Network fee">{NETWORK_FEE_TEXT}</Row>
+            <Row
+              label={
+                <Tooltip content="A 0.1% spread is included in the rate, and 0.10 USD worth of the received token is deducted from the payout to cover the network fee.">
+                  <span tabIndex={0} className="cursor-help underline decoration-dotted">
+                    Spread + fee
+                  </span>
+                </Tooltip>
+              }
+            >
+              0.1% + 0.1 USD
+            </Row>
+            <Row label="Minimum received">
+              {formatTokenAmount(s.quote.minimumReceived)} {s.to}
+            </Row>
+          </dl>
+        )}
+
+        <button
+          type="button"
+          data-testid="swap-action"
+          data-state={state}
+          aria-disabled={!clickable}
+          onClick={clickable ? onAction : undefined}
+          className={`w-full rounded-xl px-4 py-3 text-base font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${
+            clickable ? "bg-accent text-accent-ink hover:brightness-110" : "cursor-not-allowed bg-panel-2 text-muted"
+          }`}
+        >
+          {state === "swapping" && (
+            <span
+              aria-hidden
+              className="mr-2 inline-block h-4 w-4 animate-spin rounded-full border-2 border-accent-ink/30 border-t-accent-ink align-[-2px]"
+            />
+          )}
+          {label}
+        </button>
+        {s.status._tag === "error" && (
+          <p role="alert" data-testid="swap-error" className="text-center text-sm text-danger">
+            {s.status.message}
+          </p>
+        )}
+      </Card>
+
+      <Card testId="live-prices" className="flex flex-col gap-2">
+        <div className="flex items-center justify-between text-sm">
+          <span className="font-semibold">Live prices</span>
+          <span className="text-xs text-muted">Refresh in {s.cycle}s</span>
+        </div>
+        <Progress value={PRICE_CYCLE_SECONDS - s.cycle} max={PRICE_CYCLE_SECONDS} label="Price refresh countdown" />
+        <p className="text-xs text-muted">
+          Use only the official {config.brand.name} interface at {config.brand.website}. We never ask for your seed
+          phrase.
+        </p>
+      </Card>
+    </div>
+  )
+}
+
+function Row({ label, children }: { readonly label: React.ReactNode; readonly children: React.ReactNode }) {
+  return (
+    <div className="flex justify-between gap-3">
+      <dt className="text-muted">{label}</dt>
+      <dd className="text-right font-medium tabular-nums">{children}</dd>
+    </div>
+  )
+}
+
+function ModeCard({ title, text }: { readonly title: string; readonly text: string }) {
+  return (
+    <Card testId="service-mode" className="py-10 text-center">
+      <h2 className="text-xl font-bold">{title}</h2>
+      <p className="mt-2 text-muted">{text}</p>
+    </Card>
+  )
+}
