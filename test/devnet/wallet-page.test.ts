@@ -98,10 +98,16 @@ let counter = 0
 const interactionOf = (items: WalletInteractionItems): WalletInteraction => ({
   items,
   interactionId: `22222222-3333-4444-8555-${String(++counter).padStart(12, "0")}`,
-  metadata: { version: 2, dAppDefinitionAddress: DevnetAddresses.dAppDefinition, networkId: 240, origin: "https://ignored.example" }
+  metadata: {
+    version: 2,
+    dAppDefinitionAddress: DevnetAddresses.dAppDefinition,
+    networkId: 240,
+    origin: "https://ignored.example"
+  }
 })
 
-const extensionLayer = () => Extension.Default.pipe(Layer.provideMerge(baseLayer({ events: window, seed: `page-${++counter}` })))
+const extensionLayer = () =>
+  Extension.Default.pipe(Layer.provideMerge(baseLayer({ events: window, seed: `page-${++counter}` })))
 
 const challenge = "7807c2904fd1867738639c8e402fe55320da2c6275189ef0513de36dda20f7ee"
 
@@ -110,7 +116,11 @@ describe("the in-page wallet with the toolkit's Extension transport", () => {
     Effect.gen(function* () {
       const extension = yield* Extension
       yield* extension.detected
-      expect(yield* extension.getStatus).toEqual({ isExtensionAvailable: true, isWalletLinked: true, canHandleSessions: true })
+      expect(yield* extension.getStatus).toEqual({
+        isExtensionAvailable: true,
+        isWalletLinked: true,
+        canHandleSessions: true
+      })
       expect(shadow().querySelector("section")?.getAttribute("aria-label")).toBe("Devnet Wallet")
       expect(shadow().textContent).toContain("Devnet Wallet")
     }).pipe(Effect.provide(extensionLayer()))
@@ -139,13 +149,28 @@ describe("the in-page wallet with the toolkit's Extension transport", () => {
         discriminator: "success",
         items: {
           discriminator: "authorizedRequest",
-          auth: { discriminator: "loginWithChallenge", persona: { identityAddress: DevnetAddresses.persona }, challenge },
+          auth: {
+            discriminator: "loginWithChallenge",
+            persona: { identityAddress: DevnetAddresses.persona },
+            challenge
+          },
           ongoingAccounts: { accounts: [{ address: DevnetAddresses.users[0] }], challenge }
         }
       })
-      auto.checked = false
-      auto.dispatchEvent(new Event("change"))
-    }).pipe(Effect.provide(extensionLayer()))
+    }).pipe(
+      // Auto-approve goes off again whatever happened, so a failure here cannot approve the manual tests' requests.
+      Effect.ensuring(
+        Effect.sync(() => {
+          const auto = shadow().querySelector<HTMLInputElement>('[data-testid="devnet-wallet-auto"]')
+          if (auto !== null && auto.checked) {
+            auto.checked = false
+            auto.dispatchEvent(new Event("change"))
+          }
+          window.localStorage.setItem(AUTO_APPROVE_STORAGE_KEY, "0")
+        })
+      ),
+      Effect.provide(extensionLayer())
+    )
   )
 
   it.live("manual: the panel shows the request as text, Reject answers rejectedByUser", () =>
@@ -166,9 +191,13 @@ CALL_METHOD Address("${DevnetAddresses.users[2]}") "try_deposit_or_abort" Bucket
           })
         )
       )
-      const reject = yield* waitFor(() => shadow().querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-reject"]'))
+      const reject = yield* waitFor(() =>
+        shadow().querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-reject"]')
+      )
       const card = yield* waitFor(() =>
-        shadow().querySelector('[data-testid="devnet-wallet-request"][data-kind="transaction"] [data-testid="devnet-wallet-withdrawals"]')
+        shadow().querySelector(
+          '[data-testid="devnet-wallet-request"][data-kind="transaction"] [data-testid="devnet-wallet-withdrawals"]'
+        )
       )
       expect(card.textContent).toContain("-1")
       expect(card.textContent).toContain("hUSDC")
@@ -177,7 +206,11 @@ CALL_METHOD Address("${DevnetAddresses.users[2]}") "try_deposit_or_abort" Bucket
       expect(shadow().textContent).toContain(`from ${window.location.origin}`)
       reject.click()
       const response = yield* Fiber.join(fiber)
-      expect(response).toEqual({ discriminator: "failure", interactionId: response.interactionId, error: "rejectedByUser" })
+      expect(response).toEqual({
+        discriminator: "failure",
+        interactionId: response.interactionId,
+        error: "rejectedByUser"
+      })
       expect(safeParse(RDT.WalletInteractionResponse, response).success).toBe(true)
       expect((globalThis as { __pwned?: number }).__pwned).toBeUndefined()
     }).pipe(Effect.provide(extensionLayer()))
@@ -204,7 +237,9 @@ CALL_METHOD Address("${DevnetAddresses.users[2]}") "try_deposit_or_abort" Bucket
       third.checked = true
       third.dispatchEvent(new Event("change"))
       shadow().querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-approve"]')?.click()
-      yield* waitFor(() => (shadow().textContent?.includes("Choose exactly 1 account(s) to share") === true ? true : undefined))
+      yield* waitFor(() =>
+        shadow().textContent?.includes("Choose exactly 1 account(s) to share") === true ? true : undefined
+      )
       expect(fiber.unsafePoll()).toBeNull()
       const again = shadow().querySelectorAll<HTMLInputElement>('[data-testid="devnet-wallet-account"]')[0]
       if (again === undefined) throw new Error("no account box")

@@ -96,7 +96,12 @@ const install = () => {
   const later = (f: () => void, ms = 0) => {
     window.setTimeout(f, ms)
   }
-  const status = { eventType: "extensionStatus", isExtensionAvailable: true, isWalletLinked: true, canHandleSessions: true }
+  const status = {
+    eventType: "extensionStatus",
+    isExtensionAvailable: true,
+    isWalletLinked: true,
+    canHandleSessions: true
+  }
 
   const api = async <A, I>(path: string, body: unknown, schema: Schema.Schema<A, I>): Promise<A> => {
     const res = await fetch(`${WALLET_API_PREFIX}${path}`, {
@@ -130,9 +135,14 @@ const install = () => {
     entries.set(interactionId, entry)
     open = true
     render()
-    later(() => {
-      if (entries.get(interactionId) === entry) emit({ eventType: "receivedByWallet", interactionId })
-    }, 50)
+    // The wallet acknowledges before it can answer: once, shortly after receipt or at the latest before a response.
+    let acknowledged = false
+    const acknowledge = () => {
+      if (acknowledged || entries.get(interactionId) !== entry) return
+      acknowledged = true
+      emit({ eventType: "receivedByWallet", interactionId })
+    }
+    later(acknowledge, 50)
     api("/review", { interaction }, Review).then(
       (review) => {
         if (entries.get(interactionId) !== entry) return
@@ -140,6 +150,7 @@ const install = () => {
         entry.phase = "ready"
         entry.selected = new Set(review.accounts[0]?.suggested ?? [])
         render()
+        acknowledge()
         if (autoApprove) void respond(entry, { approve: true })
       },
       (e: unknown) => {
@@ -237,7 +248,8 @@ const install = () => {
   ): HTMLElementTagNameMap[K] => {
     const node = document.createElement(tag)
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v)
-    for (const c of children) if (c !== undefined && c !== false) node.append(typeof c === "string" ? document.createTextNode(c) : c)
+    for (const c of children)
+      if (c !== undefined && c !== false) node.append(typeof c === "string" ? document.createTextNode(c) : c)
     return node
   }
 
@@ -285,7 +297,11 @@ const install = () => {
   const card = (entry: Entry): HTMLElement => {
     const review = entry.review
     const busy = entry.phase !== "ready"
-    const approve = el("button", { class: "approve", "data-testid": "devnet-wallet-approve" }, entry.phase === "answering" ? "Working…" : "Approve")
+    const approve = el(
+      "button",
+      { class: "approve", "data-testid": "devnet-wallet-approve" },
+      entry.phase === "answering" ? "Working…" : "Approve"
+    )
     const reject = el("button", { class: "reject", "data-testid": "devnet-wallet-reject" }, "Reject")
     approve.disabled = busy
     reject.disabled = entry.phase === "answering"
@@ -317,7 +333,13 @@ const install = () => {
                 if (box.checked) entry.selected.add(a.address)
                 else entry.selected.delete(a.address)
               })
-              return el("label", { title: a.address }, box, ` ${a.label} `, el("span", { class: "muted" }, short(a.address)))
+              return el(
+                "label",
+                { title: a.address },
+                box,
+                ` ${a.label} `,
+                el("span", { class: "muted" }, short(a.address))
+              )
             })
           )
         : undefined
@@ -355,7 +377,11 @@ const install = () => {
 
   function render() {
     const count = entries.size
-    const toggle = el("button", { class: "toggle", "aria-expanded": String(open), "data-testid": "devnet-wallet-toggle" }, open ? "Hide" : count > 0 ? `Show (${count})` : "Show")
+    const toggle = el(
+      "button",
+      { class: "toggle", "aria-expanded": String(open), "data-testid": "devnet-wallet-toggle" },
+      open ? "Hide" : count > 0 ? `Show (${count})` : "Show"
+    )
     toggle.addEventListener("click", () => {
       open = !open
       render()
@@ -381,7 +407,15 @@ const install = () => {
         el(
           "ol",
           { class: "log", "data-testid": "devnet-wallet-log" },
-          ...log.map((l) => el("li", {}, l.href === undefined ? l.text : el("a", { href: l.href, target: "_blank", rel: "noopener noreferrer" }, l.text)))
+          ...log.map((l) =>
+            el(
+              "li",
+              {},
+              l.href === undefined
+                ? l.text
+                : el("a", { href: l.href, target: "_blank", rel: "noopener noreferrer" }, l.text)
+            )
+          )
         ),
       info !== undefined &&
         el(
@@ -392,7 +426,20 @@ const install = () => {
             "ul",
             {},
             ...info.accounts.map((a) =>
-              el("li", {}, el("a", { href: `${info?.dashboardUrl ?? DASHBOARD_PREFIX}/account/${encodeURIComponent(a.address)}`, target: "_blank", rel: "noopener noreferrer" }, a.label), ` ${short(a.address)}`)
+              el(
+                "li",
+                {},
+                el(
+                  "a",
+                  {
+                    href: `${info?.dashboardUrl ?? DASHBOARD_PREFIX}/account/${encodeURIComponent(a.address)}`,
+                    target: "_blank",
+                    rel: "noopener noreferrer"
+                  },
+                  a.label
+                ),
+                ` ${short(a.address)}`
+              )
             )
           )
         )
