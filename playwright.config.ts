@@ -32,6 +32,13 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", use: { browserName: "chromium", viewport: { width: 1280, height: 860 } } },
-    { name: "mobile", use: { browserName: "chromium", viewport: { width: 390, height: 844 }, hasTouch: true } }
+    { name: "mobile", use: { browserName: "chromium", viewport: { width: 390, height: 844 }, hasTouch: true } },
+    // Server-wide switches (maintenance) run alone, after everything else.
+    {
+      name: "server-admin",
+      testMatch: /\.admin\.ts$/,
+      dependencies: ["desktop", "mobile"],
+      use: { browserName: "chromium", viewport: { width: 1280, height: 860 } }
+    }
   ]
 })

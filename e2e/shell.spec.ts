@@ -87,7 +87,8 @@ test("hBTC labels change with the amount and the direction", async ({ page }, in
   await page.goto("/hbtc")
   const main = page.getByTestId("hbtc-main")
   await expect(main).toHaveText("Connect Wallet")
-  await expect(page.getByTestId("btc-price")).toHaveText("Price unavailable")
+  // The exchange server's Bitcoin price.
+  await expect(page.getByTestId("btc-price")).toHaveText(/^BTC price: \$[\d,]+\.\d\d$/)
   const input = page.getByLabel("From (BTC)")
   await input.fill("0.25")
   await expect(input).toHaveValue("0.25")
@@ -101,10 +102,28 @@ test("hBTC labels change with the amount and the direction", async ({ page }, in
   await snap(page, info, "hbtc-export")
 })
 
-test("stats show the error state while the exchange API is absent", async ({ page }, info) => {
+test("stats show the error state while the exchange API is absent, and the figures when it answers", async ({
+  page
+}, info) => {
+  await page.route("**/api/stats", (route) => route.abort("connectionrefused"))
   await page.goto("/stats")
   await expect(page.getByText("Error loading data")).toHaveCount(4)
   await snap(page, info, "stats-error")
+  await page.unroute("**/api/stats")
+  await page.reload()
+  await expect(page.getByTestId("stat-Total Volume")).toContainText("$")
+  await expect(page.getByText("Error loading data")).toHaveCount(0)
+  await snap(page, info, "stats")
+})
+
+test("hBTC shows 'Price unavailable' while the price call fails", async ({ page }, info) => {
+  await page.route("**/api/btcbridge/price", (route) =>
+    route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "No price yet" }) })
+  )
+  await page.goto("/hbtc")
+  await expect(page.getByTestId("btc-price")).toHaveText("Price unavailable")
+  await expect(page.getByTestId("btc-price")).toHaveAttribute("title", "No price yet")
+  await snap(page, info, "hbtc-price-unavailable")
 })
 
 test("the welcome toast opens by itself, and the validator dialog can be opened from the sidebar", async ({

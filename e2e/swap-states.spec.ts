@@ -1,0 +1,98 @@
+import { expect, type Page, test } from "@playwright/test"
+import { DevnetAddresses } from "../src/exchange/devnet-addresses"
+import { blockExternal, snap } from "./helpers"
+
+const action = (page: Page) => page.getByTestId("swap-action")
+const panel = (page: Page) => page.getByRole("region", { name: "Devnet Wallet" })
+
+const connect = async (page: Page, mode: "auto" | "manual") => {
+  await page.goto(`/?devnetWallet=${mode}`)
+  await action(page).click()
+  if (mode === "manual") await page.getByTestId("devnet-wallet-request").getByTestId("devnet-wallet-approve").click()
+  await expect(page.getByTestId("connect-button-slot").getByRole("button", { name: "Devnet Persona" })).toBeVisible({
+    timeout: 20_000
+  })
+}
+
+test.beforeEach(async ({ page }) => {
+  await blockExternal(page)
+})
+
+test("rejecting in the wallet: 'Transaction Failed', and nothing is recorded", async ({ page }, info) => {
+  test.setTimeout(90_000)
+  await connect(page, "manual")
+  await page.getByLabel("Amount to swap").fill("0.011")
+  await expect(action(page)).toHaveText("Prepare the exchange")
+  await action(page).click()
+  await expect(action(page)).toHaveText(/^Execute Swap/)
+  await action(page).click()
+  const request = page.getByTestId("devnet-wallet-request")
+  await expect(request).toContainText("0.011")
+  await request.getByTestId("devnet-wallet-reject").click()
+  await expect(page.getByTestId("toast").filter({ hasText: "Transaction Failed" })).toContainText(
+    "Your swap could not be completed. Please check your balance and try again."
+  )
+  await expect(page.getByTestId("swap-error")).toHaveText("Transaction failed. Please try again.")
+  await snap(page, info, "swap-rejected")
+  await expect(panel(page)).toContainText("rejectedByUser")
+  // Nothing reached the exchange: no record of a 0.011 hETH swap.
+  for (const account of DevnetAddresses.users) {
+    const res = await page.request.get(`/api/transactions/${account}`)
+    const body = (await res.json()) as { transactions: Array<{ amount_in: string }> }
+    expect(body.transactions.some((t) => t.amount_in === "0.011")).toBe(false)
+  }
+})
+
+test("a pair outside the accepted routes says 'Invalid route'", async ({ page }, info) => {
+  await connect(page, "auto")
+  await page.getByRole("button", { name: "To token: hUSDC" }).click()
+  await page.getByPlaceholder("Search tokens...").fill("btc")
+  await page.getByTestId("token-dialog").getByRole("button", { name: /hBTC/ }).click()
+  await expect(page.getByRole("button", { name: "To token: hBTC" })).toBeVisible()
+  await expect(action(page)).toHaveText("Invalid route")
+  await page.getByRole("button", { name: "From token: hETH" }).click()
+  await page.getByPlaceholder("Search tokens...").fill("zzz")
+  await expect(page.getByText("No tokens found")).toBeVisible()
+  await snap(page, info, "swap-token-search-empty")
+  await page.keyboard.press("Escape")
+  await snap(page, info, "swap-invalid-route")
+})
+
+test("an amount above the balance: orange border, 'Estimate the exchange', and the balance toast on execute", async ({
+  page
+}, info) => {
+  // Widen the server's 200 USD limit for this page only, so that an amount above the balance can be quoted.
+  await page.route("**/api/liveprice/**", async (route) => {
+    const res = await route.fetch()
+    const body = (await res.json()) as Record<string, unknown>
+    await route.fulfill({ response: res, json: { ...body, max_amount_in: "1000000" } })
+  })
+  await connect(page, "auto")
+  await page.getByLabel("Amount to swap").fill("5")
+  await expect(page.getByLabel("Amount to swap")).toHaveAttribute("data-exceeds", "true")
+  await expect(action(page)).toHaveText("Estimate the exchange")
+  await action(page).click()
+  await expect(action(page)).toHaveText(/^Execute Swap/)
+  await action(page).click()
+  await expect(page.getByTestId("toast").filter({ hasText: "Amount exceeds balance" })).toContainText(
+    /You have only [\d.]+ hETH in your wallet\./
+  )
+  await snap(page, info, "swap-exceeds-balance")
+})
+
+test("a 429 from the exchange shows the 'Rate Limit Reached' card and its 10 s toast", async ({ page }, info) => {
+  await page.route("**/api/health", (route) =>
+    route.fulfill({
+      status: 429,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "rate_limited", message: "Rate limit exceeded" })
+    })
+  )
+  await page.route("**/devnet/wallet.js", (r) => r.fulfill({ contentType: "text/javascript", body: "" }))
+  await page.goto("/")
+  await expect(page.getByTestId("service-mode")).toContainText("Rate Limit Reached")
+  await expect(page.getByTestId("toast").filter({ hasText: "Rate Limit Exceeded" })).toContainText(
+    "Your device is overloading the request system. Please keep only one window open or avoid refreshing too frequently."
+  )
+  await snap(page, info, "swap-rate-limited")
+})
