@@ -1,4 +1,4 @@
-import { HttpClient, HttpClientRequest, HttpClientResponse, KeyValueStore } from "@effect/platform"
+import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse, KeyValueStore } from "@effect/platform"
 import { createMemoryHistory, createRouter, RouterProvider } from "@tanstack/react-router"
 import { act, render } from "@testing-library/react"
 import { type Duration, Effect, Either, Layer, ManagedRuntime, Random, TestClock, TestContext } from "effect"
@@ -20,7 +20,8 @@ export const testConfig = (env: Env = {}): AppConfigShape => {
   return decoded.right
 }
 
-export type FakeRoute = (request: HttpClientRequest.HttpClientRequest) => Response | undefined
+/** A fake answer: a Response, undefined for 404, or "network-error" for a request that never gets an answer. */
+export type FakeRoute = (request: HttpClientRequest.HttpClientRequest) => Response | undefined | "network-error"
 
 /**
  * A synchronous fake HttpClient (synchronous so TestClock sees the fibers as suspended, see effect-style V2).
@@ -30,9 +31,18 @@ export const fakeHttp = (route: FakeRoute, seen: Array<string> = []) =>
   Layer.succeed(
     HttpClient.HttpClient,
     HttpClient.make((request) =>
-      Effect.sync(() => {
+      Effect.suspend(() => {
         seen.push(`${request.method} ${request.url}`)
-        return HttpClientResponse.fromWeb(request, route(request) ?? new Response("not found", { status: 404 }))
+        const answer = route(request)
+        return answer === "network-error"
+          ? Effect.fail(
+              new HttpClientError.RequestError({
+                request,
+                reason: "Transport",
+                cause: new TypeError("Failed to fetch")
+              })
+            )
+          : Effect.succeed(HttpClientResponse.fromWeb(request, answer ?? new Response("not found", { status: 404 })))
       })
     )
   )

@@ -1,0 +1,153 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from "@testing-library/react"
+import userEvent from "@testing-library/user-event"
+import { afterEach, describe, expect, it } from "vitest"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { type FakeRoute, json, renderApp } from "./harness"
+
+const R = DevnetAddresses.resources
+const alice = DevnetAddresses.users[0]!
+const connected = { accounts: [{ address: alice, label: "Main" }], selected: alice }
+
+let dispose: (() => Promise<void>) | undefined
+afterEach(async () => {
+  await dispose?.()
+  dispose = undefined
+})
+
+const api =
+  (overrides: { price?: () => Response; health?: () => Response } = {}): FakeRoute =>
+  (req) => {
+    const path = new URL(req.url, "http://localhost").pathname
+    if (path === "/api/health")
+      return (
+        overrides.health ??
+        (() =>
+          json({
+            status: "healthy",
+            pairs_status: {
+              hUSDC: { price_available: true, price_usd: 1 },
+              hETH: { price_available: true, price_usd: 3000 }
+            }
+          }))
+      )()
+    if (path.startsWith("/api/liveprice/"))
+      return (
+        overrides.price ??
+        (() =>
+          json({
+            in_symbol: "hETH",
+            out_symbol: "hUSDC",
+            effective_rate: "2997",
+            min_amount_in: "0.0003",
+            max_amount_in: "0.066"
+          }))
+      )()
+    if (path === "/api/liquidity")
+      return json({
+        assets: [
+          {
+            symbol: "hUSDC",
+            resource_address: R.hUSDC,
+            amount: "50000",
+            amount_usd: 50000,
+            allocation_percentage: 60,
+            decimals: 6
+          }
+        ],
+        total_usd_value: 50000
+      })
+    if (path.startsWith("/api/transactions/")) return json({ transactions: [] })
+    return undefined
+  }
+
+const app = async (options: Parameters<typeof renderApp>[0]) => {
+  const h = await renderApp({ path: "/", ...options })
+  dispose = () => h.runtime.dispose()
+  return h
+}
+const action = () => screen.getByTestId("swap-action")
+
+describe("the swap card", () => {
+  it("says 'Connect Wallet' without an account", async () => {
+    await app({ route: api() })
+    expect(action()).toHaveTextContent("Connect Wallet")
+    expect(action()).toHaveAttribute("data-state", "disconnected")
+  })
+
+  it("walks from 'Enter Amount to Swap' to an estimate, then 'Execute Swap (Reload in Ns)' with its countdown", async () => {
+    const h = await app({ route: api(), session: connected, balance: { _tag: "Ready", amount: "0" } })
+    expect(action()).toHaveTextContent("Enter Amount to Swap")
+    await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
+    await h.advance("1 second")
+    expect(screen.getByTestId("to-amount")).toHaveTextContent("149.750000")
+    const panel = screen.getByTestId("rate-panel")
+    expect(panel).toHaveTextContent("1 hETH = 2,997 hUSDC")
+    expect(panel).toHaveTextContent("< 0.01%")
+    expect(panel).toHaveTextContent("0.1% + 0.1 USD")
+    expect(panel).toHaveTextContent("148.252500 hUSDC")
+    expect(screen.getByTestId("from-usd")).toHaveTextContent("$150.00")
+    // No balance is known in this session: the quote is an estimate.
+    expect(action()).toHaveTextContent("Estimate the exchange")
+    await userEvent.click(action())
+    expect(action()).toHaveTextContent("Execute Swap (Reload in 15s)")
+    await h.advance("1 second")
+    expect(action()).toHaveTextContent("Execute Swap (Reload in 14s)")
+  })
+
+  it("shows the server's limits in the spec's words", async () => {
+    const h = await app({ route: api(), session: connected })
+    await userEvent.type(screen.getByLabelText("Amount to swap"), "0.0001")
+    await h.advance("1 second")
+    await waitFor(() => expect(action()).toHaveTextContent("Minimum amount required 1 USD$ (0.0003 hETH)"))
+    await userEvent.clear(screen.getByLabelText("Amount to swap"))
+    await userEvent.type(screen.getByLabelText("Amount to swap"), "1")
+    await h.advance("1 second")
+    await waitFor(() => expect(action()).toHaveTextContent("Maximum amount allowed 200 USD$ (0.066 hETH)"))
+  })
+
+  it("says 'Invalid route' for a pair outside the list, and finds no token for a query that matches none", async () => {
+    await app({ route: api(), session: connected })
+    await userEvent.click(screen.getByRole("button", { name: "To token: hUSDC" }))
+    const dialog = await screen.findByTestId("token-dialog")
+    await userEvent.type(within(dialog).getByPlaceholderText("Search tokens..."), "btc")
+    await userEvent.click(within(dialog).getByRole("button", { name: /hBTC/ }))
+    expect(action()).toHaveTextContent("Invalid route")
+    await userEvent.click(screen.getByRole("button", { name: "From token: hETH" }))
+    await userEvent.type(
+      within(await screen.findByTestId("token-dialog")).getByPlaceholderText("Search tokens..."),
+      "zzz"
+    )
+    expect(screen.getByText("No tokens found")).toBeVisible()
+  })
+
+  it("409 shows 'Service Temporarily Unavailable'", async () => {
+    await app({ route: api({ health: () => json({ error: "maintenance" }, 409) }) })
+    expect(await screen.findByText("Service Temporarily Unavailable")).toBeVisible()
+  })
+
+  it("429 shows 'Rate Limit Reached' and the 10 s toast", async () => {
+    await app({ route: api({ health: () => json({ error: "rate" }, 429) }) })
+    expect(await screen.findByText("Rate Limit Reached")).toBeVisible()
+    expect(screen.getByText("Rate Limit Exceeded")).toBeVisible()
+  })
+
+  it("an unreachable price API shows the 'API Unavailable' banner; a later answer clears it", async () => {
+    let down = true
+    const h = await app({
+      session: connected,
+      route: (req) => (down && req.url.includes("/api/liveprice/") ? "network-error" : api()(req))
+    })
+    await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
+    await h.advance("1 second")
+    const banner = screen.getByTestId("api-unavailable")
+    expect(banner).toHaveTextContent("API Unavailable")
+    expect(banner).toHaveTextContent("Cannot connect to price API")
+    down = false
+    await userEvent.type(screen.getByLabelText("Amount to swap"), "1")
+    await userEvent.clear(screen.getByLabelText("Amount to swap"))
+    await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
+    await h.advance("1 second")
+    expect(screen.queryByTestId("api-unavailable")).toBeNull()
+  })
+})
