@@ -3,10 +3,12 @@ import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platfor
 import type { HttpClientRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import type { GatewayConfig } from "../../src/gateway/index.js"
 import { Gateway } from "../../src/gateway/index.js"
 
-export const fixturesDir = "/work/shared/fixtures/gateway"
+/** `shared/` sits beside the project's root (locally and in CI). */
+export const fixturesDir = fileURLToPath(new URL("../../../shared/fixtures/gateway", import.meta.url))
 export const fixtureText = (name: string) => readFileSync(`${fixturesDir}/${name}`, "utf8")
 export const fixture = (name: string): unknown => JSON.parse(fixtureText(name))
 
