@@ -114,15 +114,15 @@ function TokenPicker(props: { readonly value: Token; readonly onPick: (t: Token)
   )
 }
 
-const fungibleAmount = (
-  details: StateEntityDetailsVaultResponseItem,
-  resource: string
-): number => {
+const fungibleAmount = (details: StateEntityDetailsVaultResponseItem, resource: string): number => {
   const item = details.fungible_resources?.items.find((i) => i.resource_address === resource)
   return item === undefined ? 0 : item.vaults.items.reduce((sum, v) => sum + Number(v.amount), 0)
 }
 
-function SwapCard(props: { readonly account: WalletDataStateAccount | undefined; readonly notify: (s: string) => void }) {
+function SwapCard(props: {
+  readonly account: WalletDataStateAccount | undefined
+  readonly notify: (s: string) => void
+}) {
   const [from, setFrom] = useState<Token>(TOKENS[0] ?? { symbol: "hETH", address: "", usd: 0 })
   const [to, setTo] = useState<Token>(TOKENS[1] ?? { symbol: "hUSDC", address: "", usd: 0 })
   const [amount, setAmount] = useState("")
@@ -137,7 +137,13 @@ function SwapCard(props: { readonly account: WalletDataStateAccount | undefined;
   const out = useMemo(() => (value > 0 ? (value * from.usd * 0.999 - 0.1) / to.usd : 0), [value, from, to])
   const over = address !== undefined && value > balance
   const label =
-    address === undefined ? "Connect Wallet" : value <= 0 ? "Enter Amount to Swap" : over ? "Amount exceeds balance" : "Swap"
+    address === undefined
+      ? "Connect Wallet"
+      : value <= 0
+        ? "Enter Amount to Swap"
+        : over
+          ? "Amount exceeds balance"
+          : "Swap"
   const swap = async () => {
     if (address === undefined) return
     const manifest = [
@@ -150,7 +156,9 @@ function SwapCard(props: { readonly account: WalletDataStateAccount | undefined;
       version: 1,
       message: `anchor | Radix | ${from.symbol} -> ${to.symbol}`
     })
-    props.notify(result.isOk() ? `Sent ${result.value.transactionIntentHash}` : `Transaction failed: ${result.error.error}`)
+    props.notify(
+      result.isOk() ? `Sent ${result.value.transactionIntentHash}` : `Transaction failed: ${result.error.error}`
+    )
   }
   return (
     <section className="card">
