@@ -1,6 +1,7 @@
 /**
  * Bech32m (BIP-350) encoding of Radix addresses: HRP `<entity>_<network suffix>`, 30 data bytes whose first
- * byte is the entity type. Written from the BIP-350 specification.
+ * byte is the entity type (32 for an intent hash). Written from the BIP-350 specification. Pure: the app, the
+ * exchange server and the devnet share it.
  */
 
 const CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
@@ -27,7 +28,12 @@ const hrpExpand = (hrp: string): Array<number> => {
   return out
 }
 
-const convertBits = (data: ReadonlyArray<number>, from: number, to: number, pad: boolean): Array<number> | undefined => {
+const convertBits = (
+  data: ReadonlyArray<number>,
+  from: number,
+  to: number,
+  pad: boolean
+): Array<number> | undefined => {
   let acc = 0
   let bits = 0
   const out: Array<number> = []
@@ -73,4 +79,32 @@ export const decodeBech32m = (text: string): { readonly hrp: string; readonly by
   if (polymod([...hrpExpand(hrp), ...values]) !== BECH32M_CONST) return undefined
   const bytes = convertBits(values.slice(0, -6), 5, 8, false)
   return bytes === undefined ? undefined : { hrp, bytes: Uint8Array.from(bytes) }
+}
+
+const LETTER_NETS: Readonly<Record<number, string>> = {
+  10: "tdx_a_",
+  11: "tdx_b_",
+  12: "tdx_c_",
+  13: "tdx_d_",
+  14: "tdx_e_"
+}
+
+/** The HRP suffix of a network id: 1 `rdx`, 2 `tdx_2_`, 240 `loc`, 241 `test`, 242 `sim`, others `tdx_{hex}_`. */
+export const hrpSuffix = (networkId: number): string => {
+  if (networkId === 1) return "rdx"
+  if (networkId === 240) return "loc"
+  if (networkId === 241) return "test"
+  if (networkId === 242) return "sim"
+  return LETTER_NETS[networkId] ?? `tdx_${networkId.toString(16)}_`
+}
+
+/**
+ * True when `text` is a valid bech32m address of `entity` (account, resource, validator, txid, …) on the network:
+ * right HRP, checksum and payload length (30 bytes, 32 for an intent hash).
+ */
+export const isAddressOf = (entity: string, networkId: number, text: string): boolean => {
+  if (text.length > 200) return false
+  const decoded = decodeBech32m(text)
+  if (decoded === undefined || decoded.hrp !== `${entity}_${hrpSuffix(networkId)}`) return false
+  return decoded.bytes.length === (entity === "txid" ? 32 : 30)
 }

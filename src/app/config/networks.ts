@@ -1,18 +1,6 @@
-/** HRP suffix of a Radix network id (radix-ledger reference §2): 1 rdx, 2 tdx_2_, 240 loc, …, else tdx_{hex}_. */
-export const hrpSuffix = (networkId: number): string => {
-  switch (networkId) {
-    case 1:
-      return "rdx"
-    case 240:
-      return "loc"
-    case 241:
-      return "test"
-    case 242:
-      return "sim"
-    default:
-      return `tdx_${networkId.toString(16)}_`
-  }
-}
+import { isAddressOf } from "../../exchange/bech32m"
+
+export { hrpSuffix } from "../../exchange/bech32m"
 
 /** Public gateway and dashboard of the networks the app can be configured for without explicit URLs. */
 export const KnownNetworks: Readonly<Record<number, { readonly gatewayUrl: string; readonly dashboardUrl: string }>> = {
@@ -25,6 +13,6 @@ export const KnownNetworks: Readonly<Record<number, { readonly gatewayUrl: strin
   240: { gatewayUrl: "/gateway", dashboardUrl: "/devnet/dashboard" }
 }
 
-/** True when `address` is a bech32m address of `entity` (account, resource, …) on the given network. */
+/** True when `address` is a valid bech32m address of `entity` (account, resource, …) on the given network. */
 export const isAddressOn = (address: string, entity: string, networkId: number): boolean =>
-  new RegExp(`^${entity}_${hrpSuffix(networkId)}1[02-9ac-hj-np-z]{6,}$`).test(address)
+  isAddressOf(entity, networkId, address)

@@ -79,7 +79,11 @@ const STYLE = `
   a { color: var(--accent); }
 `
 
-const page = (title: string, body: Html, options: { readonly status?: number; readonly embed?: boolean } = {}): DashboardPage => ({
+const page = (
+  title: string,
+  body: Html,
+  options: { readonly status?: number; readonly embed?: boolean } = {}
+): DashboardPage => ({
   status: options.status ?? 200,
   html: html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -87,29 +91,36 @@ const page = (title: string, body: Html, options: { readonly status?: number; re
 <body${new Html(options.embed === true ? ' class="embed"' : "")}>${
     options.embed === true
       ? ""
-      : html`<header><a href="/devnet/dashboard/">hSwap devnet dashboard</a><span class="badge">devnet · network 240</span></header>`
+      : html`<header>
+          <a href="/devnet/dashboard/">hSwap devnet dashboard</a><span class="badge">devnet · network 240</span>
+        </header>`
   }${body}</body></html>`.value
 })
 
 const notFoundPage = (what: string, id: string): DashboardPage =>
   page(
     "Not found",
-    html`<h1>Not found</h1><p>No ${what} <span class="mono">${id}</span> on the devnet ledger.</p>
+    html`<h1>Not found</h1>
+      <p>No ${what} <span class="mono">${id}</span> on the devnet ledger.</p>
       <p><a href="/devnet/dashboard/">Back to the dashboard</a></p>`,
     { status: 404 }
   )
 
 const accountLink = (address: string, label?: string, target?: string) =>
-  html`<a class="mono" href="/devnet/dashboard/account/${encodeURIComponent(address)}"${new Html(
-    target === undefined ? "" : ` target="${target}" rel="noopener noreferrer"`
-  )}>${label ?? address}</a>`
+  html`<a
+    class="mono"
+    href="/devnet/dashboard/account/${encodeURIComponent(address)}"
+    ${new Html(target === undefined ? "" : ` target="${target}" rel="noopener noreferrer"`)}
+    >${label ?? address}</a
+  >`
 
-const txLink = (txid: string) => html`<a class="mono" href="/devnet/dashboard/transaction/${encodeURIComponent(txid)}">${txid}</a>`
+const txLink = (txid: string) =>
+  html`<a class="mono" href="/devnet/dashboard/transaction/${encodeURIComponent(txid)}">${txid}</a>`
 
 /** Only self-contained images: the devnet's own data-URL icons. Anything else is not loaded. */
 const iconOf = (r: ResourceInfo | undefined) =>
   r !== undefined && /^data:image\/(svg\+xml|png|webp|jpeg);base64,[A-Za-z0-9+/=]+$/.test(r.iconUrl)
-    ? html`<img class="icon" alt="" src="${r.iconUrl}">`
+    ? html`<img class="icon" alt="" src="${r.iconUrl}" />`
     : html``
 
 const signed = (change: string) =>
@@ -137,13 +148,29 @@ export const makeDashboard = Effect.gen(function* () {
     for (const v of vaults) {
       const r = yield* resourceOf(v.resource)
       rows.push(
-        html`<tr><td>${iconOf(r)}</td><td><strong>${r?.symbol ?? "?"}</strong></td><td>${r?.name ?? ""}</td>
-          <td class="num">${v.amount}</td>${embed ? html`` : html`<td class="mono muted">${v.resource}</td>`}</tr>`
+        html`<tr>
+          <td>${iconOf(r)}</td>
+          <td><strong>${r?.symbol ?? "?"}</strong></td>
+          <td>${r?.name ?? ""}</td>
+          <td class="num">${v.amount}</td>
+          ${embed ? html`` : html`<td class="mono muted">${v.resource}</td>`}
+        </tr>`
       )
     }
-    return html`<table data-testid="balances"><thead><tr><th></th><th>Symbol</th><th>Name</th><th class="num">Amount</th>${
-      embed ? html`` : html`<th>Resource</th>`
-    }</tr></thead><tbody>${rows}</tbody></table>`
+    return html`<table data-testid="balances">
+      <thead>
+        <tr>
+          <th></th>
+          <th>Symbol</th>
+          <th>Name</th>
+          <th class="num">Amount</th>
+          ${embed ? html`` : html`<th>Resource</th>`}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>`
   })
 
   const symbolOf = (resource: string) => Effect.map(resourceOf(resource), (r) => r?.symbol ?? resource)
@@ -171,10 +198,13 @@ export const makeDashboard = Effect.gen(function* () {
       const changes: Array<Html> = []
       for (const c of mine) changes.push(html`<div>${signed(c.change)} ${yield* symbolOf(c.resource)}</div>`)
       rows.push(
-        html`<tr><td class="num">${tx.stateVersion}</td><td class="muted">${tx.roundTimestamp}</td>
+        html`<tr>
+          <td class="num">${tx.stateVersion}</td>
+          <td class="muted">${tx.roundTimestamp}</td>
           <td class="status-${tx.status}">${tx.status}</td>
           <td>${tx.intentHash === undefined ? html`<span class="muted">${tx.kind}</span>` : txLink(tx.intentHash)}</td>
-          <td class="num">${changes}</td></tr>`
+          <td class="num">${changes}</td>
+        </tr>`
       )
     }
     return page(
@@ -182,11 +212,26 @@ export const makeDashboard = Effect.gen(function* () {
       html`<h1>${name ?? roles.get(address) ?? "Account"}</h1>
         <p class="mono" data-testid="account-address">${address}</p>
         ${roles.has(address) && name !== undefined ? html`<p class="muted">${roles.get(address)}</p>` : html``}
-        <h2>Tokens</h2>${balances}
-        <h2>Recent transactions</h2>${
+        <h2>Tokens</h2>
+        ${balances}
+        <h2>Recent transactions</h2>
+        ${
           rows.length === 0
             ? html`<p class="muted">None yet.</p>`
-            : html`<table><thead><tr><th class="num">State version</th><th>Time</th><th>Status</th><th>Transaction</th><th class="num">Change</th></tr></thead><tbody>${rows}</tbody></table>`
+            : html`<table>
+                <thead>
+                  <tr>
+                    <th class="num">State version</th>
+                    <th>Time</th>
+                    <th>Status</th>
+                    <th>Transaction</th>
+                    <th class="num">Change</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${rows}
+                </tbody>
+              </table>`
         }`
     )
   })
@@ -194,9 +239,14 @@ export const makeDashboard = Effect.gen(function* () {
   const tokensEmbed = Effect.fn("Dashboard.tokensEmbed")(function* (address: string) {
     if (!isAccountAddress(address)) return notFoundPage("account", address)
     const balances = yield* balancesTable(address, true)
-    return page("Tokens", html`${balances}<p class="muted">${accountLink(address, "Open in the devnet dashboard", "_blank")}</p>`, {
-      embed: true
-    })
+    return page(
+      "Tokens",
+      html`${balances}
+        <p class="muted">${accountLink(address, "Open in the devnet dashboard", "_blank")}</p>`,
+      {
+        embed: true
+      }
+    )
   })
 
   const changesTable = Effect.fn("Dashboard.changesTable")(function* (
@@ -207,11 +257,25 @@ export const makeDashboard = Effect.gen(function* () {
     const rows: Array<Html> = []
     for (const c of changes) {
       rows.push(
-        html`<tr><td>${accountLink(c.entity, roles.get(c.entity) ?? c.entity)}</td><td><strong>${yield* symbolOf(c.resource)}</strong></td>
-          <td class="num">${signed(c.change)}</td></tr>`
+        html`<tr>
+          <td>${accountLink(c.entity, roles.get(c.entity) ?? c.entity)}</td>
+          <td><strong>${yield* symbolOf(c.resource)}</strong></td>
+          <td class="num">${signed(c.change)}</td>
+        </tr>`
       )
     }
-    return html`<table data-testid="${testId}"><thead><tr><th>Account</th><th>Token</th><th class="num">Change</th></tr></thead><tbody>${rows}</tbody></table>`
+    return html`<table data-testid="${testId}">
+      <thead>
+        <tr>
+          <th>Account</th>
+          <th>Token</th>
+          <th class="num">Change</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>`
   })
 
   const transactionPage = Effect.fn("Dashboard.transactionPage")(function* (txid: string) {
@@ -221,8 +285,14 @@ export const makeDashboard = Effect.gen(function* () {
     if (status._tag === "Rejected") {
       return page(
         "Transaction",
-        html`<h1>Transaction</h1><p class="mono">${txid}</p>
-          <dl><dt>Status</dt><dd class="status-Rejected" data-testid="status">Rejected</dd><dt>Reason</dt><dd class="mono">${status.reason}</dd></dl>`
+        html`<h1>Transaction</h1>
+          <p class="mono">${txid}</p>
+          <dl>
+            <dt>Status</dt>
+            <dd class="status-Rejected" data-testid="status">Rejected</dd>
+            <dt>Reason</dt>
+            <dd class="mono">${status.reason}</dd>
+          </dl>`
       )
     }
     const tx = status.transaction
@@ -237,32 +307,72 @@ export const makeDashboard = Effect.gen(function* () {
             : `(binary, ${message.content.value_hex.length / 2} bytes)`
     return page(
       "Transaction",
-      html`<h1>Transaction</h1><p class="mono" data-testid="txid">${txid}</p>
+      html`<h1>Transaction</h1>
+        <p class="mono" data-testid="txid">${txid}</p>
         <dl>
-          <dt>Status</dt><dd class="status-${tx.status}" data-testid="status">${tx.status}</dd>
-          <dt>State version</dt><dd>${tx.stateVersion}</dd>
-          <dt>Epoch / round</dt><dd>${tx.epoch} / ${tx.round}</dd>
-          <dt>Time</dt><dd>${tx.roundTimestamp}</dd>
-          <dt>Fee paid</dt><dd>${tx.feePaid} XRD</dd>
-          ${tx.errorMessage === undefined ? html`` : html`<dt>Error</dt><dd class="mono neg" data-testid="error">${tx.errorMessage}</dd>`}
-          ${messageText === undefined ? html`` : html`<dt>Message</dt><dd data-testid="message">${messageText}</dd>`}
+          <dt>Status</dt>
+          <dd class="status-${tx.status}" data-testid="status">${tx.status}</dd>
+          <dt>State version</dt>
+          <dd>${tx.stateVersion}</dd>
+          <dt>Epoch / round</dt>
+          <dd>${tx.epoch} / ${tx.round}</dd>
+          <dt>Time</dt>
+          <dd>${tx.roundTimestamp}</dd>
+          <dt>Fee paid</dt>
+          <dd>${tx.feePaid} XRD</dd>
+          ${
+            tx.errorMessage === undefined
+              ? html``
+              : html`<dt>Error</dt>
+                  <dd class="mono neg" data-testid="error">${tx.errorMessage}</dd>`
+          }
+          ${
+            messageText === undefined
+              ? html``
+              : html`<dt>Message</dt>
+                  <dd data-testid="message">${messageText}</dd>`
+          }
         </dl>
-        <h2>Balance changes</h2>${yield* changesTable(tx.balanceChanges, "balance-changes")}
-        <h2>Fees</h2>${yield* changesTable(tx.feeBalanceChanges, "fee-changes")}
-        ${tx.manifest === undefined ? html`` : html`<h2>Manifest</h2><pre>${tx.manifest}</pre>`}`
+        <h2>Balance changes</h2>
+        ${yield* changesTable(tx.balanceChanges, "balance-changes")}
+        <h2>Fees</h2>
+        ${yield* changesTable(tx.feeBalanceChanges, "fee-changes")}
+        ${
+          tx.manifest === undefined
+            ? html``
+            : html`<h2>Manifest</h2>
+                <pre>${tx.manifest}</pre>`
+        }`
     )
   })
 
   const indexPage = Effect.sync(() => {
-    const rows = [...roles].map(([address, role]) => html`<tr><td>${role}</td><td>${accountLink(address)}</td></tr>`)
-    return page("Dashboard", html`<h1>Devnet accounts</h1><table><tbody>${rows}</tbody></table>`)
+    const rows = [...roles].map(
+      ([address, role]) =>
+        html`<tr>
+          <td>${role}</td>
+          <td>${accountLink(address)}</td>
+        </tr>`
+    )
+    return page(
+      "Dashboard",
+      html`<h1>Devnet accounts</h1>
+        <table>
+          <tbody>
+            ${rows}
+          </tbody>
+        </table>`
+    )
   })
 
   /** Renders the page for a path below `/devnet/dashboard`. */
   const render = (path: string): Effect.Effect<DashboardPage> => {
     let segments: Array<string>
     try {
-      segments = path.split("/").filter((s) => s.length > 0).map(decodeURIComponent)
+      segments = path
+        .split("/")
+        .filter((s) => s.length > 0)
+        .map(decodeURIComponent)
     } catch {
       return Effect.succeed(notFoundPage("page", path))
     }

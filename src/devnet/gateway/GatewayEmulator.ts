@@ -5,14 +5,9 @@
  * ErrorResponse shape saying it is not supported by the devnet.
  */
 import { Data, Effect, Option, ParseResult, Schema } from "effect"
-import { decodeBech32m, encodeBech32m } from "../ledger/bech32m.js"
+import { decodeBech32m, encodeBech32m } from "../../exchange/bech32m.js"
 import { addressKind, isAccountAddress, vaultAddress } from "../ledger/address.js"
-import {
-  type CommittedTransaction,
-  Ledger,
-  type LedgerState,
-  type StreamQuery
-} from "../ledger/Ledger.js"
+import { type CommittedTransaction, Ledger, type LedgerState, type StreamQuery } from "../ledger/Ledger.js"
 import { loadRet } from "../ledger/transaction.js"
 import { type GatewayMetadataItem, metadataItem, virtualOwnerMetadata } from "./metadata.js"
 
@@ -265,9 +260,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
         transaction_tracker: relocate(
           "transactiontracker_tdx_2_1stxxxxxxxxxxtxtrakxxxxxxxxx006844685494xxxxxxxxxxzw7jp"
         ),
-        transaction_tracker_package: relocate(
-          "package_rdx1pkgxxxxxxxxxtxtrakxxxxxxxxx000595975309xxxxxxxxxtxtrak"
-        )
+        transaction_tracker_package: relocate("package_rdx1pkgxxxxxxxxxtxtrakxxxxxxxxx000595975309xxxxxxxxxtxtrak")
       }
     }
   })
@@ -292,7 +285,8 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       }
       let version: number
       if (selector.state_version !== undefined) {
-        if (selector.state_version <= 0) return yield* invalidField("at_ledger_state.state_version", "must be greater than 0")
+        if (selector.state_version <= 0)
+          return yield* invalidField("at_ledger_state.state_version", "must be greater than 0")
         version = selector.state_version
       } else {
         if (selector.timestamp !== undefined) {
@@ -367,10 +361,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
   const metadataItems = (address: string, version: number) =>
     Effect.gen(function* () {
       const stored = yield* ledger.metadata(address, version)
-      const items: Array<GatewayMetadataItem> = [
-        ...stored.map(metadataItem),
-        ...virtualOwnerMetadata(address, 1)
-      ]
+      const items: Array<GatewayMetadataItem> = [...stored.map(metadataItem), ...virtualOwnerMetadata(address, 1)]
       return items.sort((a, b) => a.key.localeCompare(b.key))
     })
 
@@ -763,9 +754,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       const request = yield* decodeBody(SubmitRequest, body)
       const result = yield* ledger
         .submit(request.notarized_transaction_hex)
-        .pipe(
-          Effect.mapError((e) => gatewayFailure(400, e.reason, { type: "InvalidTransactionError" }))
-        )
+        .pipe(Effect.mapError((e) => gatewayFailure(400, e.reason, { type: "InvalidTransactionError" })))
       return { duplicate: result.duplicate }
     })
 
@@ -793,13 +782,19 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
         ] as const
       ).filter(([, v]) => v !== undefined && v.length > 0)
       if (unsupported.length > 0 || request.manifest_class_filter !== undefined) {
-        const names = [...unsupported.map(([n]) => n), ...(request.manifest_class_filter === undefined ? [] : ["manifest_class_filter"])]
+        const names = [
+          ...unsupported.map(([n]) => n),
+          ...(request.manifest_class_filter === undefined ? [] : ["manifest_class_filter"])
+        ]
         return yield* invalidField(names[0] ?? "$", `${names.join(", ")} is not supported by devnet`)
       }
       const withdrawn = request.manifest_accounts_withdrawn_from_filter ?? []
       const deposited = request.manifest_accounts_deposited_into_filter ?? []
       const affected = request.affected_global_entities_filter ?? []
-      const resources = [...(request.manifest_resources_filter ?? []), ...(request.balance_change_resources_filter ?? [])]
+      const resources = [
+        ...(request.manifest_resources_filter ?? []),
+        ...(request.balance_change_resources_filter ?? [])
+      ]
       const filterCount = withdrawn.length + deposited.length + affected.length + resources.length
       if (filterCount > MAX_STREAM_FILTERS) {
         return yield* invalidField("$", `The total number of filter items must be at most ${MAX_STREAM_FILTERS}`)
@@ -813,8 +808,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
         const from = yield* atState(request.from_ledger_state)
         fromStateVersion = from.version
       }
-      const after =
-        request.cursor === undefined ? undefined : (yield* decodeCursor(StreamCursor, request.cursor)).v
+      const after = request.cursor === undefined ? undefined : (yield* decodeCursor(StreamCursor, request.cursor)).v
       const query: StreamQuery = {
         atStateVersion: version,
         ...(fromStateVersion === undefined ? {} : { fromStateVersion }),
@@ -872,7 +866,9 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
     const route = findRoute(request.path)
     if (route === undefined) return Effect.succeed(errorResponse(notSupported(request.path)))
     if (request.method.toUpperCase() !== "POST") {
-      return Effect.succeed(errorResponse(gatewayFailure(405, `Method ${request.method} not allowed: use POST`, undefined)))
+      return Effect.succeed(
+        errorResponse(gatewayFailure(405, `Method ${request.method} not allowed: use POST`, undefined))
+      )
     }
     return route(request.body).pipe(
       Effect.map((json): GatewayResponse => ({ status: 200, json })),

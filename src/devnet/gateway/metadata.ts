@@ -2,7 +2,7 @@
  * Gateway `EntityMetadataItem` values: `raw_hex` (SBOR of the engine's MetadataValue enum),
  * `programmatic_json` and `typed`, for the metadata types the devnet stores.
  */
-import { decodeBech32m } from "../ledger/bech32m.js"
+import { decodeBech32m } from "../../exchange/bech32m.js"
 import type { MetadataEntry } from "../ledger/Ledger.js"
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex")
@@ -91,9 +91,7 @@ export const virtualOwnerMetadata = (address: string, stateVersion: number): Rea
             {
               kind: "Array",
               element_kind: "Enum",
-              elements: [
-                { kind: "Enum", variant_id: 1, fields: [{ kind: "Bytes", element_kind: "U8", hex: hashHex }] }
-              ]
+              elements: [{ kind: "Enum", variant_id: 1, fields: [{ kind: "Bytes", element_kind: "U8", hex: hashHex }] }]
             }
           ]
         },

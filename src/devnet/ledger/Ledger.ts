@@ -23,7 +23,12 @@ import {
 import { formatDecimal, parseDecimal } from "./decimal.js"
 import { type BalanceChange, type ExecutionOutcome, execute } from "./execute.js"
 import { DEFAULT_DEVNET_SEED, type Genesis, makeGenesis } from "./genesis.js"
-import { type DecodedTransaction, type GatewayMessage, TransactionRejected, decodeNotarizedTransaction } from "./transaction.js"
+import {
+  type DecodedTransaction,
+  type GatewayMessage,
+  TransactionRejected,
+  decodeNotarizedTransaction
+} from "./transaction.js"
 
 export { TransactionRejected } from "./transaction.js"
 
@@ -88,7 +93,12 @@ export interface MetadataEntry {
 
 export type TransactionStatusInfo =
   | { readonly _tag: "Committed"; readonly transaction: CommittedTransaction }
-  | { readonly _tag: "Rejected"; readonly reason: string; readonly payloadHash: string | undefined; readonly permanentlyRejectsAtEpoch: number | undefined }
+  | {
+      readonly _tag: "Rejected"
+      readonly reason: string
+      readonly payloadHash: string | undefined
+      readonly permanentlyRejectsAtEpoch: number | undefined
+    }
   | { readonly _tag: "Unknown" }
 
 export interface SubmitResult {
@@ -232,7 +242,9 @@ const toTransaction = (row: TxRow): Effect.Effect<CommittedTransaction> =>
   Effect.gen(function* () {
     const details = yield* Schema.decodeUnknown(Schema.parseJson(TxDetails))(row.details_json).pipe(Effect.orDie)
     const message =
-      row.message_json === null ? undefined : yield* Schema.decodeUnknown(MessageJson)(row.message_json).pipe(Effect.orDie)
+      row.message_json === null
+        ? undefined
+        : yield* Schema.decodeUnknown(MessageJson)(row.message_json).pipe(Effect.orDie)
     return {
       stateVersion: row.state_version,
       epoch: row.epoch,
@@ -288,7 +300,10 @@ const make = Effect.gen(function* () {
   const balanceKey = (account: string, resource: string) => `${account} ${resource}`
   const resources = new Map<string, ResourceInfo>()
   let stateVersion = 0
-  const rejected = new Map<string, { reason: string; payloadHash: string | undefined; permanentlyRejectsAtEpoch: number | undefined }>()
+  const rejected = new Map<
+    string,
+    { reason: string; payloadHash: string | undefined; permanentlyRejectsAtEpoch: number | undefined }
+  >()
 
   const metaRows = yield* sql`SELECT key, value FROM meta`.pipe(Effect.flatMap(decodeRows(MetaRow)), Effect.orDie)
   const meta = new Map(metaRows.map((r) => [r.key, r.value]))
@@ -396,36 +411,35 @@ const make = Effect.gen(function* () {
         const [account = "", resource = ""] = k.split(" ")
         return { account, resource, state_version: version, amount: formatDecimal(amount) }
       })
-      yield* sql
-        .withTransaction(
-          Effect.gen(function* () {
-            yield* sql`INSERT INTO transactions ${sql.insert(row)}`
-            if (entityRows.length > 0) yield* sql`INSERT OR IGNORE INTO tx_entities ${sql.insert(entityRows)}`
-            if (vaultRows.length > 0) yield* sql`INSERT INTO vault_history ${sql.insert(vaultRows)}`
-            for (const [i, r] of (c.newResources ?? []).entries()) {
-              yield* sql`INSERT INTO resources ${sql.insert({
-                address: r.address,
-                symbol: r.symbol,
-                name: r.name,
-                description: r.description,
-                icon_url: r.iconUrl,
-                divisibility: r.divisibility,
-                total_supply: r.totalSupply,
-                created_state_version: version,
-                ordinal: resources.size + i
-              })}`
-            }
-            for (const m of c.metadata ?? []) {
-              yield* sql`INSERT OR REPLACE INTO metadata ${sql.insert({ ...m, state_version: version })}`
-            }
-            if (c.kind === "Genesis") {
-              yield* sql`INSERT OR REPLACE INTO meta ${sql.insert([
-                { key: "seed", value: options.seed },
-                { key: "genesis_ms", value: String(genesisMs) }
-              ])}`
-            }
-          })
-        )
+      yield* sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`INSERT INTO transactions ${sql.insert(row)}`
+          if (entityRows.length > 0) yield* sql`INSERT OR IGNORE INTO tx_entities ${sql.insert(entityRows)}`
+          if (vaultRows.length > 0) yield* sql`INSERT INTO vault_history ${sql.insert(vaultRows)}`
+          for (const [i, r] of (c.newResources ?? []).entries()) {
+            yield* sql`INSERT INTO resources ${sql.insert({
+              address: r.address,
+              symbol: r.symbol,
+              name: r.name,
+              description: r.description,
+              icon_url: r.iconUrl,
+              divisibility: r.divisibility,
+              total_supply: r.totalSupply,
+              created_state_version: version,
+              ordinal: resources.size + i
+            })}`
+          }
+          for (const m of c.metadata ?? []) {
+            yield* sql`INSERT OR REPLACE INTO metadata ${sql.insert({ ...m, state_version: version })}`
+          }
+          if (c.kind === "Genesis") {
+            yield* sql`INSERT OR REPLACE INTO meta ${sql.insert([
+              { key: "seed", value: options.seed },
+              { key: "genesis_ms", value: String(genesisMs) }
+            ])}`
+          }
+        })
+      )
       // The SQL transaction committed: update the caches.
       stateVersion = version
       for (const [k, amount] of newBalances) balances.set(k, amount)
@@ -525,7 +539,9 @@ const make = Effect.gen(function* () {
   const transactionByIntent = (intentHash: string): Effect.Effect<Option.Option<CommittedTransaction>> =>
     sql`SELECT * FROM transactions WHERE intent_hash = ${intentHash}`.pipe(
       Effect.flatMap(decodeRows(TxRow)),
-      Effect.flatMap((rows) => (rows[0] === undefined ? Effect.succeed(Option.none()) : Effect.map(toTransaction(rows[0]), Option.some))),
+      Effect.flatMap((rows) =>
+        rows[0] === undefined ? Effect.succeed(Option.none()) : Effect.map(toTransaction(rows[0]), Option.some)
+      ),
       Effect.orDie
     )
 
@@ -602,7 +618,8 @@ const make = Effect.gen(function* () {
 
   const transactionStatus = Effect.fn("Ledger.transactionStatus")(function* (intentHash: string) {
     const committed = yield* transactionByIntent(intentHash)
-    if (Option.isSome(committed)) return { _tag: "Committed", transaction: committed.value } satisfies TransactionStatusInfo
+    if (Option.isSome(committed))
+      return { _tag: "Committed", transaction: committed.value } satisfies TransactionStatusInfo
     const r = rejected.get(intentHash)
     if (r !== undefined) return { _tag: "Rejected", ...r } satisfies TransactionStatusInfo
     return { _tag: "Unknown" } satisfies TransactionStatusInfo
@@ -626,15 +643,13 @@ const make = Effect.gen(function* () {
     const order = [...resources.keys()]
     return [...rows]
       .sort((a, b) => order.indexOf(a.resource) - order.indexOf(b.resource))
-      .map(
-        (r): VaultBalance => ({
-          account: r.account,
-          resource: r.resource,
-          vaultAddress: vaultAddress(r.account, r.resource),
-          amount: r.amount,
-          lastUpdatedAtStateVersion: r.state_version
-        })
-      )
+      .map((r): VaultBalance => ({
+        account: r.account,
+        resource: r.resource,
+        vaultAddress: vaultAddress(r.account, r.resource),
+        amount: r.amount,
+        lastUpdatedAtStateVersion: r.state_version
+      }))
   })
 
   /** The current balance of `resource` in `account` ("0" when it has no vault). */
@@ -661,7 +676,12 @@ const make = Effect.gen(function* () {
       Effect.flatMap(decodeRows(MetadataRow)),
       Effect.orDie
     )
-    return rows.map((r): MetadataEntry => ({ key: r.key, type: r.type, value: r.value, lastUpdatedAtStateVersion: r.state_version }))
+    return rows.map((r): MetadataEntry => ({
+      key: r.key,
+      type: r.type,
+      value: r.value,
+      lastUpdatedAtStateVersion: r.state_version
+    }))
   })
 
   const transactions = Effect.fn("Ledger.transactions")(function* (q: StreamQuery) {
@@ -729,7 +749,11 @@ const make = Effect.gen(function* () {
   }) {
     const V = Schema.Struct({ v: Schema.NullOr(Schema.Number) })
     const one = (q: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-      q.pipe(Effect.flatMap(decodeRows(V)), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0]?.v)))
+      q.pipe(
+        Effect.flatMap(decodeRows(V)),
+        Effect.orDie,
+        Effect.map((rows) => Option.fromNullable(rows[0]?.v))
+      )
     if (selector.timestamp !== undefined) {
       const ts = new Date(selector.timestamp).toISOString()
       return yield* one(sql`SELECT MAX(state_version) AS v FROM transactions WHERE round_timestamp <= ${ts}`)
@@ -750,7 +774,8 @@ const make = Effect.gen(function* () {
   /** Devnet administration: creates a fungible resource and mints its initial supply into an account. */
   const createFungibleResource = Effect.fn("Ledger.createFungibleResource")(function* (spec: NewFungibleResource) {
     const supply = parseDecimal(spec.initialSupply)
-    if (supply === undefined || supply < 0n) return yield* new LedgerError({ message: `Invalid initial supply ${spec.initialSupply}` })
+    if (supply === undefined || supply < 0n)
+      return yield* new LedgerError({ message: `Invalid initial supply ${spec.initialSupply}` })
     if (!isAccountAddress(spec.to)) return yield* new LedgerError({ message: `Not an account address: ${spec.to}` })
     if (!Number.isInteger(spec.divisibility) || spec.divisibility < 0 || spec.divisibility > 18) {
       return yield* new LedgerError({ message: `Invalid divisibility ${spec.divisibility}` })

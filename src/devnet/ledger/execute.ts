@@ -98,7 +98,9 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
   const requireValidAmount = (where: string, resource: string, amount: bigint): void => {
     const divisibility = env.divisibility(resource) ?? 18
     if (amount < 0n || !fitsDivisibility(amount, divisibility)) {
-      fail(runtime(`ApplicationError(${where}(ResourceError(InvalidAmount(${debugDecimal(amount)}, ${divisibility}))))`))
+      fail(
+        runtime(`ApplicationError(${where}(ResourceError(InvalidAmount(${debugDecimal(amount)}, ${divisibility}))))`)
+      )
     }
   }
   const requireOwner = (account: string, method: string): void => {
@@ -123,7 +125,9 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
   const staticAddress = (value: ManifestAddress): string =>
     value.kind === "Static" && typeof value.value === "string"
       ? value.value
-      : fail(runtime("DevnetUnsupported(named addresses (address reservations) are not supported by the devnet ledger)"))
+      : fail(
+          runtime("DevnetUnsupported(named addresses (address reservations) are not supported by the devnet ledger)")
+        )
 
   const argFields = (args: Value): ReadonlyArray<Value> => (args.kind === "Tuple" ? args.fields : [])
 
@@ -160,14 +164,17 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
         if (!isAccountAddress(target)) {
           onlyTransferShaped = false
           return fail(
-            runtime(`DevnetUnsupported(CALL_METHOD "${method}" on ${target}: the devnet ledger only runs account methods)`)
+            runtime(
+              `DevnetUnsupported(CALL_METHOD "${method}" on ${target}: the devnet ledger only runs account methods)`
+            )
           )
         }
         const fields = argFields(instruction.args)
         if (method === "lock_fee") {
           requireOwner(target, method)
           const [amountValue] = fields
-          if (amountValue?.kind !== "Decimal") return fail(runtime(`ApplicationError(InputDecodeError("Account::lock_fee"))`))
+          if (amountValue?.kind !== "Decimal")
+            return fail(runtime(`ApplicationError(InputDecodeError("Account::lock_fee"))`))
           const amount = decimalOf(amountValue.value)
           requireValidAmount("VaultError", env.xrd, amount)
           const have = available(target, env.xrd)
@@ -206,7 +213,9 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
         }
         if (DEPOSIT_METHODS.has(method)) return depositInto(target, method, instruction.args)
         onlyTransferShaped = false
-        return fail(runtime(`DevnetUnsupported(CALL_METHOD "${method}" on an account is not supported by the devnet ledger)`))
+        return fail(
+          runtime(`DevnetUnsupported(CALL_METHOD "${method}" on an account is not supported by the devnet ledger)`)
+        )
       }
       case "TakeAllFromWorktop": {
         const amount = worktop.get(instruction.resourceAddress) ?? 0n
@@ -251,7 +260,9 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
       }
       case "AssertWorktopContainsAny": {
         if ((worktop.get(instruction.resourceAddress) ?? 0n) <= 0n) {
-          fail(runtime(`ApplicationError(WorktopError(AssertionFailed(NonZeroAmount("${instruction.resourceAddress}"))))`))
+          fail(
+            runtime(`ApplicationError(WorktopError(AssertionFailed(NonZeroAmount("${instruction.resourceAddress}"))))`)
+          )
         }
         return
       }

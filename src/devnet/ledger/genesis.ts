@@ -71,21 +71,23 @@ export const RESOURCE_SYMBOLS = [
 ] as const
 export type ResourceSymbol = (typeof RESOURCE_SYMBOLS)[number]
 
-const resourceFacts: Record<ResourceSymbol, { readonly name: string; readonly divisibility: number; readonly color: string }> =
-  {
-    XRD: { name: "Radix", divisibility: 18, color: "#052cc0" },
-    hUSDC: { name: "Hyperlane USDC", divisibility: 6, color: "#2775ca" },
-    hUSDT: { name: "Hyperlane USDT", divisibility: 6, color: "#26a17b" },
-    hETH: { name: "Hyperlane ETH", divisibility: 18, color: "#627eea" },
-    hBTC: { name: "Hyperlane BTC", divisibility: 8, color: "#f7931a" },
-    hWBTC: { name: "Hyperlane Wrapped BTC", divisibility: 8, color: "#f09242" },
-    xUSDC: { name: "Instabridge USDC", divisibility: 6, color: "#1f5fa8" },
-    xUSDT: { name: "Instabridge USDT", divisibility: 6, color: "#1a7f5f" },
-    xETH: { name: "Instabridge ETH", divisibility: 18, color: "#4a5fc1" },
-    xBTC: { name: "Instabridge BTC", divisibility: 8, color: "#d97e12" },
-    LSULP: { name: "Liquid Stake Unit Pool LP", divisibility: 18, color: "#8a4fff" },
-    GKS: { name: "GKS", divisibility: 18, color: "#444444" }
-  }
+const resourceFacts: Record<
+  ResourceSymbol,
+  { readonly name: string; readonly divisibility: number; readonly color: string }
+> = {
+  XRD: { name: "Radix", divisibility: 18, color: "#052cc0" },
+  hUSDC: { name: "Hyperlane USDC", divisibility: 6, color: "#2775ca" },
+  hUSDT: { name: "Hyperlane USDT", divisibility: 6, color: "#26a17b" },
+  hETH: { name: "Hyperlane ETH", divisibility: 18, color: "#627eea" },
+  hBTC: { name: "Hyperlane BTC", divisibility: 8, color: "#f7931a" },
+  hWBTC: { name: "Hyperlane Wrapped BTC", divisibility: 8, color: "#f09242" },
+  xUSDC: { name: "Instabridge USDC", divisibility: 6, color: "#1f5fa8" },
+  xUSDT: { name: "Instabridge USDT", divisibility: 6, color: "#1a7f5f" },
+  xETH: { name: "Instabridge ETH", divisibility: 18, color: "#4a5fc1" },
+  xBTC: { name: "Instabridge BTC", divisibility: 8, color: "#d97e12" },
+  LSULP: { name: "Liquid Stake Unit Pool LP", divisibility: 18, color: "#8a4fff" },
+  GKS: { name: "GKS", divisibility: 18, color: "#444444" }
+}
 
 /** A small self-contained SVG badge, so icons render with no network. */
 const iconDataUrl = (symbol: string, color: string): string => {

@@ -11,7 +11,9 @@ export type Ret = typeof import("@radixdlt/radix-engine-toolkit")
 let retModule: Promise<Ret> | undefined
 
 /** The Radix Engine Toolkit, imported on first use. */
-export const loadRet: Effect.Effect<Ret> = Effect.promise(() => (retModule ??= import("@radixdlt/radix-engine-toolkit")))
+export const loadRet: Effect.Effect<Ret> = Effect.promise(
+  () => (retModule ??= import("@radixdlt/radix-engine-toolkit"))
+)
 
 /** A transaction the network would not commit (bad payload, bad signature, epoch window, fee loan…). */
 export class TransactionRejected extends Schema.TaggedError<TransactionRejected>()("TransactionRejected", {
@@ -28,8 +30,16 @@ export class TransactionRejected extends Schema.TaggedError<TransactionRejected>
 
 /** The Gateway/Core API JSON form of a transaction message. */
 export type GatewayMessage =
-  | { readonly type: "Plaintext"; readonly mime_type: string; readonly content: { readonly type: "String"; readonly value: string } }
-  | { readonly type: "Plaintext"; readonly mime_type: string; readonly content: { readonly type: "Binary"; readonly value_hex: string } }
+  | {
+      readonly type: "Plaintext"
+      readonly mime_type: string
+      readonly content: { readonly type: "String"; readonly value: string }
+    }
+  | {
+      readonly type: "Plaintext"
+      readonly mime_type: string
+      readonly content: { readonly type: "Binary"; readonly value_hex: string }
+    }
   | { readonly type: "Encrypted"; readonly encrypted_hex: string }
 
 export interface DecodedTransaction {
@@ -117,7 +127,8 @@ export const decodeNotarizedTransaction = Effect.fn("Ledger.decodeNotarizedTrans
   for (const signature of tx.signedIntent.intentSignatures) {
     if (signature.curve === "Ed25519" && signature.publicKey !== undefined) signerKeys.push(signature.publicKey)
   }
-  if (header.notaryIsSignatory && header.notaryPublicKey.curve === "Ed25519") signerKeys.push(header.notaryPublicKey.bytes)
+  if (header.notaryIsSignatory && header.notaryPublicKey.curve === "Ed25519")
+    signerKeys.push(header.notaryPublicKey.bytes)
   const message = tx.signedIntent.intent.message
   const gatewayMessage: GatewayMessage | undefined =
     message.kind === "None"

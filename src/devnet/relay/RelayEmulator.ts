@@ -25,7 +25,11 @@ const SWEEP_EVERY = Duration.minutes(1)
 
 const SessionId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256))
 
-export const SendRequestBody = Schema.Struct({ method: Schema.Literal("sendRequest"), sessionId: SessionId, data: Schema.String })
+export const SendRequestBody = Schema.Struct({
+  method: Schema.Literal("sendRequest"),
+  sessionId: SessionId,
+  data: Schema.String
+})
 export const GetRequestsBody = Schema.Struct({ method: Schema.Literal("getRequests"), sessionId: SessionId })
 export const SendSuccessResponseBody = Schema.Struct({
   method: Schema.Literal("sendResponse"),

@@ -40,7 +40,10 @@ export interface Mount {
 
 /** A `node:http` handler for the relay mounted under `prefix`. */
 export const relayNodeHandler =
-  (run: (req: { method: string; path: string; body: string | undefined }) => Promise<RelayHttpResponse>, prefix = RELAY_PREFIX) =>
+  (
+    run: (req: { method: string; path: string; body: string | undefined }) => Promise<RelayHttpResponse>,
+    prefix = RELAY_PREFIX
+  ) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const full = pathOf(req)
     const path = full.startsWith(prefix) ? full.slice(prefix.length) || "/" : full

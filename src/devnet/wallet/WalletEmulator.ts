@@ -68,7 +68,9 @@ export const rolaMessageHash = (input: {
 
 const signChallenge = (key: DevnetKey, challenge: string, dAppDefinitionAddress: string, origin: string): Proof => ({
   publicKey: toHex(key.publicKey),
-  signature: toHex(primitives.ed25519Sign(key.privateKey, rolaMessageHash({ challenge, dAppDefinitionAddress, origin }))),
+  signature: toHex(
+    primitives.ed25519Sign(key.privateKey, rolaMessageHash({ challenge, dAppDefinitionAddress, origin }))
+  ),
   curve: "curve25519"
 })
 
@@ -105,12 +107,16 @@ export const makeWalletEmulator = Effect.gen(function* () {
   /** The wallet's default pick for a number of accounts; Left when it cannot satisfy it. */
   const suggest = (n: NumberOfValues): Either.Either<ReadonlyArray<WalletAccount>, string> => {
     const count = n.quantifier === "exactly" ? n.quantity : Math.max(n.quantity, 1)
-    if (count > accounts.length) return Either.left(`The devnet wallet has ${accounts.length} accounts; ${describeNumber(n)} were requested`)
+    if (count > accounts.length)
+      return Either.left(`The devnet wallet has ${accounts.length} accounts; ${describeNumber(n)} were requested`)
     return Either.right(accounts.slice(0, count))
   }
 
   /** The user's pick, checked against the request. */
-  const pick = (n: NumberOfValues, chosen: ReadonlyArray<string> | undefined): Either.Either<ReadonlyArray<WalletAccount>, string> => {
+  const pick = (
+    n: NumberOfValues,
+    chosen: ReadonlyArray<string> | undefined
+  ): Either.Either<ReadonlyArray<WalletAccount>, string> => {
     if (chosen === undefined) return suggest(n)
     const picked: Array<WalletAccount> = []
     for (const address of chosen) {
@@ -131,7 +137,10 @@ export const makeWalletEmulator = Effect.gen(function* () {
         message: `The devnet wallet is on network ${DEVNET_NETWORK_ID} (localnet); the request is for network ${networkId}`
       }
     if (!isAccountAddress(dAppDefinitionAddress))
-      return { error: "unknownDappDefinitionAddress", message: `${dAppDefinitionAddress} is not a localnet account address` }
+      return {
+        error: "unknownDappDefinitionAddress",
+        message: `${dAppDefinitionAddress} is not a localnet account address`
+      }
     try {
       new URL(origin)
     } catch {
@@ -144,8 +153,12 @@ export const makeWalletEmulator = Effect.gen(function* () {
     if (p === undefined) return []
     const parts = [
       ...(p.isRequestingName === true ? ["name"] : []),
-      ...(p.numberOfRequestedEmailAddresses ? [`${describeNumber(p.numberOfRequestedEmailAddresses).replace("account", "email address")}`] : []),
-      ...(p.numberOfRequestedPhoneNumbers ? [`${describeNumber(p.numberOfRequestedPhoneNumbers).replace("account", "phone number")}`] : [])
+      ...(p.numberOfRequestedEmailAddresses
+        ? [`${describeNumber(p.numberOfRequestedEmailAddresses).replace("account", "email address")}`]
+        : []),
+      ...(p.numberOfRequestedPhoneNumbers
+        ? [`${describeNumber(p.numberOfRequestedPhoneNumbers).replace("account", "phone number")}`]
+        : [])
     ]
     return [`Share persona data${oneTime ? " once" : ""}: ${parts.join(", ") || "nothing"}`]
   }
@@ -175,9 +188,22 @@ export const makeWalletEmulator = Effect.gen(function* () {
         `Share ${describeNumber(item.numberOfAccounts)}${kind === "oneTime" ? " once" : ""}${item.challenge !== undefined ? ", with proof of ownership" : ""}`
       )
     }
-    const done = (kind: ReviewKind, title: string, extra: Partial<Pick<Review, "transaction">> = {}, more?: { error: string; message: string }) => {
+    const done = (
+      kind: ReviewKind,
+      title: string,
+      extra: Partial<Pick<Review, "transaction">> = {},
+      more?: { error: string; message: string }
+    ) => {
       const p = problem ?? more
-      return { ...base, kind, title, lines, accounts: asks, ...extra, ...(p === undefined ? {} : { problem: p }) } satisfies Review
+      return {
+        ...base,
+        kind,
+        title,
+        lines,
+        accounts: asks,
+        ...extra,
+        ...(p === undefined ? {} : { problem: p })
+      } satisfies Review
     }
     switch (items.discriminator) {
       case "unauthorizedRequest":
@@ -194,15 +220,23 @@ export const makeWalletEmulator = Effect.gen(function* () {
           title = items.proofOfOwnership !== undefined ? "Proof of ownership request" : "Data request"
           lines.push(`Use persona ${persona.label}`)
           if (auth.identityAddress !== persona.identityAddress)
-            authProblem = { error: "invalidPersona", message: `${auth.identityAddress} is not a persona of the devnet wallet` }
+            authProblem = {
+              error: "invalidPersona",
+              message: `${auth.identityAddress} is not a persona of the devnet wallet`
+            }
         } else {
-          lines.push(`Log in with persona ${persona.label}${auth.discriminator === "loginWithChallenge" ? ", signing the challenge" : ""}`)
+          lines.push(
+            `Log in with persona ${persona.label}${auth.discriminator === "loginWithChallenge" ? ", signing the challenge" : ""}`
+          )
           if (auth.discriminator === "loginWithChallenge" && !isChallenge(auth.challenge))
             authProblem = { error: "invalidRequest", message: "The login challenge is not 32 bytes of hex" }
         }
         askFor("ongoing", items.ongoingAccounts)
         askFor("oneTime", items.oneTimeAccounts)
-        lines.push(...personaDataLines(items.ongoingPersonaData, false), ...personaDataLines(items.oneTimePersonaData, true))
+        lines.push(
+          ...personaDataLines(items.ongoingPersonaData, false),
+          ...personaDataLines(items.oneTimePersonaData, true)
+        )
         const proof = items.proofOfOwnership
         if (proof !== undefined) {
           const what = [
@@ -211,18 +245,25 @@ export const makeWalletEmulator = Effect.gen(function* () {
           ]
           lines.push(`Prove ownership of ${what.join(", ") || "nothing"}`)
           if (proof.identityAddress !== undefined && proof.identityAddress !== persona.identityAddress)
-            authProblem ??= { error: "invalidPersona", message: `${proof.identityAddress} is not a persona of the devnet wallet` }
+            authProblem ??= {
+              error: "invalidPersona",
+              message: `${proof.identityAddress} is not a persona of the devnet wallet`
+            }
           const foreign = (proof.accountAddresses ?? []).find((a) => !accounts.some((o) => o.address === a))
           if (foreign !== undefined)
             authProblem ??= { error: "invalidRequest", message: `${foreign} is not an account of the devnet wallet` }
           if (!isChallenge(proof.challenge))
-            authProblem ??= { error: "invalidRequest", message: "The proof-of-ownership challenge is not 32 bytes of hex" }
+            authProblem ??= {
+              error: "invalidRequest",
+              message: "The proof-of-ownership challenge is not 32 bytes of hex"
+            }
         }
         for (const item of [items.ongoingAccounts, items.oneTimeAccounts]) {
           if (item?.challenge !== undefined && !isChallenge(item.challenge))
             authProblem ??= { error: "invalidRequest", message: "The accounts challenge is not 32 bytes of hex" }
           const suggested = item === undefined ? undefined : suggest(item.numberOfAccounts)
-          if (suggested !== undefined && Either.isLeft(suggested)) authProblem ??= { error: "rejectedByUser", message: suggested.left }
+          if (suggested !== undefined && Either.isLeft(suggested))
+            authProblem ??= { error: "rejectedByUser", message: suggested.left }
         }
         return done(kind, title, {}, authProblem)
       }
@@ -230,7 +271,12 @@ export const makeWalletEmulator = Effect.gen(function* () {
         if (problem !== undefined) return done("transaction", "Transaction request")
         const prepared = yield* Effect.either(prepareTransaction(ledger, accounts, labelOf, items.send))
         if (Either.isLeft(prepared)) {
-          return done("transaction", "Transaction request", {}, { error: prepared.left.error, message: prepared.left.message })
+          return done(
+            "transaction",
+            "Transaction request",
+            {},
+            { error: prepared.left.error, message: prepared.left.message }
+          )
         }
         const t = prepared.right.preview
         lines.push(
@@ -240,10 +286,15 @@ export const makeWalletEmulator = Effect.gen(function* () {
         return done("transaction", "Transaction request", { transaction: t })
       }
       case "preAuthorizationRequest":
-        return done("preAuthorization", "Pre-authorization request", {}, {
-          error: "rejectedByUser",
-          message: "Pre-authorizations (subintents, transaction V2) are not supported by the devnet wallet"
-        })
+        return done(
+          "preAuthorization",
+          "Pre-authorization request",
+          {},
+          {
+            error: "rejectedByUser",
+            message: "Pre-authorizations (subintents, transaction V2) are not supported by the devnet wallet"
+          }
+        )
       case "cancelRequest":
         return done("invalid", "Cancel", {}, { error: "invalidRequest", message: "A cancel is not a request" })
     }
@@ -273,7 +324,9 @@ export const makeWalletEmulator = Effect.gen(function* () {
       ...(p.numberOfRequestedEmailAddresses
         ? { emailAddresses: emailAddresses.slice(0, count(p.numberOfRequestedEmailAddresses)) }
         : {}),
-      ...(p.numberOfRequestedPhoneNumbers ? { phoneNumbers: phoneNumbers.slice(0, count(p.numberOfRequestedPhoneNumbers)) } : {})
+      ...(p.numberOfRequestedPhoneNumbers
+        ? { phoneNumbers: phoneNumbers.slice(0, count(p.numberOfRequestedPhoneNumbers)) }
+        : {})
     }
   }
 
@@ -286,7 +339,9 @@ export const makeWalletEmulator = Effect.gen(function* () {
       const problem = metadataProblem(interaction)
       if (problem !== undefined) return failure(interactionId, problem.error, problem.message)
       const hash = yield* Effect.either(
-        prepareTransaction(ledger, accounts, labelOf, items.send).pipe(Effect.flatMap((p) => submitTransaction(ledger, p)))
+        prepareTransaction(ledger, accounts, labelOf, items.send).pipe(
+          Effect.flatMap((p) => submitTransaction(ledger, p))
+        )
       )
       if (Either.isLeft(hash)) return failure(interactionId, hash.left.error, hash.left.message)
       return {
@@ -307,7 +362,9 @@ export const makeWalletEmulator = Effect.gen(function* () {
       responseItems = {
         discriminator: "unauthorizedRequest",
         ...(oneTime.right === undefined ? {} : { oneTimeAccounts: oneTime.right }),
-        ...(items.oneTimePersonaData === undefined ? {} : { oneTimePersonaData: personaDataResponse(items.oneTimePersonaData) })
+        ...(items.oneTimePersonaData === undefined
+          ? {}
+          : { oneTimePersonaData: personaDataResponse(items.oneTimePersonaData) })
       }
     } else if (items.discriminator === "authorizedRequest") {
       const auth: AuthRequestResponseItem =
@@ -346,8 +403,12 @@ export const makeWalletEmulator = Effect.gen(function* () {
         ...(proofOfOwnership === undefined ? {} : { proofOfOwnership }),
         ...(oneTime.right === undefined ? {} : { oneTimeAccounts: oneTime.right }),
         ...(ongoing.right === undefined ? {} : { ongoingAccounts: ongoing.right }),
-        ...(items.oneTimePersonaData === undefined ? {} : { oneTimePersonaData: personaDataResponse(items.oneTimePersonaData) }),
-        ...(items.ongoingPersonaData === undefined ? {} : { ongoingPersonaData: personaDataResponse(items.ongoingPersonaData) })
+        ...(items.oneTimePersonaData === undefined
+          ? {}
+          : { oneTimePersonaData: personaDataResponse(items.oneTimePersonaData) }),
+        ...(items.ongoingPersonaData === undefined
+          ? {}
+          : { ongoingPersonaData: personaDataResponse(items.ongoingPersonaData) })
       }
     } else {
       return failure(interactionId, "invalidRequest", "The devnet wallet cannot answer this request")

@@ -3,7 +3,13 @@
  * by the server and the in-page script. Browser-safe: imports nothing from Node.
  */
 import { Schema } from "effect"
-import { Account, NumberOfValues, Persona, WalletInteraction, WalletInteractionResponse } from "../../toolkit/schemas.js"
+import {
+  Account,
+  NumberOfValues,
+  Persona,
+  WalletInteraction,
+  WalletInteractionResponse
+} from "../../toolkit/schemas.js"
 
 export const WALLET_API_PREFIX = "/devnet/wallet"
 export const WALLET_SCRIPT_PATH = "/devnet/wallet.js"
@@ -69,7 +75,14 @@ export const AccountsAsk = Schema.Struct({
 })
 export type AccountsAsk = typeof AccountsAsk.Type
 
-export const ReviewKind = Schema.Literal("login", "data", "proofOfOwnership", "transaction", "preAuthorization", "invalid")
+export const ReviewKind = Schema.Literal(
+  "login",
+  "data",
+  "proofOfOwnership",
+  "transaction",
+  "preAuthorization",
+  "invalid"
+)
 export type ReviewKind = typeof ReviewKind.Type
 
 /** A request as the wallet presents it before the user decides. */

@@ -19,7 +19,9 @@ export const bundleWalletScript = async (): Promise<string> => {
     minify: true,
     legalComments: "none",
     logLevel: "silent",
-    banner: { js: "/* hSwap devnet wallet emulator: injected by the devnet server only, never part of the app build. */" }
+    banner: {
+      js: "/* hSwap devnet wallet emulator: injected by the devnet server only, never part of the app build. */"
+    }
   })
   const file = result.outputFiles[0]
   if (file === undefined) throw new Error("esbuild produced no output for the devnet wallet script")

@@ -70,7 +70,8 @@ export const devnetNodeHandler =
     const method = req.method ?? "GET"
 
     if (path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`)) {
-      if (method !== "GET" && method !== "HEAD") return sendJson(res, 405, { error: "Method Not Allowed" }, { allow: "GET, HEAD" })
+      if (method !== "GET" && method !== "HEAD")
+        return sendJson(res, 405, { error: "Method Not Allowed" }, { allow: "GET, HEAD" })
       const page = await deps.run(deps.dashboard.render(path.slice(DASHBOARD_PREFIX.length)))
       res.writeHead(page.status, {
         "content-type": "text/html; charset=utf-8",
@@ -85,7 +86,8 @@ export const devnetNodeHandler =
     }
 
     if (path === WALLET_SCRIPT_PATH) {
-      if (method !== "GET" && method !== "HEAD") return sendJson(res, 405, { error: "Method Not Allowed" }, { allow: "GET, HEAD" })
+      if (method !== "GET" && method !== "HEAD")
+        return sendJson(res, 405, { error: "Method Not Allowed" }, { allow: "GET, HEAD" })
       const script = await deps.script()
       res.writeHead(200, {
         "content-type": "text/javascript; charset=utf-8",
@@ -109,7 +111,8 @@ export const devnetNodeHandler =
     if (routes[path] !== true) return sendJson(res, 404, { error: `Not found: ${path}` })
     if (method !== "POST") return sendJson(res, 405, { error: "Method Not Allowed" }, { allow: "POST" })
     if (!sameOrigin(req)) return sendJson(res, 403, { error: "The devnet wallet answers its own origin only" })
-    if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) return sendJson(res, 415, JSON_ONLY)
+    if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/json"))
+      return sendJson(res, 415, JSON_ONLY)
     const text = await readBody(req, MAX_WALLET_BODY_BYTES)
     if (text === undefined) return sendJson(res, 413, { error: "Payload Too Large" })
 
@@ -127,7 +130,9 @@ export const devnetNodeHandler =
     const body = decodeBody(MobileDeepLinkBody, text)
     if (Either.isLeft(body)) return sendJson(res, 400, { error: body.left })
     const decision: Decision = body.right.decision ?? { approve: true }
-    const answered = await deps.run(Effect.either(answerDeepLink(deps.wallet, deps.mobileSecret, body.right.url, decision)))
+    const answered = await deps.run(
+      Effect.either(answerDeepLink(deps.wallet, deps.mobileSecret, body.right.url, decision))
+    )
     if (Either.isLeft(answered)) return sendJson(res, 400, { error: answered.left.message })
     const a: MobileAnswer = answered.right
     const posted = await deps.relay({ sessionId: a.sessionId, publicKey: a.publicKey, data: a.data }).then(

@@ -68,7 +68,11 @@ export const startDevnetWallet = async (options: DevnetWalletOptions): Promise<D
   const relay = options.relay ?? startDevnetRelay()
   try {
     const { wallet, dashboard, seed } = await runtime.runPromise(
-      Effect.all({ wallet: makeWalletEmulator, dashboard: makeDashboard, seed: Effect.map(Ledger, (l) => l.genesis.seed) })
+      Effect.all({
+        wallet: makeWalletEmulator,
+        dashboard: makeDashboard,
+        seed: Effect.map(Ledger, (l) => l.genesis.seed)
+      })
     )
     await script
     const handle = devnetNodeHandler({

@@ -12,7 +12,9 @@ import type { Decision } from "./api.js"
 import type { WalletEmulatorApi } from "./WalletEmulator.js"
 
 /** A deep link the wallet refuses (answered 400). */
-export class DeepLinkRefused extends Schema.TaggedError<DeepLinkRefused>()("DeepLinkRefused", { message: Schema.String }) {}
+export class DeepLinkRefused extends Schema.TaggedError<DeepLinkRefused>()("DeepLinkRefused", {
+  message: Schema.String
+}) {}
 
 /** The mobile wallet's x25519 secret, derived from the genesis seed like every other devnet key. */
 export const mobileWalletSecret = (seed: string): Uint8Array => deriveKey(seed, "mobile-wallet").privateKey
@@ -33,13 +35,16 @@ export const answerDeepLink = Effect.fn("MobileWallet.answerDeepLink")(function*
   decision: Decision = { approve: true }
 ) {
   const parsed = parseDeepLink(link)
-  if (Either.isLeft(parsed)) return yield* new DeepLinkRefused({ message: `Not a Radix Connect deep link: ${parsed.left}` })
+  if (Either.isLeft(parsed))
+    return yield* new DeepLinkRefused({ message: `Not a Radix Connect deep link: ${parsed.left}` })
   const request = parsed.right
   const url = new URL(link)
   if (url.protocol !== "radixwallet:" || url.host !== "connect")
     return yield* new DeepLinkRefused({ message: "The deep link must start with radixwallet://connect" })
   if (!verifyDeepLinkSignature(request))
-    return yield* new DeepLinkRefused({ message: "The deep link's signature does not verify for its identity, origin and dApp" })
+    return yield* new DeepLinkRefused({
+      message: "The deep link's signature does not verify for its identity, origin and dApp"
+    })
   if (!isHex(request.publicKey) || request.publicKey.length !== 64)
     return yield* new DeepLinkRefused({ message: "The deep link's publicKey is not a 32-byte x25519 key in hex" })
   const response = yield* wallet.answer(request.interaction, decision)

@@ -27,7 +27,12 @@ export class WalletFailure extends Schema.TaggedError<WalletFailure>()("WalletFa
 }) {}
 
 const NETWORK_ID = 240
-const FEE_LOCK_METHODS = new Set(["lock_fee", "lock_contingent_fee", "lock_fee_and_withdraw", "lock_fee_and_withdraw_non_fungibles"])
+const FEE_LOCK_METHODS = new Set([
+  "lock_fee",
+  "lock_contingent_fee",
+  "lock_fee_and_withdraw",
+  "lock_fee_and_withdraw_non_fungibles"
+])
 /** Deposits anyone may make: they need no signature from the account's owner. */
 const OPEN_DEPOSIT_METHODS = new Set([
   "try_deposit_or_abort",
@@ -68,7 +73,11 @@ const parseManifest = (manifest: string) =>
   Effect.flatMap(loadRet, (ret) =>
     Effect.tryPromise({
       try: () => ret.RadixEngineToolkit.Instructions.convert({ kind: "String", value: manifest }, NETWORK_ID, "Parsed"),
-      catch: (e) => new WalletFailure({ error: "failedToPrepareTransaction", message: `The manifest does not parse: ${retError(e)}` })
+      catch: (e) =>
+        new WalletFailure({
+          error: "failedToPrepareTransaction",
+          message: `The manifest does not parse: ${retError(e)}`
+        })
     })
   ).pipe(Effect.map((i) => (i.kind === "Parsed" ? i.value : [])))
 
@@ -86,7 +95,8 @@ export const prepareTransaction = Effect.fn("WalletEmulator.prepareTransaction")
 ) {
   const blobs: Array<Uint8Array> = []
   for (const blob of item.blobs ?? []) {
-    if (!HEX.test(blob)) return yield* new WalletFailure({ error: "failedToPrepareTransaction", message: "A blob is not hex" })
+    if (!HEX.test(blob))
+      return yield* new WalletFailure({ error: "failedToPrepareTransaction", message: "A blob is not hex" })
     blobs.push(Uint8Array.from(Buffer.from(blob, "hex")))
   }
   const original = yield* parseManifest(item.transactionManifest)
@@ -177,8 +187,12 @@ export const submitTransaction = Effect.fn("WalletEmulator.submitTransaction")(f
     startEpochInclusive: epoch,
     ...(prepared.message === undefined ? {} : { message: prepared.message })
   }).pipe(
-    Effect.catchAllDefect((defect) =>
-      new WalletFailure({ error: "failedToCompileTransaction", message: `Could not build the transaction: ${retError(defect)}` })
+    Effect.catchAllDefect(
+      (defect) =>
+        new WalletFailure({
+          error: "failedToCompileTransaction",
+          message: `Could not build the transaction: ${retError(defect)}`
+        })
     )
   )
   const submitted = yield* Effect.either(ledger.submit(built.notarizedTransactionHex))
