@@ -7,8 +7,13 @@ export const snap = async (page: Page, info: TestInfo, name: string) => {
   await page.screenshot({ path: `e2e/screenshots/${info.project.name}-${name}.png`, fullPage: true })
 }
 
-/** Stops anything from leaving the machine: external hosts answer with a small page naming themselves. */
+/**
+ * Stops anything from leaving the machine (external hosts answer with a small page naming themselves), and keeps
+ * the validator-support dialog from opening by itself 10 s in (90% of loads), which would cover long specs. The
+ * spec that tests the dialog removes the flag again.
+ */
 export const blockExternal = async (page: Page) => {
+  await page.addInitScript(() => window.localStorage.setItem("validator-support-dismissed", "true"))
   await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) =>
     route.fulfill({
       status: 200,

@@ -97,6 +97,8 @@ test("hBTC labels change with the amount and the direction", async ({ page }, in
   await expect(page.getByTestId("hbtc-destination")).toBeVisible()
   await page.getByLabel("From (hBTC)").pressSequentially("1.2.3")
   await expect(page.getByLabel("From (hBTC)")).toHaveValue("1.23")
+  // One toast at a time: let the welcome toast (4 s after load) come first, so it cannot replace ours.
+  await expect(page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })).toBeVisible({ timeout: 8_000 })
   await main.click()
   await expect(page.getByTestId("toast").filter({ hasText: "Bridge in Development" })).toBeVisible()
   await snap(page, info, "hbtc-export")
@@ -129,6 +131,7 @@ test("hBTC shows 'Price unavailable' while the price call fails", async ({ page 
 test("the welcome toast opens by itself, and the validator dialog can be opened from the sidebar", async ({
   page
 }, info) => {
+  await page.addInitScript(() => window.localStorage.removeItem("validator-support-dismissed"))
   await page.goto("/earn")
   await expect(page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })).toBeVisible({ timeout: 8_000 })
   await snap(page, info, "welcome-toast")
