@@ -6,6 +6,7 @@
  */
 import { Data, Effect, Option, ParseResult, Schema } from "effect"
 import { decodeBech32m, encodeBech32m } from "../../exchange/bech32m.js"
+import { TransactionDetailsOptIns } from "../../gateway/index.js"
 import { addressKind, isAccountAddress, vaultAddress } from "../ledger/address.js"
 import { type CommittedTransaction, Ledger, type LedgerState, type StreamQuery } from "../ledger/Ledger.js"
 import { loadRet } from "../ledger/transaction.js"
@@ -109,21 +110,6 @@ const FungiblesPageRequest = Schema.Struct({
 })
 const FungibleVaultsPageRequest = Schema.Struct({ ...Paging, address: Address, resource_address: Address })
 
-const TransactionDetailsOptIns = Schema.Struct({
-  raw_hex: opt(Schema.Boolean),
-  receipt_state_changes: opt(Schema.Boolean),
-  receipt_fee_summary: opt(Schema.Boolean),
-  receipt_fee_source: opt(Schema.Boolean),
-  receipt_fee_destination: opt(Schema.Boolean),
-  receipt_costing_parameters: opt(Schema.Boolean),
-  receipt_events: opt(Schema.Boolean),
-  detailed_events: opt(Schema.Boolean),
-  receipt_output: opt(Schema.Boolean),
-  affected_global_entities: opt(Schema.Boolean),
-  manifest_instructions: opt(Schema.Boolean),
-  balance_changes: opt(Schema.Boolean)
-})
-type TransactionDetailsOptIns = typeof TransactionDetailsOptIns.Type
 
 const SubmitRequest = Schema.Struct({ notarized_transaction_hex: Schema.String })
 const StatusRequest = Schema.Struct({ intent_hash: Schema.String })
