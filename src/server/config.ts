@@ -3,6 +3,7 @@
  * accepted routes (one table), pricing constants, limits and timers. `ServerConfig` is a plain `Context.Tag`.
  */
 import { Context, Duration, Layer } from "effect"
+import { MainnetResources } from "../exchange/mainnet-addresses"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
 
 export interface TokenSpec {
@@ -54,11 +55,11 @@ export const devnetTokens: ReadonlyArray<TokenSpec> = [
 
 /** The tokens quoted on mainnet (network 1), from the shared reference's address table. */
 export const mainnetTokens: ReadonlyArray<TokenSpec> = [
-  token("XRD", "Radix", "resource_rdx1tknxxxxxxxxxradxrdxxxxxxxxx009923554798xxxxxxxxxradxrd", 18, "0.02", 30),
-  token("hUSDC", "Hyperlane USDC", "resource_rdx1thxj9m87sn5cc9ehgp9qxp6vzeqxtce90xm5cp33373tclyp4et4gv", 6, "1", 1),
-  token("hUSDT", "Hyperlane USDT", "resource_rdx1th4v03gezwgzkuma6p38lnum8ww8t4ds9nvcrkr2p9ft6kxx3kxvhe", 6, "1", 1),
-  token("hETH", "Hyperlane ETH", "resource_rdx1th09yvv7tgsrv708ffsgqjjf2mhy84mscmj5jwu4g670fh3e5zgef0", 18, "3000", 20),
-  token("hBTC", "Hyperlane Wrapped BTC", "resource_rdx1t58kkcqdz0mavfz98m98qh9m4jexyl9tacsvlhns6yxs4r6hrm5re5", 8, "60000", 15)
+  token("XRD", "Radix", MainnetResources.XRD, 18, "0.02", 30),
+  token("hUSDC", "Hyperlane USDC", MainnetResources.hUSDC, 6, "1", 1),
+  token("hUSDT", "Hyperlane USDT", MainnetResources.hUSDT, 6, "1", 1),
+  token("hETH", "Hyperlane ETH", MainnetResources.hETH, 18, "3000", 20),
+  token("hBTC", "Hyperlane Wrapped BTC", MainnetResources.hWBTC, 8, "60000", 15)
 ]
 
 /** The default token table of a network: devnet and mainnet have one; other networks need `tokens`. */

@@ -2,7 +2,7 @@ import { Clock, Duration, Effect, Fiber, FiberHandle, Layer, Option, Stream, Sub
 import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
 import { shortenAddressToast } from "../../exchange/format"
 import { Gateway } from "../../gateway/index"
-import { type WalletData, WalletRequest } from "../../toolkit/index"
+import { accountChangedToast, type WalletData, WalletRequest } from "../../toolkit/index"
 import { AppConfig } from "../config/AppConfig"
 import { Toaster } from "./Toaster"
 import { type Balances, type BalanceBadge, emptySession, type SessionState, WalletSession } from "./WalletSession"
@@ -11,7 +11,6 @@ import { type Balances, type BalanceBadge, emptySession, type SessionState, Wall
 export const BALANCE_COOLDOWN = Duration.seconds(15)
 export const WALLET_CONNECTED_DURATION = Duration.seconds(5)
 export const WALLET_DISCONNECTED_DURATION = Duration.seconds(3)
-export const ACCOUNT_CHANGED_DURATION = Duration.seconds(3)
 
 /** Sums the vault amounts of each fungible resource, exactly. */
 const sumVaults = (
@@ -106,10 +105,12 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
         const s = yield* SubscriptionRef.get(session)
         if (!s.accounts.some((a) => a.address === address) || s.selected === address) return
         yield* SubscriptionRef.set(session, { ...s, selected: address })
+        // The toolkit's own 'Account Changed' toast (15+5 address, 3 s).
+        const toast = accountChangedToast(address)
         yield* toaster.show({
-          title: "Account Changed",
-          description: shortenAddressToast(address),
-          duration: ACCOUNT_CHANGED_DURATION
+          title: toast.title,
+          description: toast.description,
+          duration: Duration.millis(toast.durationMs)
         })
         yield* Fiber.await(yield* FiberHandle.run(loader, load(address, true)))
       })

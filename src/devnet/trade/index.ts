@@ -11,6 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Option, Schema } from "effect"
+import { escapeHtml } from "../dashboard/dashboard"
 
 export const TRADE_PREFIX = "/devnet/trade"
 
@@ -35,16 +36,8 @@ export const ResourceParam = Schema.String.pipe(
 export const readResourceParam = (params: URLSearchParams, name: string): Option.Option<string> =>
   Option.flatMap(Option.fromNullable(params.get(name)), Schema.decodeUnknownOption(ResourceParam))
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "`": "&#96;"
-}
-
-export const escapeHtml = (text: string): string => text.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c)
+// The dashboard's escaper: element content and quoted attribute values.
+export { escapeHtml }
 
 /** The page's own policy: its script from our origin, fetches to our origin, framed only by our origin. */
 export const TRADE_CSP = [

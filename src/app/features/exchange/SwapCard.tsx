@@ -11,6 +11,7 @@ import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
 import { type Balances, emptySession, WalletSession } from "../../services/WalletSession"
 import { Card, Progress } from "../../ui/kit"
 import { Tooltip } from "../../ui/Tooltip"
+import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
 import { initialSwapState, PRICE_CYCLE_SECONDS, type SwapState } from "./machine/state"
 import { buildTokenList } from "./machine/tokens"
@@ -44,7 +45,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     balances._tag === "Ready" && resource !== undefined ? (balances.amounts[resource] ?? "0") : undefined
   const fromBalance = balanceOf(from?.resourceAddress)
   const toBalance = balanceOf(to?.resourceAddress)
-  const toLiquidity = liquidity?.assets.find((a) => a.symbol === s.to)?.amount
+  const toLiquidity = liquidityOf(liquidity, s.to)
   const exceeds = fromBalance !== undefined && exceedsBalance(s.amount, fromBalance)
   const usd = (amount: string | undefined, symbol: string) => {
     const price = s.prices[symbol]

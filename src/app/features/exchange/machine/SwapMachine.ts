@@ -14,6 +14,7 @@ import { Gateway } from "../../../../gateway/index"
 import { AppConfig } from "../../../config/AppConfig"
 import { Toaster } from "../../../services/Toaster"
 import { WalletSession } from "../../../services/WalletSession"
+import { liquidityOf, liquidityStream, loadLiquidity } from "../liquidity"
 import { SwapEvents } from "../SwapEvents"
 import { Celebration, SwapWallet } from "./ports"
 import {
@@ -30,7 +31,6 @@ import { buildTokenList, type TokenEntry } from "./tokens"
 /** Spec §9 constants the orchestration runs on. */
 export const TICK = Duration.seconds(1)
 export const LIMIT_CHECK = Duration.seconds(5)
-export const LIQUIDITY_REFRESH = Duration.seconds(30)
 export const TRACKING_TRIES = 3
 export const TRACKING_SPACING = Duration.seconds(5)
 export const RESET_AFTER_SWAP = Duration.seconds(5)
@@ -191,19 +191,24 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
 
     const checkLimits = Effect.flatMap(now, (t) => dispatch({ _tag: "LimitsChecked", now: t }))
 
-    const loadLiquidity = api.liquidity.pipe(
+    /** A fresh read (before a swap); the 30 s poll is the page's `liquidityStream`. */
+    const refreshLiquidity = loadLiquidity.pipe(
+      Effect.provideService(ExchangeApi, api),
       Effect.tap((l) => SubscriptionRef.set(liquidity, l)),
       Effect.catchAll((e) => Effect.logWarning("liquidity failed", e))
     )
+    const followLiquidity = Stream.runForEach(liquidityStream, (r) =>
+      r._tag === "Success" ? SubscriptionRef.set(liquidity, r.value) : Effect.void
+    ).pipe(Effect.provideService(ExchangeApi, api))
 
     /** Runs while the card is shown (the card forks it and interrupts it on unmount). */
     const run = Effect.gen(function* () {
-      yield* Effect.all([fetchHealth, loadLiquidity], { concurrency: "unbounded", discard: true })
+      yield* fetchHealth
       yield* Effect.all(
         [
           Effect.repeat(Effect.zipRight(Effect.sleep(TICK), tick), Schedule.forever),
           Effect.repeat(Effect.zipRight(Effect.sleep(LIMIT_CHECK), checkLimits), Schedule.forever),
-          Effect.repeat(Effect.zipRight(Effect.sleep(LIQUIDITY_REFRESH), loadLiquidity), Schedule.forever)
+          followLiquidity
         ],
         { concurrency: "unbounded", discard: true }
       )
@@ -298,9 +303,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           description: "Please select an account to execute the swap.",
           variant: "destructive"
         })
-      yield* loadLiquidity
-      const l = yield* SubscriptionRef.get(liquidity)
-      const toLiquidity = l?.assets.find((a) => a.symbol === to.symbol)?.amount
+      yield* refreshLiquidity
+      const toLiquidity = liquidityOf(yield* SubscriptionRef.get(liquidity), to.symbol)
       if (!liquidityCovers(toLiquidity, s.quote.toAmount))
         return yield* toaster.show({
           title: "Insufficient liquidity",
