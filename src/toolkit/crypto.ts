@@ -1,13 +1,16 @@
 /**
- * Crypto: x25519, ed25519, blake2b-256, HKDF-SHA256 (noble) and AES-256-GCM (WebCrypto), plus the pure byte helpers
- * of the Radix Connect relay (signature message, sealbox layout). The randomness is the only thing that differs
- * between the live layer (WebCrypto) and the test layer (seeded, deterministic).
+ * Crypto: x25519, ed25519, blake2b-256, HKDF-SHA256 (noble) and AES-256-GCM (WebCrypto) as an Effect service. The
+ * randomness is the only thing that differs between the live layer (WebCrypto) and the test layer (seeded,
+ * deterministic).
+ *
+ * The noble primitives (`cryptoPrimitives.ts`, ~22 kB gzip) are only needed for the Radix Connect relay, so this
+ * module never imports them statically: the service loads them with a dynamic `import()` on the first call that
+ * needs them, and keeps them. A failure to load them is reported as the calling method's catalogue error. The pure
+ * byte helpers and relay byte layouts are in `bytes.ts`.
  */
-import { ed25519, x25519 } from "@noble/curves/ed25519.js"
-import { blake2b } from "@noble/hashes/blake2.js"
-import { hkdf } from "@noble/hashes/hkdf.js"
-import { sha256 } from "@noble/hashes/sha2.js"
-import { Context, Effect, Layer, Ref } from "effect"
+import { Context, Data, Effect, Layer, Ref } from "effect"
+import { toHex, utf8 } from "./bytes.js"
+import type { Primitives } from "./cryptoPrimitives.js"
 import {
   CouldNotHashMessage,
   CouldNotSignMessage,
@@ -16,134 +19,61 @@ import {
 } from "./errors.js"
 
 // ---------------------------------------------------------------------------------------------------------------
-// Bytes
+// Loading the primitives
 // ---------------------------------------------------------------------------------------------------------------
 
-const HEX = /^(?:[0-9a-fA-F]{2})*$/
+/** The primitives module could not be loaded (its chunk failed to download or to evaluate). */
+export class PrimitivesUnavailable extends Data.TaggedError("PrimitivesUnavailable")<{ readonly cause: unknown }> {}
 
-export const isHex = (value: string): boolean => HEX.test(value)
-
-/** Lower-case hex of the bytes. */
-export const toHex = (bytes: Uint8Array): string => {
-  let out = ""
-  for (const b of bytes) out += b.toString(16).padStart(2, "0")
-  return out
-}
-
-/** Bytes of an even-length hex string; throws on anything else (use `isHex` first on outside input). */
-export const fromHex = (hex: string): Uint8Array<ArrayBuffer> => {
-  if (!isHex(hex)) throw new Error("invalid hex string")
-  const out = new Uint8Array(hex.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)
-  return out
-}
-
-export const utf8 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(new TextEncoder().encode(text))
-
-export const fromUtf8 = (bytes: Uint8Array): string => new TextDecoder("utf-8", { fatal: true }).decode(bytes)
-
-export const concatBytes = (...parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
-  }
-  return out
-}
-
-/** Unpadded base64url (RFC 4648 §5) of the bytes. */
-export const toBase64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-
-export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> => {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/")
-  const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4))
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Radix Connect relay byte layouts
-// ---------------------------------------------------------------------------------------------------------------
-
-export const SHARED_SECRET_INFO = "RCfM"
-export const IV_LENGTH = 12
-export const AUTH_TAG_LENGTH = 16
+export const PRIMITIVES_UNAVAILABLE_MESSAGE = "could not load the crypto primitives"
 
 /**
- * The length byte(s) of the signature message: the hex digits of `length` read pairwise, as the official toolkit's
- * `Buffer.from(length.toString(16), "hex")` does. One byte for 16–255; an odd trailing digit is dropped, so a length
- * under 16 gives no byte at all. Mirrored exactly, because the wallet verifies these bytes.
+ * The primitives from `load`, run on first use and kept: concurrent first uses share one load, later uses succeed
+ * synchronously, and after a failed load the next use tries again (a chunk fetch can fail once on a flaky network).
  */
-export const lengthPrefix = (length: number): Uint8Array<ArrayBuffer> => {
-  const digits = length.toString(16)
-  const out = new Uint8Array(Math.floor(digits.length / 2))
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(i * 2, i * 2 + 2), 16)
-  return out
-}
-
-export interface SignatureMessageInput {
-  readonly interactionId: string
-  readonly dAppDefinitionAddress: string
-  readonly origin: string
-}
-
-/** 'C' ‖ interactionId ‖ length byte ‖ dAppDefinitionAddress ‖ origin, all UTF-8. */
-export const signatureMessage = (input: SignatureMessageInput): Uint8Array<ArrayBuffer> =>
-  concatBytes(
-    utf8("C"),
-    utf8(input.interactionId),
-    lengthPrefix(input.dAppDefinitionAddress.length),
-    utf8(input.dAppDefinitionAddress),
-    utf8(input.origin)
+export const lazyPrimitives = (load: () => Promise<Primitives>): Effect.Effect<Primitives, PrimitivesUnavailable> => {
+  let loaded: Primitives | undefined
+  let loading: Promise<Primitives> | undefined
+  const start = (): Promise<Primitives> => {
+    loading ??= load().then(
+      (primitives) => {
+        loaded = primitives
+        return primitives
+      },
+      (cause: unknown) => {
+        loading = undefined
+        throw cause
+      }
+    )
+    return loading
+  }
+  return Effect.suspend(() =>
+    loaded !== undefined
+      ? Effect.succeed(loaded)
+      : Effect.tryPromise({ try: start, catch: (cause) => new PrimitivesUnavailable({ cause }) })
   )
-
-export interface Sealbox {
-  readonly iv: Uint8Array<ArrayBuffer>
-  readonly ciphertext: Uint8Array<ArrayBuffer>
-  readonly authTag: Uint8Array<ArrayBuffer>
 }
 
-/** Splits iv(12) ‖ ciphertext ‖ tag(16). `undefined` when there are fewer than 28 bytes. */
-export const splitSealbox = (bytes: Uint8Array): Sealbox | undefined => {
-  if (bytes.length < IV_LENGTH + AUTH_TAG_LENGTH) return undefined
-  return {
-    iv: bytes.slice(0, IV_LENGTH),
-    ciphertext: bytes.slice(IV_LENGTH, bytes.length - AUTH_TAG_LENGTH),
-    authTag: bytes.slice(bytes.length - AUTH_TAG_LENGTH)
-  }
+/** `cryptoPrimitives.ts`, its own chunk in the browser bundle, fetched the first time the relay needs it. */
+export const livePrimitives: Effect.Effect<Primitives, PrimitivesUnavailable> = lazyPrimitives(() =>
+  import("./cryptoPrimitives.js").then((module) => module.primitives)
+)
+
+interface ErrorProps {
+  readonly cause: unknown
+  readonly message?: string
 }
 
-export const joinSealbox = (box: Sealbox): Uint8Array<ArrayBuffer> => concatBytes(box.iv, box.ciphertext, box.authTag)
-
-// ---------------------------------------------------------------------------------------------------------------
-// Pure primitives (synchronous, throw on bad input; the service wraps them into typed errors)
-// ---------------------------------------------------------------------------------------------------------------
-
-export const primitives = {
-  x25519PublicKey: (secret: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(x25519.getPublicKey(secret)),
-  ed25519PublicKey: (secret: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(ed25519.getPublicKey(secret)),
-  ed25519Sign: (secret: Uint8Array, message: Uint8Array): Uint8Array<ArrayBuffer> =>
-    new Uint8Array(ed25519.sign(message, secret)),
-  ed25519Verify: (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean => {
-    try {
-      return ed25519.verify(signature, message, publicKey)
-    } catch {
-      return false
-    }
-  },
-  blake2b256: (message: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(blake2b(message, { dkLen: 32 })),
-  hkdfSha256: (ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Uint8Array<ArrayBuffer> =>
-    new Uint8Array(hkdf(sha256, ikm, salt, info, length)),
-  /** X25519(secret, peer) then HKDF-SHA256(salt = UTF-8 salt, info = 'RCfM', 32 bytes). */
-  deriveSharedSecret: (secret: Uint8Array, peerPublicKey: Uint8Array, salt: string): Uint8Array<ArrayBuffer> => {
-    const ecdh = x25519.getSharedSecret(secret, peerPublicKey)
-    return new Uint8Array(hkdf(sha256, ecdh, utf8(salt), utf8(SHARED_SECRET_INFO), 32))
-  }
-} as const
+/** Runs a primitive; a failure to load them and a throw of the primitive are both `onError`. */
+const withPrimitives = <A, E>(
+  primitives: Effect.Effect<Primitives, PrimitivesUnavailable>,
+  onError: (props: ErrorProps) => E,
+  run: (primitives: Primitives) => A
+): Effect.Effect<A, E> =>
+  primitives.pipe(
+    Effect.mapError((unavailable) => onError({ cause: unavailable.cause, message: PRIMITIVES_UNAVAILABLE_MESSAGE })),
+    Effect.flatMap((loaded) => Effect.try({ try: () => run(loaded), catch: (cause) => onError({ cause }) }))
+  )
 
 const importAesKey = (key: Uint8Array) =>
   globalThis.crypto.subtle.importKey("raw", new Uint8Array(key), { name: "AES-GCM", length: 256 }, false, [
@@ -162,9 +92,19 @@ export interface CryptoApi {
   readonly x25519PublicKey: (secret: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDeriveSharedSecret>
   readonly ed25519PublicKey: (secret: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, CouldNotSignMessage>
   readonly ed25519Sign: (secret: Uint8Array, message: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, CouldNotSignMessage>
-  readonly ed25519Verify: (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => Effect.Effect<boolean>
+  /** `false` for a signature that does not verify or malformed input; fails only when the primitives cannot load. */
+  readonly ed25519Verify: (
+    signature: Uint8Array,
+    message: Uint8Array,
+    publicKey: Uint8Array
+  ) => Effect.Effect<boolean, CouldNotSignMessage>
   readonly blake2b256: (message: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, CouldNotHashMessage>
-  readonly hkdfSha256: (ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number) => Effect.Effect<Uint8Array<ArrayBuffer>>
+  readonly hkdfSha256: (
+    ikm: Uint8Array,
+    salt: Uint8Array,
+    info: Uint8Array,
+    length: number
+  ) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDeriveSharedSecret>
   readonly deriveSharedSecret: (
     secret: Uint8Array,
     peerPublicKey: Uint8Array,
@@ -184,45 +124,53 @@ const uuidFromBytes = (bytes: Uint8Array): string => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
-export const makeCrypto = (randomBytes: (length: number) => Effect.Effect<Uint8Array<ArrayBuffer>>): CryptoApi => ({
+const deriveError = (props: ErrorProps) => new FailedToDeriveSharedSecret(props)
+const signError = (props: ErrorProps) => new CouldNotSignMessage(props)
+const hashError = (props: ErrorProps) => new CouldNotHashMessage(props)
+
+/**
+ * The service over a source of randomness and of the primitives (default: `livePrimitives`, loaded lazily).
+ * AES-GCM and the randomness need no primitives, so they work without ever loading them.
+ */
+export const makeCrypto = (
+  randomBytes: (length: number) => Effect.Effect<Uint8Array<ArrayBuffer>>,
+  primitives: Effect.Effect<Primitives, PrimitivesUnavailable> = livePrimitives
+): CryptoApi => ({
   randomBytes,
   randomUuid: () => Effect.map(randomBytes(16), uuidFromBytes),
   x25519PublicKey: Effect.fn("Crypto.x25519PublicKey")(function* (secret: Uint8Array) {
-    return yield* Effect.try({
-      try: () => primitives.x25519PublicKey(secret),
-      catch: (cause) => new FailedToDeriveSharedSecret({ cause })
-    })
+    return yield* withPrimitives(primitives, deriveError, (p) => p.x25519PublicKey(secret))
   }),
   ed25519PublicKey: Effect.fn("Crypto.ed25519PublicKey")(function* (secret: Uint8Array) {
-    return yield* Effect.try({
-      try: () => primitives.ed25519PublicKey(secret),
-      catch: (cause) => new CouldNotSignMessage({ cause })
-    })
+    return yield* withPrimitives(primitives, signError, (p) => p.ed25519PublicKey(secret))
   }),
   ed25519Sign: Effect.fn("Crypto.ed25519Sign")(function* (secret: Uint8Array, message: Uint8Array) {
-    return yield* Effect.try({
-      try: () => primitives.ed25519Sign(secret, message),
-      catch: (cause) => new CouldNotSignMessage({ cause })
-    })
+    return yield* withPrimitives(primitives, signError, (p) => p.ed25519Sign(secret, message))
   }),
-  ed25519Verify: (signature, message, publicKey) =>
-    Effect.sync(() => primitives.ed25519Verify(signature, message, publicKey)),
+  ed25519Verify: Effect.fn("Crypto.ed25519Verify")(function* (
+    signature: Uint8Array,
+    message: Uint8Array,
+    publicKey: Uint8Array
+  ) {
+    return yield* withPrimitives(primitives, signError, (p) => p.ed25519Verify(signature, message, publicKey))
+  }),
   blake2b256: Effect.fn("Crypto.blake2b256")(function* (message: Uint8Array) {
-    return yield* Effect.try({
-      try: () => primitives.blake2b256(message),
-      catch: (cause) => new CouldNotHashMessage({ cause })
-    })
+    return yield* withPrimitives(primitives, hashError, (p) => p.blake2b256(message))
   }),
-  hkdfSha256: (ikm, salt, info, length) => Effect.sync(() => primitives.hkdfSha256(ikm, salt, info, length)),
+  hkdfSha256: Effect.fn("Crypto.hkdfSha256")(function* (
+    ikm: Uint8Array,
+    salt: Uint8Array,
+    info: Uint8Array,
+    length: number
+  ) {
+    return yield* withPrimitives(primitives, deriveError, (p) => p.hkdfSha256(ikm, salt, info, length))
+  }),
   deriveSharedSecret: Effect.fn("Crypto.deriveSharedSecret")(function* (
     secret: Uint8Array,
     peerPublicKey: Uint8Array,
     salt: string
   ) {
-    return yield* Effect.try({
-      try: () => primitives.deriveSharedSecret(secret, peerPublicKey, salt),
-      catch: (cause) => new FailedToDeriveSharedSecret({ cause })
-    })
+    return yield* withPrimitives(primitives, deriveError, (p) => p.deriveSharedSecret(secret, peerPublicKey, salt))
   }),
   aesGcmEncrypt: Effect.fn("Crypto.aesGcmEncrypt")(function* (key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array) {
     return yield* Effect.tryPromise({
@@ -255,7 +203,7 @@ export const makeCrypto = (randomBytes: (length: number) => Effect.Effect<Uint8A
 })
 
 /** Deterministic bytes: blake2b-256(seed ‖ counter), block after block. Never use outside tests. */
-const seededRandom = (seed: string) =>
+const seededRandom = (seed: string, blake2b256: Primitives["blake2b256"]) =>
   Effect.map(Ref.make(0), (counter) => (length: number) =>
     Ref.getAndUpdate(counter, (n) => n + 1).pipe(
       Effect.map((n) => {
@@ -263,7 +211,7 @@ const seededRandom = (seed: string) =>
         let filled = 0
         let block = 0
         while (filled < length) {
-          const chunk = primitives.blake2b256(utf8(`${seed}:${n}:${block++}`))
+          const chunk = blake2b256(utf8(`${seed}:${n}:${block++}`))
           out.set(chunk.slice(0, length - filled), filled)
           filled += chunk.length
         }
@@ -273,12 +221,25 @@ const seededRandom = (seed: string) =>
   )
 
 export class Crypto extends Context.Tag("hswap/toolkit/Crypto")<Crypto, CryptoApi>() {
-  /** WebCrypto randomness. */
+  /** WebCrypto randomness; the primitives are loaded on the first call that needs them. */
   static readonly Live: Layer.Layer<Crypto> = Layer.succeed(
     Crypto,
     makeCrypto((length) => Effect.sync(() => globalThis.crypto.getRandomValues(new Uint8Array(length))))
   )
-  /** Seeded, deterministic randomness: the same seed gives the same keys, ivs and uuids. */
+  /**
+   * Seeded, deterministic randomness: the same seed gives the same keys, ivs and uuids. The seeded bytes need
+   * blake2b, so building this layer loads the primitives; as the layer has no error channel, a failure to load them
+   * is a defect (a `CouldNotHashMessage`), never a silent fallback.
+   */
   static readonly Test = (seed = "hswap-test"): Layer.Layer<Crypto> =>
-    Layer.effect(Crypto, Effect.map(seededRandom(seed), makeCrypto))
+    Layer.effect(
+      Crypto,
+      Effect.gen(function* () {
+        const primitives = yield* livePrimitives.pipe(
+          Effect.mapError((e) => hashError({ cause: e.cause, message: PRIMITIVES_UNAVAILABLE_MESSAGE })),
+          Effect.orDie
+        )
+        return makeCrypto(yield* seededRandom(seed, primitives.blake2b256), livePrimitives)
+      })
+    )
 }

@@ -1,21 +1,12 @@
 /**
  * The Radix Connect deep link, both sides (wallet-protocol.md §2): the dApp builds it, the wallet (and the devnet's
  * mobile-wallet emulator) parses it, checks its signature, and answers through the relay with an encrypted response.
+ * The signature check (`verifyDeepLinkSignature`) is in `deepLinkVerify.ts`: it uses the noble primitives
+ * synchronously, which the browser bundle loads only on demand.
  */
 import { Effect, Either, Schema } from "effect"
-import {
-  concatBytes,
-  Crypto,
-  fromBase64Url,
-  fromHex,
-  fromUtf8,
-  isHex,
-  primitives,
-  signatureMessage,
-  toBase64Url,
-  toHex,
-  utf8
-} from "./crypto.js"
+import { concatBytes, fromBase64Url, fromHex, fromUtf8, toBase64Url, toHex, utf8 } from "./bytes.js"
+import { Crypto } from "./crypto.js"
 import { WalletInteraction, type WalletInteractionResponse } from "./schemas.js"
 
 /** The query parameters, in the order the official toolkit appends them. */
@@ -75,18 +66,6 @@ export const parseDeepLink = (link: string): Either.Either<ParsedDeepLink, strin
     Either.mapLeft(decodeInteraction(json), () => "request is not a wallet interaction"),
     (interaction) => ({ ...full, interaction })
   )
-}
-
-/** The wallet's check: the signature over blake2b-256 of the 'C' message verifies under `identity`. */
-export const verifyDeepLinkSignature = (link: ParsedDeepLink): boolean => {
-  if (!isHex(link.signature) || !isHex(link.identity) || link.signature.length !== 128 || link.identity.length !== 64)
-    return false
-  const { interactionId, metadata } = link.interaction
-  if (metadata.origin !== link.origin || metadata.dAppDefinitionAddress !== link.dAppDefinitionAddress) return false
-  const hash = primitives.blake2b256(
-    signatureMessage({ interactionId, dAppDefinitionAddress: metadata.dAppDefinitionAddress, origin: metadata.origin })
-  )
-  return primitives.ed25519Verify(fromHex(link.signature), hash, fromHex(link.identity))
 }
 
 export interface EncryptedWalletResponse {

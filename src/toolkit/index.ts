@@ -46,6 +46,7 @@ export type {
   ProofOfOwnershipRequest,
   SubintentRequest
 } from "./dataRequest.js"
+export * from "./bytes.js"
 export * from "./crypto.js"
 export { Storage, storageKey } from "./storage.js"
 export type { KeyedPartition, ObjectPartition, PartitionName, StorageCorruption } from "./storage.js"
@@ -62,8 +63,7 @@ export {
   encodeRequestParam,
   encryptWalletResponse,
   parseDeepLink,
-  sendResponseBody,
-  verifyDeepLinkSignature
+  sendResponseBody
 } from "./deepLink.js"
 export type { DeepLinkParams, EncryptedWalletResponse, ParsedDeepLink } from "./deepLink.js"
 export {

@@ -7,7 +7,8 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Layer, Option, type Ref, Schedule, Schema } from "effect"
 import { timing, ToolkitConfig } from "./config.js"
-import { Crypto, fromHex, fromUtf8, isHex, splitSealbox, signatureMessage, toHex } from "./crypto.js"
+import { fromHex, fromUtf8, isHex, signatureMessage, splitSealbox, toHex } from "./bytes.js"
+import { Crypto } from "./crypto.js"
 import { buildDeepLink, encodeRequestParam } from "./deepLink.js"
 import { Environment } from "./environment.js"
 import {

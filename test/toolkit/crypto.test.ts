@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import {
-  Crypto,
   fromBase64Url,
   fromHex,
   fromUtf8,
@@ -12,7 +11,8 @@ import {
   toBase64Url,
   toHex,
   utf8
-} from "../../src/toolkit/crypto.js"
+} from "../../src/toolkit/bytes.js"
+import { Crypto } from "../../src/toolkit/crypto.js"
 import { relayExample, sharedSecretVectors, signatureVectors } from "./fixtures.js"
 
 const sig = signatureVectors.signature

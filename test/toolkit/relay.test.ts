@@ -1,12 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, Layer, Ref, TestClock } from "effect"
-import { fromHex, toHex } from "../../src/toolkit/crypto.js"
-import {
-  encryptWalletResponse,
-  parseDeepLink,
-  sendResponseBody,
-  verifyDeepLinkSignature
-} from "../../src/toolkit/deepLink.js"
+import { fromHex, toHex } from "../../src/toolkit/bytes.js"
+import { encryptWalletResponse, parseDeepLink, sendResponseBody } from "../../src/toolkit/deepLink.js"
+import { verifyDeepLinkSignature } from "../../src/toolkit/deepLinkVerify.js"
 import { Relay, type RelayDelivery } from "../../src/toolkit/relay.js"
 import type { WalletInteraction } from "../../src/toolkit/schemas.js"
 import { Storage } from "../../src/toolkit/storage.js"

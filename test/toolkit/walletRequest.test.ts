@@ -14,7 +14,6 @@ import {
   fromHex,
   parseDeepLink,
   sendResponseBody,
-  verifyDeepLinkSignature,
   WalletInteractionResponse,
   Environment,
   Storage,
@@ -23,6 +22,7 @@ import {
   type ToolkitOptions,
   WalletRequest
 } from "../../src/toolkit/index.js"
+import { verifyDeepLinkSignature } from "../../src/toolkit/deepLinkVerify.js"
 import { fakeExtension, type FakeExtension, fakeRelay } from "./fakes.js"
 import { relayExample } from "./fixtures.js"
 import { dAppDefinitionAddress, origin } from "./layers.js"

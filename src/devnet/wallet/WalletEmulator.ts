@@ -9,7 +9,8 @@
  * - Transactions are built, signed, notarized and submitted to the ledger; the answer carries the intent hash.
  */
 import { Effect, Either } from "effect"
-import { concatBytes, fromHex, isHex, primitives, toHex, utf8 } from "../../toolkit/crypto.js"
+import { concatBytes, fromHex, isHex, toHex, utf8 } from "../../toolkit/bytes.js"
+import { primitives } from "../../toolkit/cryptoPrimitives.js"
 import type {
   Account,
   AccountProof,

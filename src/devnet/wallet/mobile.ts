@@ -4,8 +4,10 @@
  * the shared secret (X25519 + HKDF-SHA256 'RCfM' + AES-256-GCM), ready to post to the relay.
  */
 import { Effect, Either, Schema } from "effect"
-import { Crypto, isHex } from "../../toolkit/crypto.js"
-import { encryptWalletResponse, parseDeepLink, verifyDeepLinkSignature } from "../../toolkit/deepLink.js"
+import { isHex } from "../../toolkit/bytes.js"
+import { Crypto } from "../../toolkit/crypto.js"
+import { encryptWalletResponse, parseDeepLink } from "../../toolkit/deepLink.js"
+import { verifyDeepLinkSignature } from "../../toolkit/deepLinkVerify.js"
 import type { WalletInteractionResponse } from "../../toolkit/schemas.js"
 import { deriveKey } from "../ledger/genesis.js"
 import type { Decision } from "./api.js"
