@@ -12,3 +12,13 @@ export const BrandDefaults = {
   messagePrefix: "hswap.app",
   networkName: "Radix"
 } as const
+
+/**
+ * The brand name of a build: VITE_BRAND_NAME (trimmed) or the default. The shell paints it before the configuration
+ * is decoded (AppConfig reads the same value through this function, so the two never disagree).
+ */
+export const brandNameFrom = (env: Readonly<Record<string, unknown>>): string => {
+  const value = env["VITE_BRAND_NAME"]
+  const trimmed = typeof value === "string" ? value.trim() : ""
+  return trimmed === "" ? BrandDefaults.name : trimmed
+}

@@ -1,12 +1,13 @@
 import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse, KeyValueStore } from "@effect/platform"
-import { createMemoryHistory, createRouter, RouterProvider } from "@tanstack/react-router"
+import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
 import { act, render } from "@testing-library/react"
 import { type Duration, Effect, Either, Layer, ManagedRuntime, Random, TestClock, TestContext } from "effect"
 import { type ReactNode, StrictMode } from "react"
 import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/config/AppConfig"
-import { ConfigProvider } from "../../src/app/config/useAppConfig"
-import { routeTree } from "../../src/app/routeTree.gen"
-import { type AppServices, RuntimeProvider } from "../../src/app/runtime/app-runtime"
+import { createAppRouter } from "../../src/app/router"
+import type { AppServices } from "../../src/app/runtime/app-runtime"
+import { LiveProvider, readyLiveResource } from "../../src/app/runtime/live-context"
+import { loadLiveModule } from "../../src/app/shell/islands"
 import { Celebration } from "../../src/app/features/exchange/machine/ports"
 import { makeLedgerParts, makeServicesLayer, makeSwapLayer } from "../../src/app/runtime/layers"
 import { Browser } from "../../src/app/services/Browser"
@@ -118,15 +119,18 @@ const settle = () =>
 export const renderApp = async (options: HarnessOptions = {}) => {
   const { runtime, navigations, requests, config } = makeHarnessRuntime(options)
   await runtime.runtime()
-  const router = createRouter({ routeTree, history: createMemoryHistory({ initialEntries: [options.path ?? "/"] }) })
-  const view = render(
-    <StrictMode>
-      <ConfigProvider config={config}>
-        <RuntimeProvider runtime={runtime}>
+  // The shell's islands come from the live chunk; loaded before the first render, they resolve in one tick.
+  await loadLiveModule()
+  const router = createAppRouter(createMemoryHistory({ initialEntries: [options.path ?? "/"] }))
+  // Rendered inside an awaited act: the islands' lazy components suspend for a tick on the first render.
+  const view = await act(async () =>
+    render(
+      <StrictMode>
+        <LiveProvider resource={readyLiveResource({ config, runtime })}>
           <RouterProvider router={router} />
-        </RuntimeProvider>
-      </ConfigProvider>
-    </StrictMode>
+        </LiveProvider>
+      </StrictMode>
+    )
   )
   await act(() => router.load())
   await settle()
@@ -152,9 +156,7 @@ export const renderWithServices = async (ui: ReactNode, options: HarnessOptions 
   await runtime.runtime()
   const view = render(
     <StrictMode>
-      <ConfigProvider config={config}>
-        <RuntimeProvider runtime={runtime}>{ui}</RuntimeProvider>
-      </ConfigProvider>
+      <LiveProvider resource={readyLiveResource({ config, runtime })}>{ui}</LiveProvider>
     </StrictMode>
   )
   await settle()

@@ -1,7 +1,7 @@
 import { Context, Either, Layer, ParseResult, Schema } from "effect"
 import { DevnetAddresses } from "../../exchange/devnet-addresses"
 import { MainnetResources } from "../../exchange/mainnet-addresses"
-import { BrandDefaults } from "../brand"
+import { BrandDefaults, brandNameFrom } from "../brand"
 import { isAddressOn, KnownNetworks } from "./networks"
 
 export interface Brand {
@@ -136,7 +136,7 @@ export const decodeAppConfig = (env: Env): Either.Either<AppConfigShape, ConfigE
         : yield* decodeVar(UrlOrPath, env, "VITE_TRADING_URL", "/devnet/trade")
     const tokenResources = yield* decodeTokenResources(env, networkId)
     const brand: Brand = {
-      name: yield* decodeVar(Text, env, "VITE_BRAND_NAME", BrandDefaults.name),
+      name: brandNameFrom(env),
       website: yield* decodeVar(HttpUrl, env, "VITE_BRAND_WEBSITE", BrandDefaults.website),
       microblogUrl: yield* decodeVar(HttpUrl, env, "VITE_BRAND_MICROBLOG_URL", BrandDefaults.microblogUrl),
       messagingBotUrl: yield* decodeVar(HttpUrl, env, "VITE_BRAND_MESSAGING_BOT_URL", BrandDefaults.messagingBotUrl),

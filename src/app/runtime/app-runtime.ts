@@ -10,6 +10,7 @@ import type { Browser } from "../services/Browser"
 import type { Toaster } from "../services/Toaster"
 import type { ValidatorSupport } from "../services/ValidatorSupport"
 import type { WalletSession } from "../services/WalletSession"
+import { useLive } from "./live-context"
 import { makeRuntimeContext } from "./runtime"
 
 /** Every service a component may reach, through the hooks below and nothing else. */
@@ -28,5 +29,6 @@ export type AppServices =
   | HttpClient.HttpClient
   | KeyValueStore.KeyValueStore
 
-export const { RuntimeProvider, useRuntime, useEffectResult, useStream, useRun, useFork } =
-  makeRuntimeContext<AppServices>()
+export const { useRuntime, useEffectResult, useStream, useRun, useFork } = makeRuntimeContext<AppServices>(
+  () => useLive().runtime
+)

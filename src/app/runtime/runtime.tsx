@@ -8,24 +8,11 @@ export type Result<A, E> =
   | { readonly _tag: "Failure"; readonly cause: Cause.Cause<E> }
 
 /**
- * The bridge between React and Effect: one ManagedRuntime for the app's lifetime (built outside React, in
- * main.tsx), and hooks that fork on the runtime and interrupt on unmount. StrictMode's setup/cleanup/setup is
+ * The bridge between React and Effect: one ManagedRuntime for the app's lifetime (built outside React, by the live
+ * chunk's boot), reached through `useRuntime`, and hooks that fork on the runtime and interrupt on unmount. StrictMode's setup/cleanup/setup is
  * harmless: the throwaway fiber is interrupted, and interrupted-only exits never touch state.
  */
-export function makeRuntimeContext<R>() {
-  const Ctx = React.createContext<ManagedRuntime.ManagedRuntime<R, never> | null>(null)
-
-  const RuntimeProvider = (props: {
-    readonly runtime: ManagedRuntime.ManagedRuntime<R, never>
-    readonly children?: React.ReactNode
-  }) => <Ctx value={props.runtime}>{props.children}</Ctx>
-
-  const useRuntime = (): ManagedRuntime.ManagedRuntime<R, never> => {
-    const runtime = React.use(Ctx)
-    if (runtime === null) throw new Error("useRuntime: no RuntimeProvider above this component")
-    return runtime
-  }
-
+export function makeRuntimeContext<R>(useRuntime: () => ManagedRuntime.ManagedRuntime<R, never>) {
   /** Runs `effect` when the deps change; the previous run is interrupted. */
   function useEffectResult<A, E>(effect: Effect.Effect<A, E, R>, deps: React.DependencyList): Result<A, E> {
     const runtime = useRuntime()
@@ -87,5 +74,5 @@ export function makeRuntimeContext<R>() {
     )
   }
 
-  return { RuntimeProvider, useRuntime, useEffectResult, useStream, useRun, useFork } as const
+  return { useRuntime, useEffectResult, useStream, useRun, useFork } as const
 }

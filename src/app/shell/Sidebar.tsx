@@ -1,17 +1,10 @@
 import { Link } from "@tanstack/react-router"
-import { Effect } from "effect"
-import type { Brand } from "../config/AppConfig"
-import { useFork } from "../runtime/app-runtime"
-import { ValidatorSupport } from "../services/ValidatorSupport"
-import { Badge, ExternalLink } from "../ui/kit"
+import { Badge } from "../ui/kit"
+import { SidebarLinksIsland } from "./islands"
 import { RunsOn } from "./Logos"
-import { NAV_ITEMS, PROOF_OF_FUNDS_ITEM } from "./nav"
+import { NAV_ITEMS, PROOF_OF_FUNDS_ITEM, sidebarLinkBase } from "./nav"
 
-const linkBase =
-  "flex items-center justify-between rounded-lg px-3 py-2 text-sm font-medium transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-
-export function Sidebar(props: { readonly brand: Brand; readonly open: boolean; readonly onNavigate: () => void }) {
-  const fork = useFork()
+export function Sidebar(props: { readonly open: boolean; readonly onNavigate: () => void }) {
   return (
     <nav
       id="sidebar"
@@ -29,7 +22,7 @@ export function Sidebar(props: { readonly brand: Brand; readonly open: boolean; 
               to={item.to}
               data-nav-id={item.id}
               onClick={props.onNavigate}
-              className={`${linkBase} text-muted hover:bg-panel-2 hover:text-ink`}
+              className={`${sidebarLinkBase} text-muted hover:bg-panel-2 hover:text-ink`}
               activeOptions={{ exact: true }}
               activeProps={{ className: "bg-accent/15 !text-accent", "aria-current": "page" }}
             >
@@ -44,33 +37,12 @@ export function Sidebar(props: { readonly brand: Brand; readonly open: boolean; 
           to={PROOF_OF_FUNDS_ITEM.to}
           data-nav-id={PROOF_OF_FUNDS_ITEM.id}
           onClick={props.onNavigate}
-          className={`${linkBase} border border-accent/40 bg-accent/10 text-accent hover:bg-accent/20`}
+          className={`${sidebarLinkBase} border border-accent/40 bg-accent/10 text-accent hover:bg-accent/20`}
           activeProps={{ className: "ring-2 ring-accent", "aria-current": "page" }}
         >
           {PROOF_OF_FUNDS_ITEM.label}
         </Link>
-        <button
-          type="button"
-          onClick={() => fork(Effect.zipRight(ValidatorSupport.show, Effect.sync(props.onNavigate)))}
-          className={`${linkBase} text-muted hover:bg-panel-2 hover:text-ink`}
-        >
-          Support our validator
-        </button>
-        <div>
-          <p className="px-3 pb-2 text-xs font-semibold uppercase tracking-wide text-muted">Community &amp; Support</p>
-          <ul className="flex flex-col gap-1">
-            <li>
-              <ExternalLink href={props.brand.microblogUrl} className={`${linkBase} text-muted hover:text-ink`}>
-                Follow us on X
-              </ExternalLink>
-            </li>
-            <li>
-              <ExternalLink href={props.brand.messagingBotUrl} className={`${linkBase} text-muted hover:text-ink`}>
-                Telegram bot
-              </ExternalLink>
-            </li>
-          </ul>
-        </div>
+        <SidebarLinksIsland onNavigate={props.onNavigate} />
         <RunsOn className="flex px-3 md:hidden" />
       </div>
     </nav>

@@ -12,3 +12,7 @@ export const NAV_ITEMS = [
 export const PROOF_OF_FUNDS_ITEM = { id: "proof-of-funds", label: "Proof of Funds", to: "/proof-of-funds" } as const
 
 export type NavPath = (typeof NAV_ITEMS)[number]["to"] | typeof PROOF_OF_FUNDS_ITEM.to
+
+/** The look of every sidebar entry. */
+export const sidebarLinkBase =
+  "flex items-center justify-between rounded-lg px-3 py-2 text-sm font-medium transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"

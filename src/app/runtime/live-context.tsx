@@ -1,0 +1,115 @@
+/**
+ * The app's live half (the decoded configuration and the Effect runtime with every service) loads in its own chunk
+ * after the shell has painted (src/app/live.tsx). This module is the shell's view of it and must stay free of runtime
+ * imports (`effect`, the toolkit, the gateway): everything here is in the initial bundle. Types only cross over.
+ *
+ * A `LiveResource` is settled once. The shell's islands and content area render through `LiveOnly`: a placeholder
+ * until it settles, the live component once it is ready, and a clear message when the build is misconfigured or the
+ * chunk cannot be loaded. Components below read the configuration and runtime through `useLive()`.
+ */
+import type { ManagedRuntime } from "effect"
+import { createContext, type ReactNode, use, useCallback, useSyncExternalStore } from "react"
+import type { AppConfigShape } from "../config/AppConfig"
+import type { AppServices } from "./app-runtime"
+
+export interface Live {
+  readonly config: AppConfigShape
+  readonly runtime: ManagedRuntime.ManagedRuntime<AppServices, never>
+}
+
+export type Boot =
+  | { readonly _tag: "Ready"; readonly live: Live }
+  /** A `VITE_*` variable is invalid; the message names it. */
+  | { readonly _tag: "Misconfigured"; readonly message: string }
+  /** The live chunk could not be fetched or evaluated (offline, or a deploy replaced the files). */
+  | { readonly _tag: "Unavailable"; readonly message: string }
+
+export interface LiveResource {
+  /** Set once the boot has settled; `promise` never rejects. */
+  readonly current: () => Boot | undefined
+  readonly promise: Promise<Boot>
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** A resource over `load`; a rejection becomes `Unavailable` instead of an unhandled error. */
+export const makeLiveResource = (load: () => Promise<Boot>): LiveResource => {
+  let settled: Boot | undefined
+  const promise = Promise.resolve()
+    .then(load)
+    .catch((error: unknown): Boot => ({ _tag: "Unavailable", message: describe(error) }))
+    .then((boot) => {
+      settled = boot
+      return boot
+    })
+  return { current: () => settled, promise }
+}
+
+/** An already settled resource (tests, and anything that builds its runtime up front). */
+export const readyLiveResource = (live: Live): LiveResource => {
+  const boot: Boot = { _tag: "Ready", live }
+  return { current: () => boot, promise: Promise.resolve(boot) }
+}
+
+const LiveContext = createContext<LiveResource | null>(null)
+
+export function LiveProvider({
+  resource,
+  children
+}: {
+  readonly resource: LiveResource
+  readonly children: ReactNode
+}) {
+  return <LiveContext value={resource}>{children}</LiveContext>
+}
+
+const useResource = (): LiveResource => {
+  const resource = use(LiveContext)
+  if (resource === null) throw new Error("no LiveProvider above this component")
+  return resource
+}
+
+/** The boot once settled, undefined before; re-renders when it settles. Never suspends. */
+export function useBoot(): Boot | undefined {
+  const resource = useResource()
+  const subscribe = useCallback(
+    (onSettled: () => void) => {
+      let subscribed = true
+      void resource.promise.then(() => {
+        if (subscribed) onSettled()
+      })
+      return () => {
+        subscribed = false
+      }
+    },
+    [resource]
+  )
+  return useSyncExternalStore(subscribe, resource.current)
+}
+
+/**
+ * The configuration and the runtime, for components rendered under `LiveOnly` (the shell's islands and content
+ * area), which only renders its children once the boot is `Ready`.
+ */
+export function useLive(): Live {
+  const boot = useResource().current()
+  if (boot?._tag !== "Ready")
+    throw new Error(`useLive: the app is not running (${boot === undefined ? "still loading" : boot.message})`)
+  return boot.live
+}
+
+/** `children` once the live half is ready; `pending` before; `whenDown` when the app cannot run (default: nothing). */
+export function LiveOnly({
+  children,
+  pending = null,
+  whenDown
+}: {
+  readonly children: ReactNode
+  readonly pending?: ReactNode
+  readonly whenDown?: (boot: Exclude<Boot, { _tag: "Ready" }>) => ReactNode
+}) {
+  const boot = useBoot()
+  if (boot === undefined) return pending
+  if (boot._tag === "Ready") return children
+  return whenDown === undefined ? null : whenDown(boot)
+}

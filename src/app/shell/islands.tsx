@@ -1,0 +1,47 @@
+/**
+ * The shell's islands: each renders its fallback (a same-size placeholder, or nothing) until the live chunk is loaded
+ * and the runtime is ready, then the live component. The chunk is one dynamic import, shared by all of them and by
+ * the boot in main.tsx.
+ */
+import { type ComponentType, lazy, type ReactNode, Suspense } from "react"
+import { LiveOnly } from "../runtime/live-context"
+import { BootFailure, PageSkeleton, TaglineView, WalletButtonPlaceholder, WelcomeButtonView } from "./views"
+
+type LiveModule = typeof import("../live")
+
+export const loadLiveModule = (): Promise<LiveModule> => import("../live")
+
+const island = <P extends object>(pick: (m: LiveModule) => ComponentType<P>, fallback: ReactNode) => {
+  const Live = lazy(() => loadLiveModule().then((m) => ({ default: pick(m) })))
+  return function Island(props: P) {
+    return (
+      <LiveOnly pending={fallback} whenDown={() => fallback}>
+        <Suspense fallback={fallback}>
+          <Live {...props} />
+        </Suspense>
+      </LiveOnly>
+    )
+  }
+}
+
+export const TaglineIsland = island((m) => m.Tagline, <TaglineView bouncing={false} letterDelaySeconds={0} />)
+export const WelcomeButtonIsland = island((m) => m.WelcomeButton, <WelcomeButtonView />)
+export const BalanceBadgeIsland = island((m) => m.BalanceBadge, null)
+export const WalletButtonIsland = island((m) => m.WalletButton, <WalletButtonPlaceholder />)
+export const SidebarLinksIsland = island((m) => m.SidebarLinks, null)
+export const ToastsIsland = island((m) => m.Toasts, null)
+export const ValidatorDialogIsland = island((m) => m.ValidatorDialogSlot, null)
+export const ShellStartupIsland = island((m) => m.ShellStartup, null)
+
+const LiveMain = lazy(() => loadLiveModule().then((m) => ({ default: m.LiveMain })))
+
+/** The routed page: the skeleton while the live half loads, the failure message when the app cannot run. */
+export function LiveContent({ children }: { readonly children: ReactNode }) {
+  return (
+    <LiveOnly pending={<PageSkeleton />} whenDown={(boot) => <BootFailure boot={boot} />}>
+      <Suspense fallback={<PageSkeleton />}>
+        <LiveMain>{children}</LiveMain>
+      </Suspense>
+    </LiveOnly>
+  )
+}

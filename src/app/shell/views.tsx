@@ -1,0 +1,109 @@
+/**
+ * The parts of the shell that paint before the live chunk is there (see runtime/live-context.tsx): plain React, no
+ * runtime imports. The live versions in LiveShell.tsx render these same views, so nothing moves when they arrive.
+ */
+import type { Boot } from "../runtime/live-context"
+import { BrandDefaults } from "../brand"
+
+/** 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart. */
+export function TaglineView({
+  bouncing,
+  letterDelaySeconds
+}: {
+  readonly bouncing: boolean
+  readonly letterDelaySeconds: number
+}) {
+  return (
+    <p
+      aria-label={BrandDefaults.tagline}
+      data-testid="tagline"
+      data-bouncing={bouncing ? "true" : "false"}
+      className="hidden select-none text-sm font-medium text-muted sm:block"
+    >
+      {Array.from(BrandDefaults.tagline).map((ch, i) => (
+        <span
+          key={i}
+          aria-hidden
+          className={`inline-block whitespace-pre ${bouncing ? "motion-safe-bounce animate-letter-bounce" : ""}`}
+          style={bouncing ? { animationDelay: `${(i * letterDelaySeconds).toFixed(2)}s` } : undefined}
+        >
+          {ch}
+        </span>
+      ))}
+    </p>
+  )
+}
+
+/** The header's info button; without `onClick` (the live half still loading) it is disabled. */
+export function WelcomeButtonView({ onClick }: { readonly onClick?: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-label="Welcome message"
+      data-testid="welcome-info"
+      disabled={onClick === undefined}
+      onClick={onClick}
+      className="rounded-full p-1.5 text-muted hover:bg-panel-2 hover:text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-accent disabled:opacity-60"
+    >
+      <svg aria-hidden viewBox="0 0 24 24" className="h-5 w-5">
+        <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="2" />
+        <path d="M12 11v6M12 7.5v.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      </svg>
+    </button>
+  )
+}
+
+/** Holds the wallet button's place (same size) while the toolkit loads. */
+export function WalletButtonPlaceholder() {
+  return (
+    <div
+      aria-hidden
+      data-testid="wallet-button-loading"
+      className="h-10 w-[138px] animate-pulse rounded-xl bg-panel-2"
+    />
+  )
+}
+
+/** The content area while the live half loads: the outline of a card, announced as loading. */
+export function PageSkeleton() {
+  return (
+    <div
+      role="status"
+      aria-busy="true"
+      data-testid="page-loading"
+      className="mx-auto grid max-w-6xl gap-6 lg:grid-cols-2"
+    >
+      <span className="sr-only">Loading...</span>
+      <div className="h-[420px] animate-pulse rounded-2xl border border-line bg-panel" />
+      <div className="hidden h-[420px] animate-pulse rounded-2xl border border-line bg-panel lg:block" />
+    </div>
+  )
+}
+
+/** What the content area shows when the app cannot run: a bad build configuration, or a chunk that did not load. */
+export function BootFailure({ boot }: { readonly boot: Exclude<Boot, { _tag: "Ready" }> }) {
+  return (
+    <div role="alert" className="mx-auto mt-8 max-w-xl rounded-2xl border border-danger/50 bg-panel p-6">
+      {boot._tag === "Misconfigured" ? (
+        <>
+          <h1 className="text-xl font-bold">This build of the app is misconfigured</h1>
+          <p className="mt-3 break-words font-mono text-sm text-danger">{boot.message}</p>
+          <p className="mt-3 text-sm text-muted">Fix the variable in the build environment and rebuild.</p>
+        </>
+      ) : (
+        <>
+          <h1 className="text-xl font-bold">The app could not load</h1>
+          <p className="mt-3 break-words font-mono text-sm text-danger">{boot.message}</p>
+          <p className="mt-3 text-sm text-muted">Check your connection, then reload the page.</p>
+          <button
+            type="button"
+            onClick={() => window.location.reload()}
+            className="mt-4 rounded-xl bg-accent px-4 py-2 text-sm font-semibold text-accent-ink hover:brightness-110 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+          >
+            Reload
+          </button>
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,120 @@
+// @vitest-environment jsdom
+import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
+import { act, render, screen, within } from "@testing-library/react"
+import { StrictMode } from "react"
+import { afterEach, describe, expect, it } from "vitest"
+import { boot } from "../../src/app/live"
+import { createAppRouter } from "../../src/app/router"
+import { type Boot, LiveProvider, type LiveResource, makeLiveResource } from "../../src/app/runtime/live-context"
+import { loadLiveModule } from "../../src/app/shell/islands"
+import { json, makeHarnessRuntime } from "./harness"
+
+let dispose: (() => Promise<void>) | undefined
+afterEach(async () => {
+  await dispose?.()
+  dispose = undefined
+})
+
+/** A resource the test settles by hand. */
+const controlled = () => {
+  let settle: (boot: Boot) => void = () => undefined
+  let fail: (error: unknown) => void = () => undefined
+  const resource = makeLiveResource(
+    () =>
+      new Promise<Boot>((resolve, reject) => {
+        settle = resolve
+        fail = reject
+      })
+  )
+  return { resource, settle: (b: Boot) => settle(b), fail: (e: unknown) => fail(e) }
+}
+
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0))
+  })
+
+const renderShell = async (resource: LiveResource, path = "/") => {
+  await loadLiveModule()
+  const router = createAppRouter(createMemoryHistory({ initialEntries: [path] }))
+  await act(async () => {
+    render(
+      <StrictMode>
+        <LiveProvider resource={resource}>
+          <RouterProvider router={router} />
+        </LiveProvider>
+      </StrictMode>
+    )
+  })
+  await act(() => router.load())
+  await flush()
+  return router
+}
+
+describe("the shell before the live chunk", () => {
+  it("paints the frame and the page skeleton at once, then the page when the runtime is ready", async () => {
+    const c = controlled()
+    await renderShell(c.resource)
+    // The frame: brand, tagline, navigation, a placeholder where the wallet button goes, a disabled info button.
+    expect(screen.getByText("hSwap")).toBeInTheDocument()
+    expect(screen.getByTestId("tagline")).toHaveAttribute("aria-label", "Swap, Bridge, Save and Earn")
+    expect(within(screen.getByTestId("sidebar")).getByText("Exchange hAssets")).toBeInTheDocument()
+    expect(screen.getByTestId("wallet-button-loading")).toBeInTheDocument()
+    expect(screen.getByTestId("welcome-info")).toBeDisabled()
+    expect(screen.getByTestId("page-loading")).toHaveAttribute("aria-busy", "true")
+    expect(screen.queryByText("Support our validator")).toBeNull()
+
+    const h = makeHarnessRuntime({ route: () => json({ status: "ok" }) })
+    dispose = () => h.runtime.dispose()
+    await h.runtime.runtime()
+    c.settle({ _tag: "Ready", live: { config: h.config, runtime: h.runtime } })
+    await flush()
+    expect(screen.queryByTestId("page-loading")).toBeNull()
+    expect(screen.queryByTestId("wallet-button-loading")).toBeNull()
+    expect(screen.getByTestId("welcome-info")).toBeEnabled()
+    expect(screen.getByText("Support our validator")).toBeInTheDocument()
+    expect(await screen.findByTestId("swap-card")).toBeInTheDocument()
+  })
+
+  it("names the bad variable in the content area when the build is misconfigured", async () => {
+    const bad = boot({ VITE_GATEWAY_URL: "ftp://example.com" })
+    expect(bad._tag).toBe("Misconfigured")
+    await renderShell(makeLiveResource(() => Promise.resolve(bad)))
+    const alert = screen.getByRole("alert")
+    expect(within(alert).getByText("This build of the app is misconfigured")).toBeInTheDocument()
+    expect(within(alert).getByText(/VITE_GATEWAY_URL/)).toBeInTheDocument()
+    // The frame stays; the islands keep their placeholders instead of a blank header.
+    expect(screen.getByTestId("wallet-button-loading")).toBeInTheDocument()
+    expect(screen.getByTestId("tagline")).toBeInTheDocument()
+  })
+
+  it("says the app could not load, with a Reload button, when the live chunk fails to load", async () => {
+    const c = controlled()
+    await renderShell(c.resource)
+    c.fail(new TypeError("Failed to fetch dynamically imported module: /assets/live-x.js"))
+    await flush()
+    const alert = screen.getByRole("alert")
+    expect(within(alert).getByText("The app could not load")).toBeInTheDocument()
+    expect(within(alert).getByText(/Failed to fetch dynamically imported module/)).toBeInTheDocument()
+    expect(within(alert).getByRole("button", { name: "Reload" })).toBeEnabled()
+  })
+
+  it("renders hostile text in the failure message as text", async () => {
+    const c = controlled()
+    await renderShell(c.resource)
+    c.settle({ _tag: "Unavailable", message: '<img src=x onerror="alert(1)">' })
+    await flush()
+    const alert = screen.getByRole("alert")
+    expect(alert.querySelector("img")).toBeNull()
+    expect(within(alert).getByText('<img src=x onerror="alert(1)">')).toBeInTheDocument()
+  })
+})
+
+describe("boot", () => {
+  it("builds the runtime from a valid configuration", async () => {
+    const ready = boot({})
+    if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
+    expect(ready.live.config.networkId).toBe(240)
+    await ready.live.runtime.dispose()
+  })
+})
