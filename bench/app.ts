@@ -584,7 +584,7 @@ const main = async () => {
     `  ratio initial JS gzip ours/anchor: ${pct(ratio)}   budget <= ${pct(BUDGET_RATIO)}: ${ratio <= BUDGET_RATIO ? "holds" : "does NOT hold"}`
   )
   console.log(
-    `  ratio JS fetched by a load of /:   ${pct(fetchedRatio)}   budget <= ${pct(BUDGET_RATIO)}: ${fetchedRatio <= BUDGET_RATIO ? "holds" : "does NOT hold"}`
+    `  ratio JS fetched by a load of /:   ${pct(fetchedRatio)}   (information, not the budget: the same ${pct(BUDGET_RATIO)} bound on all JS a load fetches ${fetchedRatio <= BUDGET_RATIO ? "would hold" : "would NOT hold"})`
   )
   for (const [name, b] of [
     ["ours", ours],

@@ -235,7 +235,8 @@ test("add, edit, delete and reload", async ({ page }, info) => {
   }
   await page.getByRole("button", { name: "Delete XRD → hUSDC" }).focus()
   await page.keyboard.press("Enter")
-  await expect(page.getByTestId("toast")).toContainText("Cannot delete this route")
+  // One toast at a time: when the welcome toast (4 s after load, 10 s long) is up, this one follows it.
+  await expect(page.getByTestId("toast")).toContainText("Cannot delete this route", { timeout: 15_000 })
   await expect(routes(page)).toHaveCount(1)
   await snap(page, info, "aggregator-last-route")
 })

@@ -145,3 +145,39 @@ test("the welcome toast opens by itself, and the validator dialog can be opened 
   await expect(page.getByTestId("validator-dialog")).toBeHidden()
   expect(await page.evaluate(() => localStorage.getItem("validator-support-dismissed"))).toBe("true")
 })
+
+test("the built page paints the shell before any script runs", async ({ browser }, info) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: info.project.use.viewport ?? { width: 1280, height: 800 }
+  })
+  const page = await context.newPage()
+  await page.goto("/")
+  // Static, inert and hidden from assistive technology: only text queries reach it.
+  const shell = page.locator("#shell-prerender")
+  await expect(shell).toHaveAttribute("aria-hidden", "true")
+  await expect(shell.getByText("Exchange hAssets")).toBeAttached()
+  await expect(shell.locator('[role="status"][aria-busy="true"]')).toBeVisible()
+  if (info.project.name !== "mobile") await expect(shell.getByText("hSwap", { exact: true })).toBeVisible()
+  await snap(page, info, "prerendered-shell")
+  await context.close()
+})
+
+test("the prerendered copy is gone once the app's own shell is there", async ({ page }) => {
+  await page.goto("/")
+  await expect(page.getByTestId("swap-card")).toBeVisible()
+  await expect(page.locator("#shell-prerender")).toHaveCount(0)
+})
+
+test("a live chunk that cannot load leaves the shell and says so, with Reload", async ({ page }, info) => {
+  await page.route(/\/assets\/live-[^/]*\.js$/, (route) => route.abort("failed"))
+  await page.goto("/")
+  const alert = page.getByRole("alert")
+  await expect(alert.getByRole("heading", { name: "The app could not load" })).toBeVisible()
+  await expect(alert.getByRole("button", { name: "Reload" })).toBeEnabled()
+  await expect(page.getByTestId("sidebar").getByText("Exchange hAssets")).toBeAttached()
+  await snap(page, info, "live-chunk-failed")
+  await page.unroute(/\/assets\/live-[^/]*\.js$/)
+  await alert.getByRole("button", { name: "Reload" }).click()
+  await expect(page.getByTestId("swap-card")).toBeVisible()
+})

@@ -18,7 +18,8 @@ const root = document.getElementById("root")
 if (root === null) throw new Error("index.html has no #root element")
 
 // The shell paints from this bundle; the configuration and the one runtime of the app's lifetime come with the live
-// chunk, requested right away (a bad configuration or a failed load shows in the content area, never a blank page).
+// chunk, requested as soon as the shell has committed (a bad configuration or a failed load shows in the content
+// area, never a blank page).
 const live = makeLiveResource(() => loadLiveModule().then((m) => m.boot(import.meta.env)))
 import.meta.hot?.dispose(() => {
   const boot = live.current()

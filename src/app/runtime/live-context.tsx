@@ -8,7 +8,7 @@
  * chunk cannot be loaded. Components below read the configuration and runtime through `useLive()`.
  */
 import type { ManagedRuntime } from "effect"
-import { createContext, type ReactNode, use, useCallback, useSyncExternalStore } from "react"
+import { createContext, type ReactNode, use, useCallback, useEffect, useSyncExternalStore } from "react"
 import type { AppConfigShape } from "../config/AppConfig"
 import type { AppServices } from "./app-runtime"
 
@@ -28,27 +28,36 @@ export interface LiveResource {
   /** Set once the boot has settled; `promise` never rejects. */
   readonly current: () => Boot | undefined
   readonly promise: Promise<Boot>
+  /** Starts loading (once; later calls do nothing). `LiveProvider` calls it after the shell's first commit. */
+  readonly start: () => void
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
-/** A resource over `load`; a rejection becomes `Unavailable` instead of an unhandled error. */
+/**
+ * A resource over `load`, which runs on `start()`; a rejection becomes `Unavailable` instead of an unhandled error.
+ * Loading after the shell's first commit keeps the live chunk's evaluation from delaying the first paint.
+ */
 export const makeLiveResource = (load: () => Promise<Boot>): LiveResource => {
   let settled: Boot | undefined
-  const promise = Promise.resolve()
+  let begin: () => void = () => undefined
+  const started = new Promise<void>((resolve) => {
+    begin = resolve
+  })
+  const promise = started
     .then(load)
     .catch((error: unknown): Boot => ({ _tag: "Unavailable", message: describe(error) }))
     .then((boot) => {
       settled = boot
       return boot
     })
-  return { current: () => settled, promise }
+  return { current: () => settled, promise, start: () => begin() }
 }
 
 /** An already settled resource (tests, and anything that builds its runtime up front). */
 export const readyLiveResource = (live: Live): LiveResource => {
   const boot: Boot = { _tag: "Ready", live }
-  return { current: () => boot, promise: Promise.resolve(boot) }
+  return { current: () => boot, promise: Promise.resolve(boot), start: () => undefined }
 }
 
 const LiveContext = createContext<LiveResource | null>(null)
@@ -84,7 +93,7 @@ export function useBoot(): Boot | undefined {
     },
     [resource]
   )
-  return useSyncExternalStore(subscribe, resource.current)
+  return useSyncExternalStore(subscribe, resource.current, resource.current)
 }
 
 /**
@@ -109,6 +118,9 @@ export function LiveOnly({
   readonly whenDown?: (boot: Exclude<Boot, { _tag: "Ready" }>) => ReactNode
 }) {
   const boot = useBoot()
+  const resource = useResource()
+  // Whatever waits for the live half starts its load, after this commit (so after the shell has painted).
+  useEffect(() => resource.start(), [resource])
   if (boot === undefined) return pending
   if (boot._tag === "Ready") return children
   return whenDown === undefined ? null : whenDown(boot)

@@ -1,5 +1,5 @@
 import { Outlet } from "@tanstack/react-router"
-import { useEffect, useState, type ReactNode } from "react"
+import { useEffect, useLayoutEffect, useState, type ReactNode } from "react"
 import { brandNameFrom } from "../brand"
 import {
   BalanceBadgeIsland,
@@ -16,12 +16,18 @@ import { Sidebar } from "./Sidebar"
 
 const brandName = brandNameFrom(import.meta.env)
 
+/** The id of the static shell the build writes into index.html. */
+export const PRERENDERED_SHELL_ID = "shell-prerender"
+
 /**
  * The app shell: header, sidebar (a drawer under 768 px), content, toasts and the validator dialog. The frame paints
  * from the initial bundle; the parts that need the runtime are islands that fill in when the live chunk arrives.
  */
 export function Layout({ children }: { readonly children?: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false)
+
+  // The build's static copy of this frame (vite.config.ts, prerenderShell) goes before this one paints.
+  useLayoutEffect(() => document.getElementById(PRERENDERED_SHELL_ID)?.remove(), [])
 
   useEffect(() => {
     if (!drawerOpen) return
