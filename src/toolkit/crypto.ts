@@ -86,6 +86,11 @@ const importAesKey = (key: Uint8Array) =>
 // ---------------------------------------------------------------------------------------------------------------
 
 export interface CryptoApi {
+  /**
+   * Loads the primitives now instead of on the first call that needs them (the mobile flow calls it at startup, so
+   * a tap on Connect does not wait for the chunk before the deep link opens).
+   */
+  readonly preload: Effect.Effect<void, CouldNotHashMessage>
   readonly randomBytes: (length: number) => Effect.Effect<Uint8Array<ArrayBuffer>>
   /** A random RFC 4122 version-4 UUID (lower case). */
   readonly randomUuid: () => Effect.Effect<string>
@@ -136,6 +141,7 @@ export const makeCrypto = (
   randomBytes: (length: number) => Effect.Effect<Uint8Array<ArrayBuffer>>,
   primitives: Effect.Effect<Primitives, PrimitivesUnavailable> = livePrimitives
 ): CryptoApi => ({
+  preload: withPrimitives(primitives, hashError, () => undefined),
   randomBytes,
   randomUuid: () => Effect.map(randomBytes(16), uuidFromBytes),
   x25519PublicKey: Effect.fn("Crypto.x25519PublicKey")(function* (secret: Uint8Array) {

@@ -600,6 +600,14 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
     )
 
     if (env.isMobile) {
+      // The relay's crypto is its own chunk: fetch it now rather than on the tap that starts a request.
+      yield* Effect.forkScoped(
+        crypto.preload.pipe(
+          Effect.catchAll((e) =>
+            Effect.logWarning("toolkit: the relay crypto could not be preloaded; the first request retries it", e)
+          )
+        )
+      )
       const deliver = (d: RelayDelivery) =>
         d._tag === "Response"
           ? handleResponse(d.response)

@@ -194,3 +194,29 @@ describe("the toolkit's static import graph", () => {
     expect(packages).toContain("@noble/curves/ed25519.js")
   })
 })
+
+describe("Crypto.preload", () => {
+  it.effect("loads the primitives once, ahead of the first call, and later calls do not load again", () =>
+    Effect.gen(function* () {
+      const { state, load } = countingLoader(0)
+      const crypto = makeCrypto(zeros, lazyPrimitives(load))
+      expect(state.calls).toBe(0)
+      yield* crypto.preload
+      expect(state.calls).toBe(1)
+      yield* crypto.blake2b256(utf8("hswap"))
+      expect(state.calls).toBe(1)
+    })
+  )
+
+  it.effect("fails with the catalogue's couldNotHashMessage naming the failed load, and the next use retries", () =>
+    Effect.gen(function* () {
+      const { state, load } = countingLoader(1)
+      const crypto = makeCrypto(zeros, lazyPrimitives(load))
+      const failed = yield* Effect.either(crypto.preload)
+      expect(Either.isLeft(failed) && failed.left._tag).toBe("couldNotHashMessage")
+      expect(Either.isLeft(failed) && failed.left.message).toBe(PRIMITIVES_UNAVAILABLE_MESSAGE)
+      yield* crypto.preload
+      expect(state.calls).toBe(2)
+    })
+  )
+})
