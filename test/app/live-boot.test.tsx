@@ -110,6 +110,24 @@ describe("the shell before the live chunk", () => {
   })
 })
 
+describe("makeLiveResource", () => {
+  it("loads only once started, once however often started, and settles a rejection as Unavailable", async () => {
+    let loads = 0
+    const resource = makeLiveResource(() => {
+      loads++
+      return Promise.reject(new Error("chunk gone"))
+    })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(loads).toBe(0)
+    expect(resource.current()).toBeUndefined()
+    resource.start()
+    resource.start()
+    expect(await resource.promise).toEqual({ _tag: "Unavailable", message: "chunk gone" })
+    expect(resource.current()).toEqual({ _tag: "Unavailable", message: "chunk gone" })
+    expect(loads).toBe(1)
+  })
+})
+
 describe("boot", () => {
   it("builds the runtime from a valid configuration", async () => {
     const ready = boot({})

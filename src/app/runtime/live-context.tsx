@@ -28,7 +28,7 @@ export interface LiveResource {
   /** Set once the boot has settled; `promise` never rejects. */
   readonly current: () => Boot | undefined
   readonly promise: Promise<Boot>
-  /** Starts loading (once; later calls do nothing). `LiveProvider` calls it after the shell's first commit. */
+  /** Starts loading (once; later calls do nothing). `LiveOnly` calls it after the shell's first commit. */
   readonly start: () => void
 }
 
