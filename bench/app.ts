@@ -581,10 +581,10 @@ const main = async () => {
     `  ${pad(`JS fetched by a load of / (${oursFetched.files} / ${anchorFetched.files} files)`, W)}${pad(fmtSize(oursFetched.size), 34)}${fmtSize(anchorFetched.size)}`
   )
   console.log(
-    `  ratio initial JS gzip ours/anchor: ${pct(ratio)}   budget <= ${pct(BUDGET_RATIO)}: ${ratio <= BUDGET_RATIO ? "holds" : "does NOT hold"}`
+    `  ratio initial JS gzip ours/anchor (what index.html loads): ${pct(ratio)}   <= ${pct(BUDGET_RATIO)}: ${ratio <= BUDGET_RATIO ? "holds" : "does NOT hold"}`
   )
   console.log(
-    `  ratio JS fetched by a load of /:   ${pct(fetchedRatio)}   (information, not the budget: the same ${pct(BUDGET_RATIO)} bound on all JS a load fetches ${fetchedRatio <= BUDGET_RATIO ? "would hold" : "would NOT hold"})`
+    `  ratio JS fetched by a load of / (DESIGN §6's reading: the anchor's figure counts its connect button): ${pct(fetchedRatio)}   <= ${pct(BUDGET_RATIO)}: ${fetchedRatio <= BUDGET_RATIO ? "holds" : "does NOT hold"}`
   )
   for (const [name, b] of [
     ["ours", ours],
