@@ -38,6 +38,10 @@ test("swap hETH for hUSDC end to end: connect, quote, execute, the devnet wallet
   await action(page).click()
   await expect(action(page)).toHaveText(/^Execute Swap \(Reload in \d+s\)$/)
   await snap(page, info, "swap-quoted")
+  const reads: Array<string> = []
+  page.on("request", (r) => {
+    if (/\/api\/transactions\/account_/.test(r.url())) reads.push(r.url())
+  })
   await action(page).click()
   await expect(page.getByTestId("toast").filter({ hasText: "Swap Successful" })).toBeVisible({ timeout: 60_000 })
   const latest = page.getByTestId("latest-transaction-dialog")
@@ -50,6 +54,8 @@ test("swap hETH for hUSDC end to end: connect, quote, execute, the devnet wallet
   await expect(row.getByTestId("transaction-status")).toHaveText(/completed/i, { timeout: 30_000 })
   await expect(row).toContainText("hETH")
   await snap(page, info, "swap-done")
+  // The card's tracking reads the account's list once it is registered; the dialog and the panel reuse that read.
+  expect(reads).toHaveLength(1)
   // The devnet dashboard shows the deposit's balance changes for this transaction.
   const txLink = row.locator('a[href*="/devnet/dashboard/transaction/"]').first()
   const href = await txLink.getAttribute("href")

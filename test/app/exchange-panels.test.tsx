@@ -374,6 +374,37 @@ describe("Your Transactions", () => {
     expect(calls()).toBe(atLoad + 2)
   })
 
+  it("shows the list the swap card's tracking already read, without asking again", async () => {
+    const hash = "txid_loc1seen"
+    const h = await mount(<YourTransactions />, {
+      session: connected(),
+      route: transactionsRoute((k) => (k === A1 ? json({ transactions: [] }) : undefined))
+    })
+    expect(await screen.findByText("No transactions found for this account")).toBeVisible()
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    const atLoad = calls()
+    const seen = [record({ tx_in: hash, amount_in: "0.5", tx_out: "txid_loc1paid" })]
+    await h.run(SwapEvents.publish({ txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "0.5", seen }))
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    expect(rows()[0]).toHaveTextContent("txid_loc1paid")
+    await h.advance("1 minute")
+    expect(calls()).toBe(atLoad)
+  })
+
+  it("reads the list itself when what the card saw does not hold the swap", async () => {
+    const hash = "txid_loc1unseen"
+    const h = await mount(<YourTransactions />, {
+      session: connected(),
+      route: transactionsRoute((k) => (k === A1 ? json({ transactions: [record({ tx_in: hash })] }) : undefined))
+    })
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    const atLoad = calls()
+    const seen = [record({ tx_in: "txid_other" })]
+    await h.run(SwapEvents.publish({ txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "1", seen }))
+    await waitFor(() => expect(calls()).toBe(atLoad + 1))
+  })
+
   it("gives up after 3 tries when the record never appears", async () => {
     const h = await mount(<YourTransactions />, {
       session: connected(),
@@ -715,6 +746,39 @@ describe("LatestTransactionDialog", () => {
     // Three tries at most.
     await h.advance("1 minute")
     expect(calls()).toBe(3)
+  })
+
+  it("shows a final record the swap card's tracking already read, without a lookup", async () => {
+    const h = await mount(<LatestTransactionDialog />, {
+      route: transactionsRoute(() => json({ transactions: [] }))
+    })
+    const seen = [record({ tx_in: hash, amount_in: "0.25", amount_out: "617.25", tx_out: "txid_loc1payout" })]
+    await h.run(SwapEvents.publish({ ...submitted, seen }))
+    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    const card = within(dialog).getByTestId("transaction-card")
+    expect(within(card).getByTestId("transaction-status")).toHaveTextContent("completed")
+    expect(card).toHaveTextContent("txid_loc1payout")
+    await h.advance("1 minute")
+    expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(0)
+  })
+
+  it("keeps asking while the record the card saw is still pending", async () => {
+    const h = await mount(<LatestTransactionDialog />, {
+      route: transactionsRoute(() =>
+        json({ transactions: [record({ tx_in: hash, amount_out: "617.25", tx_out: "txid_loc1payout" })] })
+      )
+    })
+    const seen = [record({ tx_in: hash, amount_out: "617.25", status: "pending", tx_out: undefined })]
+    await h.run(SwapEvents.publish({ ...submitted, seen }))
+    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    expect(within(dialog).getByTestId("transaction-status")).toHaveTextContent("pending")
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    // It was read just now: the next look is 5 s later.
+    await h.advance("4999 millis")
+    expect(calls()).toBe(0)
+    await h.advance("1 millis")
+    await waitFor(() => expect(within(dialog).getByTestId("transaction-status")).toHaveTextContent("completed"))
+    expect(calls()).toBe(1)
   })
 
   it("never loses the hash: lookups that fail leave the signed facts on screen", async () => {

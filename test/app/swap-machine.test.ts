@@ -1,11 +1,12 @@
 import { KeyValueStore } from "@effect/platform"
 import { it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Random, Ref, TestClock } from "effect"
+import { Effect, Fiber, Layer, Option, Random, Ref, Stream, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { makeLedgerParts, makeServicesLayer } from "../../src/app/runtime/layers"
 import { actionState } from "../../src/exchange/swap"
 import { Celebration, SwapWallet, SwapWalletError } from "../../src/app/features/exchange/machine/ports"
 import { SwapMachine } from "../../src/app/features/exchange/machine/SwapMachine"
+import { SwapEvents } from "../../src/app/features/exchange/SwapEvents"
 import type { SwapState } from "../../src/app/features/exchange/machine/state"
 import { Toaster } from "../../src/app/services/Toaster"
 import { Browser } from "../../src/app/services/Browser"
@@ -326,6 +327,8 @@ describe("SwapMachine", () => {
       })
       return Effect.gen(function* () {
         const { m } = yield* started
+        const published = yield* Effect.fork(Stream.runHead(yield* SwapEvents.submitted))
+        yield* Effect.yieldNow()
         yield* m.setAmount("0.05")
         yield* m.prepare
         yield* m.execute
@@ -344,6 +347,10 @@ describe("SwapMachine", () => {
         expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
         expect(yield* Ref.get(t.celebrations)).toBe(1)
         expect((yield* toasts)[0]).toMatch(/^Swap Successful: You sent 0\.05000000 hETH for about 149\.750000 hUSDC\.$/)
+        // The page gets the list the tracking read, so it need not read it again.
+        const event = Option.getOrThrow(yield* Fiber.join(published))
+        expect(event).toMatchObject({ txHash: TX, account: alice, from: "hETH", to: "hUSDC", amountIn: "0.05" })
+        expect(event.seen?.map((r) => r.tx_in)).toEqual([TX])
         expect((yield* state).amount).toBe("0.05")
         yield* TestClock.adjust("5 seconds")
         expect((yield* state).amount).toBe("")

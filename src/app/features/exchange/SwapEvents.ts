@@ -1,4 +1,5 @@
 import { Effect, PubSub, Stream } from "effect"
+import type { TransactionRecord } from "../../../exchange/api"
 
 /** A swap the user signed; tracking may still be going on. */
 export interface SwapSubmitted {
@@ -7,6 +8,11 @@ export interface SwapSubmitted {
   readonly from: string
   readonly to: string
   readonly amountIn: string
+  /**
+   * The account's transactions as the swap card's tracking last read them, when they already list this swap: the
+   * page shows them instead of asking the exchange again.
+   */
+  readonly seen?: ReadonlyArray<TransactionRecord>
 }
 
 /**

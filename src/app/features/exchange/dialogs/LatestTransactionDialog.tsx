@@ -23,15 +23,22 @@ export const LATEST_ATTEMPTS = 3
 export const LATEST_SPACING = Duration.seconds(5)
 
 /**
- * Asks for the record of `submitted.txHash` up to 3 times, 5 s apart, stopping early once it is final. A failed call
- * only costs an attempt: what was signed stays on screen.
+ * Asks for the record of `submitted.txHash` up to 3 times, 5 s apart, stopping early once it is final (and not at all
+ * when the swap card's tracking already saw it final). A failed call only costs an attempt: what was signed stays on
+ * screen.
  */
 const track = (submitted: SwapSubmitted): Stream.Stream<LatestSwap, never, ExchangeApi> =>
   Stream.unwrapScoped(
     Effect.gen(function* () {
       const api = yield* ExchangeApi
-      const state = yield* SubscriptionRef.make<LatestSwap>({ submitted, record: undefined, checking: true })
+      // The swap card's tracking may already have read the record: a final one needs no lookup at all.
+      const known = submitted.seen?.find((r) => r.tx_in === submitted.txHash)
+      const final = known !== undefined && statusTone(known.status) !== "pending"
+      const state = yield* SubscriptionRef.make<LatestSwap>({ submitted, record: known, checking: !final })
       const poll = Effect.gen(function* () {
+        if (final) return
+        // A pending record was read just now: the next look is one spacing away.
+        if (known !== undefined) yield* Effect.sleep(LATEST_SPACING)
         for (let attempt = 1; attempt <= LATEST_ATTEMPTS; attempt++) {
           const result = yield* Effect.either(api.transactions(submitted.account))
           if (Either.isLeft(result)) yield* Effect.logWarning("latest transaction: lookup failed", result.left)

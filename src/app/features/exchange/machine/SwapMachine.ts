@@ -214,16 +214,19 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       )
     }).pipe(Effect.withSpan("SwapMachine.run"))
 
-    /** Waits up to 3 × 5 s for the server to list the swap; tracking failures never fail the swap. */
+    /**
+     * Waits up to 3 × 5 s for the server to list the swap; tracking failures never fail the swap. Gives the list that
+     * holds it, or undefined when it never appeared.
+     */
     const track = (account: string, txHash: string) =>
       Effect.gen(function* () {
         for (let attempt = 1; attempt <= TRACKING_TRIES; attempt++) {
           const r = yield* Effect.either(api.transactions(account))
-          if (Either.isRight(r) && r.right.some((t) => t.tx_in === txHash)) return true
+          if (Either.isRight(r) && r.right.some((t) => t.tx_in === txHash)) return r.right
           if (Either.isLeft(r)) yield* Effect.logWarning("tracking: transactions failed", r.left)
           if (attempt < TRACKING_TRIES) yield* Effect.sleep(TRACKING_SPACING)
         }
-        return false
+        return undefined
       })
 
     const swap = (s: SwapState, account: string, from: TokenEntry, to: TokenEntry) =>
@@ -256,14 +259,15 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           Effect.catchAll((e) => Effect.logWarning("committed details failed", e))
         )
         yield* api.registerSwap(txHash).pipe(Effect.catchAll((e) => Effect.logWarning("swap registration failed", e)))
-        const tracked = yield* track(account, txHash)
+        const seen = yield* track(account, txHash)
         yield* dispatch({ _tag: "SwapSucceeded", txHash, now: yield* now })
-        yield* events.publish({ txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount })
+        const submitted = { txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount }
+        yield* events.publish(seen === undefined ? submitted : { ...submitted, seen })
         yield* toaster.show({
           title: "Swap Successful",
           description: `You sent ${formatTokenAmount(s.amount)} ${from.symbol}${
             s.quote ? ` for about ${formatTokenAmount(s.quote.toAmount)} ${to.symbol}` : ""
-          }.${tracked ? "" : " It will appear in your transactions shortly."}`
+          }.${seen !== undefined ? "" : " It will appear in your transactions shortly."}`
         })
         yield* Effect.all([celebration.celebrate, wallet.reloadBalances], { concurrency: "unbounded", discard: true })
         yield* Effect.sleep(RESET_AFTER_SWAP)

@@ -28,7 +28,9 @@ export type AccountTransactions =
 export const SWAP_RELOAD_ATTEMPTS = 3
 export const SWAP_RELOAD_SPACING = Duration.seconds(5)
 
-type Trigger = { readonly _tag: "Load" } | { readonly _tag: "Swap"; readonly txHash: string }
+type Trigger =
+  | { readonly _tag: "Load" }
+  | { readonly _tag: "Swap"; readonly txHash: string; readonly seen: ReadonlyArray<TransactionRecord> | undefined }
 
 /**
  * `GET {api}/api/transactions/{account}` when subscribed, on each `refreshes` element, and after each swap of this
@@ -60,8 +62,13 @@ export const accountTransactionsFeed = (
         return result
       })
 
-      const untilRecorded = (txHash: string) =>
+      const untilRecorded = (txHash: string, seen: ReadonlyArray<TransactionRecord> | undefined) =>
         Effect.gen(function* () {
+          // The swap card's tracking has just read the list with this swap in it: no need to ask again.
+          if (seen?.some((r) => r.tx_in === txHash)) {
+            yield* SubscriptionRef.set(state, { _tag: "Success", transactions: seen, refreshing: false })
+            return
+          }
           for (let attempt = 1; attempt <= SWAP_RELOAD_ATTEMPTS; attempt++) {
             const result = yield* load
             if (Either.isRight(result) && result.right.some((r) => r.tx_in === txHash)) return
@@ -75,13 +82,13 @@ export const accountTransactionsFeed = (
           Stream.map(refreshes, (): Trigger => ({ _tag: "Load" })),
           events.submitted.pipe(
             Stream.filter((e) => e.account === account),
-            Stream.map((e): Trigger => ({ _tag: "Swap", txHash: e.txHash }))
+            Stream.map((e): Trigger => ({ _tag: "Swap", txHash: e.txHash, seen: e.seen }))
           )
         ],
         { concurrency: "unbounded" }
       )
       yield* triggers.pipe(
-        Stream.flatMap((t) => Stream.fromEffect(t._tag === "Load" ? load : untilRecorded(t.txHash)), {
+        Stream.flatMap((t) => Stream.fromEffect(t._tag === "Load" ? load : untilRecorded(t.txHash, t.seen)), {
           switch: true
         }),
         Stream.runDrain,
