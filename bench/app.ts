@@ -270,6 +270,37 @@ const buildAnchor = async (outDir: string) =>
     }
   })
 
+/**
+ * The stack floor: what React plus the Effect features this app is built on weigh on their own, one step at a time
+ * (bench/floor/*.tsx, each a few lines of real use), built like the anchor. It tells how much of the budget is left
+ * for the router, the UI kit and the app once the stack itself is paid for.
+ */
+const FLOOR_STEPS = [
+  ["react.tsx", "React + react-dom"],
+  ["effect-runtime.tsx", "+ Effect runtime (Layer, ManagedRuntime, fibers)"],
+  ["effect-schema.tsx", "+ Schema"],
+  ["effect-streams.tsx", "+ SubscriptionRef, PubSub, Stream, Schedule"],
+  ["effect-http.tsx", "+ @effect/platform HttpClient"]
+] as const
+
+const buildFloor = async (): Promise<ReadonlyArray<readonly [string, Size]>> => {
+  const sizes: Array<readonly [string, Size]> = []
+  for (const [file, label] of FLOOR_STEPS) {
+    const result = await build({
+      root: join(ROOT, "bench", "floor"),
+      configFile: false,
+      logLevel: "error",
+      plugins: [react()],
+      build: { write: false, target: "es2022", rollupOptions: { input: join(ROOT, "bench", "floor", file) } }
+    })
+    const outputs = Array.isArray(result) ? result.flatMap((r) => r.output) : "output" in result ? result.output : []
+    const code = outputs.flatMap((o) => (o.type === "chunk" ? [o.code] : [])).join("\n")
+    const bytes = Buffer.from(code)
+    sizes.push([label, { raw: bytes.length, gzip: gzipSync(bytes).length }])
+  }
+  return sizes
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // A plain static server for a built app, forwarding the stack's paths to the stack
 
@@ -511,6 +542,7 @@ const main = async () => {
   t = performance.now()
   const anchorRendered = renderedModules(await buildAnchor(anchorOut))
   const anchorBuildS = (performance.now() - t) / 1000
+  const floor = await buildFloor()
   const ours = analyse(oursOut)
   const anchor = analyse(anchorOut)
   const oursLazy = lazyChunks(ours)
@@ -604,6 +636,12 @@ const main = async () => {
       `  ${name} initial JS by owner (share of pre-minify bytes): ${top.map(([o, n]) => `${o} ${pct(n / total)}`).join(", ")}`
     )
   }
+  const bound = anchorFetched.size.gzip * BUDGET_RATIO
+  console.log(
+    `stack floor (each step alone, built like the anchor), against ${pct(BUDGET_RATIO)} of the anchor's fetched JS: ${kB(bound)}`
+  )
+  for (const [label, size] of floor)
+    console.log(`  ${pad(label, 52)}${fmtSize(size)}   ${pct(size.gzip / bound)} of that bound`)
   console.log(`lazy route chunks, ours (chunk; with its imports not in the initial set)`)
   for (const c of oursLazy.filter(isRouteChunk))
     console.log(
