@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { makeTradeMount } from "../src/devnet/trade/index"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
-import { blockExternal, snap } from "./helpers"
+import { blockExternal, closeWelcomeToast, snap } from "./helpers"
 
 const R = DevnetAddresses.resources
 const DEFAULT_NAMES = ["XRD → hUSDC", "hUSDC → hWBTC", "hUSDC → hETH", "hUSDC → LSULP"]
@@ -226,12 +226,8 @@ test("add, edit, delete and reload", async ({ page }, info) => {
   await page.reload()
   await expect(routes(page)).toHaveText(["XRD → hUSDC", "Dollars to Bitcoin", "hUSDC → hETH", "hUSDC → LSULP"])
   await expect(selected(page)).toHaveText("XRD → hUSDC")
-  // The welcome toast opens 4 s after every load, and a newer toast replaces an older one (one at a time): let it
-  // come and close it, so it cannot replace the 'Cannot delete' toast below.
-  const welcome = page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })
-  await expect(welcome).toBeVisible({ timeout: 8_000 })
-  await welcome.getByRole("button", { name: "Close" }).click()
-  await expect(welcome).toBeHidden()
+  // So that the welcome toast cannot replace the 'Cannot delete' toast below.
+  await closeWelcomeToast(page)
 
   // Delete down to one route; the last one cannot go.
   for (const name of ["Dollars to Bitcoin", "hUSDC → hETH", "hUSDC → LSULP"]) {

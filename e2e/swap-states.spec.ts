@@ -1,12 +1,14 @@
 import { expect, type Page, test } from "@playwright/test"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
-import { blockExternal, snap } from "./helpers"
+import { blockExternal, closeWelcomeToast, snap } from "./helpers"
 
 const action = (page: Page) => page.getByTestId("swap-action")
 const panel = (page: Page) => page.getByRole("region", { name: "Devnet Wallet" })
 
 const connect = async (page: Page, mode: "auto" | "manual") => {
   await page.goto(`/?devnetWallet=${mode}`)
+  // These specs check toasts raised by their own actions; the welcome toast would replace them.
+  await closeWelcomeToast(page)
   await action(page).click()
   if (mode === "manual") await page.getByTestId("devnet-wallet-request").getByTestId("devnet-wallet-approve").click()
   await expect(page.getByTestId("connect-button-slot").getByRole("button", { name: "Devnet Persona" })).toBeVisible({
