@@ -98,7 +98,7 @@ test("hBTC labels change with the amount and the direction", async ({ page }, in
   await page.getByLabel("From (hBTC)").pressSequentially("1.2.3")
   await expect(page.getByLabel("From (hBTC)")).toHaveValue("1.23")
   // One toast at a time: let the welcome toast (4 s after load) come first, so it cannot replace ours.
-  await expect(page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })).toBeVisible({ timeout: 8_000 })
+  await expect(page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })).toBeVisible({ timeout: 15_000 })
   await main.click()
   await expect(page.getByTestId("toast").filter({ hasText: "Bridge in Development" })).toBeVisible()
   await snap(page, info, "hbtc-export")
@@ -133,7 +133,7 @@ test("the welcome toast opens by itself, and the validator dialog can be opened 
 }, info) => {
   await page.addInitScript(() => window.localStorage.removeItem("validator-support-dismissed"))
   await page.goto("/earn")
-  await expect(page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })).toBeVisible({ timeout: 8_000 })
+  await expect(page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })).toBeVisible({ timeout: 15_000 })
   await snap(page, info, "welcome-toast")
   await page.keyboard.press("F8")
   await page.keyboard.press("Escape")
