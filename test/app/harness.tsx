@@ -115,6 +115,17 @@ const settle = () =>
     await new Promise((r) => setTimeout(r, 0))
   })
 
+const harnessOf = (runtime: Harness["runtime"], navigations: Array<string>, requests: Array<string>): Harness => ({
+  runtime,
+  navigations,
+  requests,
+  advance: async (d) => {
+    await act(() => runtime.runPromise(TestClock.adjust(d)))
+    await settle()
+  },
+  run: (effect) => runtime.runPromise(effect)
+})
+
 /** Renders the whole app (real route tree, memory history) at `path`. */
 export const renderApp = async (options: HarnessOptions = {}) => {
   const { runtime, navigations, requests, config } = makeHarnessRuntime(options)
@@ -134,17 +145,7 @@ export const renderApp = async (options: HarnessOptions = {}) => {
   )
   await act(() => router.load())
   await settle()
-  const harness: Harness = {
-    runtime,
-    navigations,
-    requests,
-    advance: async (d) => {
-      await act(() => runtime.runPromise(TestClock.adjust(d)))
-      await settle()
-    },
-    run: (effect) => runtime.runPromise(effect)
-  }
-  return { ...view, ...harness, router }
+  return { ...view, ...harnessOf(runtime, navigations, requests), router }
 }
 
 /**
@@ -160,15 +161,5 @@ export const renderWithServices = async (ui: ReactNode, options: HarnessOptions 
     </StrictMode>
   )
   await settle()
-  const harness: Harness = {
-    runtime,
-    navigations,
-    requests,
-    advance: async (d) => {
-      await act(() => runtime.runPromise(TestClock.adjust(d)))
-      await settle()
-    },
-    run: (effect) => runtime.runPromise(effect)
-  }
-  return { ...view, ...harness, config }
+  return { ...view, ...harnessOf(runtime, navigations, requests), config }
 }
