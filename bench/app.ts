@@ -280,7 +280,9 @@ const FLOOR_STEPS = [
   ["effect-runtime.tsx", "+ Effect runtime (Layer, ManagedRuntime, fibers)"],
   ["effect-schema.tsx", "+ Schema"],
   ["effect-streams.tsx", "+ SubscriptionRef, PubSub, Stream, Schedule"],
-  ["effect-http.tsx", "+ @effect/platform HttpClient"]
+  ["effect-http.tsx", "+ @effect/platform HttpClient"],
+  ["router.tsx", "+ TanStack Router"],
+  ["radix.tsx", "+ Radix UI dialog, toast, tooltip (as the anchor)"]
 ] as const
 
 const buildFloor = async (): Promise<ReadonlyArray<readonly [string, Size]>> => {
