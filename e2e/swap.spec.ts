@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test"
-import { blockExternal, snap } from "./helpers"
+import { blockExternal, closeWelcomeToast, snap } from "./helpers"
 
 const action = (page: Page) => page.getByTestId("swap-action")
 
@@ -24,6 +24,8 @@ test("swap hETH for hUSDC end to end: connect, quote, execute, the devnet wallet
 }, info) => {
   test.setTimeout(120_000)
   await page.goto("/?devnetWallet=auto")
+  // A newer toast replaces the one shown: the welcome toast (4 s after load) must not replace 'Swap Successful'.
+  await closeWelcomeToast(page)
   await action(page).click()
   await expect(page.getByTestId("connect-button-slot").getByRole("button", { name: "Devnet Persona" })).toBeVisible({
     timeout: 20_000
