@@ -1,5 +1,5 @@
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { Effect, Either, Layer, ParseResult, PubSub, Schema, Stream } from "effect"
 import {
   ApiErrorBody,
   ApiMessage,
@@ -54,6 +54,9 @@ export interface ExchangeApiConfigShape {
   readonly apiBase: string
 }
 
+/** The answers that stand for a service mode. */
+export type ExchangeRefusal = ExchangeRateLimited | ExchangeMaintenance
+
 /** 429 and 409 become their own tagged errors; every other status stays a `FetchStatusError`. */
 const serviceMode = <A, R>(effect: Effect.Effect<A, ExchangeError, R>): Effect.Effect<A, ExchangeServiceError, R> =>
   Effect.catchTag(effect, "FetchStatusError", (e): Effect.Effect<never, ExchangeServiceError> => {
@@ -62,11 +65,18 @@ const serviceMode = <A, R>(effect: Effect.Effect<A, ExchangeError, R>): Effect.E
     return Effect.fail(e)
   })
 
+const isRefusal = (e: ExchangeServiceError): e is ExchangeRefusal =>
+  e._tag === "ExchangeRateLimited" || e._tag === "ExchangeMaintenance"
+
 /** The product API client (spec app §7). Every response is decoded with Schema before use. */
 export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeApi", {
   effect: Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
     const { apiBase } = yield* ExchangeApiConfig
+    // Every 429 and 409 of a price, health, swap or transactions call, whoever made it (spec §8's service modes).
+    const refusalHub = yield* PubSub.unbounded<ExchangeRefusal>()
+    const announced = <A, R>(effect: Effect.Effect<A, ExchangeError, R>) =>
+      serviceMode(effect).pipe(Effect.tapError((e) => (isRefusal(e) ? PubSub.publish(refusalHub, e) : Effect.void)))
 
     const segments = (path: ReadonlyArray<string>) => [
       apiBase === "" ? "" : apiBase,
@@ -96,7 +106,10 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
     const post = <A, I>(path: ReadonlyArray<string>, payload: unknown, schema: Schema.Schema<A, I>) => {
       const url = joinKey(segments(path))
       return Effect.gen(function* () {
-        const request = HttpClientRequest.post(url).pipe(HttpClientRequest.acceptJson, HttpClientRequest.bodyUnsafeJson(payload))
+        const request = HttpClientRequest.post(url).pipe(
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyUnsafeJson(payload)
+        )
         const response = yield* http.execute(request).pipe(
           Effect.provideService(FetchHttpClient.RequestInit, { credentials: "include" }),
           Effect.mapError((e) => new FetchTransportError({ url, reason: e.message }))
@@ -122,30 +135,35 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
     }
 
     return {
+      /**
+       * Each HTTP 429 or 409 answer to a price, health, swap or transactions call, as it happens. Liquidity's own
+       * failure shows in its dialog and is not announced here.
+       */
+      refusals: Stream.fromPubSub(refusalHub) as Stream.Stream<ExchangeRefusal>,
       /** GET {api}/api/btcbridge/price */
       btcPrice: get(["btcbridge", "price"], BtcPriceResponse).pipe(Effect.withSpan("ExchangeApi.btcPrice")),
       /** GET {api}/api/stats */
       stats: get(["stats"], StatsResponse).pipe(Effect.withSpan("ExchangeApi.stats")),
       /** GET {api}/api/health: `status` and `pairs_status`. 429 and 409 are their own errors. */
-      health: serviceMode(get(["health"], HealthResponse)).pipe(Effect.withSpan("ExchangeApi.health")),
+      health: announced(get(["health"], HealthResponse)).pipe(Effect.withSpan("ExchangeApi.health")),
       /** GET {api}/api/liquidity: the exchange's assets and their USD value. */
       liquidity: serviceMode(get(["liquidity"], LiquidityResponse)).pipe(Effect.withSpan("ExchangeApi.liquidity")),
       /** GET {api}/api/transactions/latest: the last 10 swaps. */
-      latestTransactions: serviceMode(get(["transactions", "latest"], TransactionsResponse)).pipe(
+      latestTransactions: announced(get(["transactions", "latest"], TransactionsResponse)).pipe(
         Effect.map((r) => r.transactions),
         Effect.withSpan("ExchangeApi.latestTransactions")
       ),
       /** GET {api}/api/liveprice/{fromResourceAddress}/{toResourceAddress} */
       livePrice: Effect.fn("ExchangeApi.livePrice")(function* (fromResourceAddress: string, toResourceAddress: string) {
-        return yield* serviceMode(get(["liveprice", fromResourceAddress, toResourceAddress], LivePriceResponse))
+        return yield* announced(get(["liveprice", fromResourceAddress, toResourceAddress], LivePriceResponse))
       }),
       /** POST {api}/api/swap/{txHash} with body `{ tx_hash }`: registers the swap for settlement. */
       registerSwap: Effect.fn("ExchangeApi.registerSwap")(function* (txHash: string) {
-        return yield* serviceMode(post(["swap", txHash], { tx_hash: txHash }, SwapRegistrationResponse))
+        return yield* announced(post(["swap", txHash], { tx_hash: txHash }, SwapRegistrationResponse))
       }),
       /** GET {api}/api/transactions/{accountAddress}: the account's swaps, newest first. */
       transactions: Effect.fn("ExchangeApi.transactions")(function* (accountAddress: string) {
-        const response = yield* serviceMode(get(["transactions", accountAddress], TransactionsResponse))
+        const response = yield* announced(get(["transactions", accountAddress], TransactionsResponse))
         return response.transactions
       })
     } as const

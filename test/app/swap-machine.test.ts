@@ -12,6 +12,7 @@ import { Toaster } from "../../src/app/services/Toaster"
 import { Browser } from "../../src/app/services/Browser"
 import { WalletSession } from "../../src/app/services/WalletSession"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { ExchangeApi } from "../../src/exchange/ExchangeApi"
 import { Crypto, Environment } from "../../src/toolkit/index"
 import { fakeHttp, json, testConfig } from "./harness"
 
@@ -23,13 +24,15 @@ interface Script {
   price?: () => Response
   health?: () => Response
   transactions?: (call: number) => Response
+  register?: () => Response
   liquidityHUSDC?: string
 }
 
 const make = (
   script: Script = {},
   wallet: "ok" | "reject" = "ok",
-  balances: Record<string, string> = { [R.hETH]: "1" }
+  balances: Record<string, string> = { [R.hETH]: "1" },
+  connected = true
 ) => {
   // Node has no location: absolute bases for the exchange API and the gateway.
   const config = testConfig({ VITE_API_BASE: "http://app.test", VITE_GATEWAY_URL: "http://app.test/gateway" })
@@ -92,7 +95,8 @@ const make = (
         total_usd_value: 80020
       })
     if (url.pathname === "/gateway/transaction/committed-details") return json({ message: "not in this test" }, 404)
-    if (url.pathname === `/api/swap/${TX}`) return json({ tx_hash: TX, status: "pending" })
+    if (url.pathname === `/api/swap/${TX}`)
+      return (script.register ?? (() => json({ tx_hash: TX, status: "pending" })))()
     if (url.pathname === `/api/transactions/${alice}`)
       return (script.transactions ?? (() => json({ transactions: [] })))(txCalls++)
     return undefined
@@ -113,7 +117,7 @@ const make = (
     fakeHttp((r) => route(r), requests),
     KeyValueStore.layerMemory,
     WalletSession.fromState(
-      { accounts: [{ address: alice, label: "Main" }], selected: alice },
+      connected ? { accounts: [{ address: alice, label: "Main" }], selected: alice } : { accounts: [] },
       { _tag: "Hidden" },
       balances
     ),
@@ -158,6 +162,16 @@ const eventually = (cond: () => boolean) =>
       yield* Effect.yieldNow()
     }
     return yield* Effect.die(new Error("condition never held"))
+  })
+
+/** Lets forked fibers run (no clock) until the machine's state satisfies `cond`; fails after 1,000 turns. */
+const untilState = (cond: (s: SwapState) => boolean) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 1000; i++) {
+      if (cond(yield* state)) return
+      yield* Effect.yieldNow()
+    }
+    return yield* Effect.die(new Error("the state never got there"))
   })
 
 /** Starts the card's timers and lets the load-time calls settle. */
@@ -261,6 +275,70 @@ describe("SwapMachine", () => {
       yield* m.setAmount("0.06")
       yield* m.prepare
       expect(yield* toasts).toEqual(["Prepare the exchange failed: Impossible to prepare the swap, please try again."])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("'Route not available' resets quietly too; any other price error text is an error", () => {
+    let error = "Route not available"
+    const t = make({ price: () => json({ error }) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      expect((yield* state).status._tag).toBe("idle")
+      expect(yield* toasts).toEqual([])
+      error = "Price feed is stale"
+      yield* m.setAmount("0.06")
+      yield* m.prepare
+      expect((yield* state).status).toEqual({
+        _tag: "error",
+        message: "Impossible to prepare the exchange, please try again."
+      })
+      expect(yield* toasts).toEqual(["Prepare the exchange failed: Impossible to prepare the swap, please try again."])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("429 on registering the swap gives rate_limited, and the signed swap still shows as successful", () => {
+    const t = make({ register: () => json({ error: "rate_limited" }, 429) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      yield* eventually(() => t.txCalls() === 1)
+      yield* untilState((s) => s.serviceMode === "rate_limited")
+      expect(yield* toasts).toEqual([
+        "Rate Limit Exceeded: Your device is overloading the request system. Please keep only one window open or avoid refreshing too frequently."
+      ])
+      yield* TestClock.adjust("10 seconds")
+      yield* untilState((s) => s.status._tag === "success")
+      expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
+      expect(t.txCalls()).toBe(3)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("409 on a transactions call made outside the machine (the panels) gives maintenance", () => {
+    const t = make({ transactions: () => json({ error: "maintenance" }, 409) })
+    return Effect.gen(function* () {
+      yield* started
+      expect((yield* state).serviceMode).toBe("available")
+      const r = yield* Effect.either(Effect.flatMap(ExchangeApi, (api) => api.transactions(alice)))
+      expect(r._tag).toBe("Left")
+      yield* untilState((s) => s.serviceMode === "maintenance")
+      expect(yield* toasts).toEqual([])
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a quote prepared before the wallet disconnected: 'No account selected', nothing sent", () => {
+    const t = make({}, "ok", {}, false)
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      expect((yield* state).status._tag).toBe("success")
+      yield* m.execute
+      expect(t.sent).toHaveLength(0)
+      expect(yield* toasts).toEqual(["No account selected: Please select an account to execute the swap."])
     }).pipe(Effect.provide(t.layer))
   })
 

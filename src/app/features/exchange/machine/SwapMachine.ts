@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect, Either, FiberSet, Option, Schedule, Stream, SubscriptionRef } from "effect"
-import type { LiquidityResponse } from "../../../../exchange/api"
+import { ForbiddenRoute, type LiquidityResponse, RouteNotAvailable } from "../../../../exchange/api"
 import { exceedsBalance, liquidityCovers } from "../../../../exchange/amount"
 import { ExchangeApi } from "../../../../exchange/ExchangeApi"
 import { formatTokenAmount } from "../../../../exchange/format"
@@ -84,6 +84,19 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         if (mode === "rate_limited" && before.serviceMode !== "rate_limited") yield* rateLimitedToast
       })
 
+    /**
+     * HTTP 429 and 409 on a price, health, swap or transactions call (spec §8): the service mode they stand for.
+     * True when `e` was one of them.
+     */
+    const serviceRefusal = (e: { readonly _tag: string }) => {
+      if (e._tag === "ExchangeRateLimited") return Effect.as(enterMode("rate_limited"), true)
+      if (e._tag === "ExchangeMaintenance") return Effect.as(enterMode("maintenance"), true)
+      return Effect.succeed(false)
+    }
+
+    // The panels' and the dialog's calls reach the service mode this way; the machine's own calls enter it at once.
+    yield* api.refusals.pipe(Stream.runForEach(serviceRefusal), Effect.forkScoped)
+
     /** Health and USD prices: at load and each time the 15 s cycle wraps. */
     const fetchHealth = Effect.gen(function* () {
       const r = yield* Effect.either(api.health)
@@ -99,16 +112,9 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         return
       }
       const e = r.left
-      switch (e._tag) {
-        case "ExchangeRateLimited":
-          return yield* enterMode("rate_limited")
-        case "ExchangeMaintenance":
-          return yield* enterMode("maintenance")
-        case "FetchTransportError":
-          return yield* dispatch({ _tag: "ApiReachability", reachable: false })
-        default:
-          return yield* Effect.logWarning("health check failed", e)
-      }
+      if (yield* serviceRefusal(e)) return
+      if (e._tag === "FetchTransportError") return yield* dispatch({ _tag: "ApiReachability", reachable: false })
+      return yield* Effect.logWarning("health check failed", e)
     })
 
     /**
@@ -140,11 +146,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         const r = yield* Effect.either(api.livePrice(from.resourceAddress, to.resourceAddress))
         if (Either.isLeft(r)) {
           const e = r.left
+          if (yield* serviceRefusal(e)) return
           switch (e._tag) {
-            case "ExchangeRateLimited":
-              return yield* enterMode("rate_limited")
-            case "ExchangeMaintenance":
-              return yield* enterMode("maintenance")
             case "FetchStatusError":
               return yield* dispatch({ _tag: "QuoteDropped", key })
             case "FetchTransportError":
@@ -156,7 +159,13 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           }
         }
         const price = r.right
-        if (typeof price.error === "string" && price.error !== "") return yield* dispatch({ _tag: "QuoteDropped", key })
+        if (typeof price.error === "string" && price.error !== "") {
+          // 'Forbidden route' / 'Route not available' quietly reset; any other price error is an error (spec §8).
+          if (price.error === ForbiddenRoute || price.error === RouteNotAvailable)
+            return yield* dispatch({ _tag: "QuoteDropped", key })
+          yield* Effect.logWarning("live price error", price.error)
+          return yield* fail()
+        }
         const limits =
           price.min_amount_in !== undefined && price.max_amount_in !== undefined
             ? { min: price.min_amount_in, max: price.max_amount_in }
@@ -293,18 +302,19 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       const balances = yield* latest(wallet.balances)
       const [from, to] = [yield* token(s.from), yield* token(s.to)]
       if (from === undefined || to === undefined) return
-      const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
-      if (exceedsBalance(s.amount, balance))
-        return yield* toaster.show({
-          title: "Amount exceeds balance",
-          description: `You have only ${formatTokenAmount(balance)} ${from.symbol} in your wallet.`,
-          variant: "destructive"
-        })
+      // A quote stays prepared when the wallet disconnects; without an account there is no balance to compare with.
       const account = session?.selected
       if (account === undefined)
         return yield* toaster.show({
           title: "No account selected",
           description: "Please select an account to execute the swap.",
+          variant: "destructive"
+        })
+      const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
+      if (exceedsBalance(s.amount, balance))
+        return yield* toaster.show({
+          title: "Amount exceeds balance",
+          description: `You have only ${formatTokenAmount(balance)} ${from.symbol} in your wallet.`,
           variant: "destructive"
         })
       yield* refreshLiquidity
