@@ -21,8 +21,13 @@ export const testConfig = (env: Env = {}): AppConfigShape => {
   return decoded.right
 }
 
-/** A fake answer: a Response, undefined for 404, or "network-error" for a request that never gets an answer. */
-export type FakeRoute = (request: HttpClientRequest.HttpClientRequest) => Response | undefined | "network-error"
+/**
+ * A fake answer: a Response, undefined for 404, "network-error" for a request that fails without an answer, or
+ * "hang" for one still waiting for its answer.
+ */
+export type FakeRoute = (
+  request: HttpClientRequest.HttpClientRequest
+) => Response | undefined | "network-error" | "hang"
 
 /**
  * A synchronous fake HttpClient (synchronous so TestClock sees the fibers as suspended, see effect-style V2).
@@ -35,6 +40,7 @@ export const fakeHttp = (route: FakeRoute, seen: Array<string> = []) =>
       Effect.suspend(() => {
         seen.push(`${request.method} ${request.url}`)
         const answer = route(request)
+        if (answer === "hang") return Effect.never
         return answer === "network-error"
           ? Effect.fail(
               new HttpClientError.RequestError({

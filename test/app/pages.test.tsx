@@ -118,6 +118,14 @@ describe("hBTC bridge", () => {
     expect(fetches()).toBe(atLoad + 1)
   })
 
+  it("shows a loading state, not 'Price unavailable', while the price call has no answer yet", async () => {
+    await app({ path: "/hbtc", route: (req) => (req.url.endsWith("/api/btcbridge/price") ? "hang" : undefined) })
+    const line = await screen.findByTestId("btc-price")
+    expect(line).toHaveTextContent("Loading BTC price...")
+    expect(within(line).getByRole("status")).toBeVisible()
+    expect(screen.queryByText("Price unavailable")).toBeNull()
+  })
+
   it("shows 'Price unavailable' with the server's message on failure", async () => {
     await app({ path: "/hbtc", route: price({ message: "Price feed down" }, 503) })
     const line = await screen.findByText("Price unavailable")

@@ -124,11 +124,13 @@ describe("the swap card", () => {
   it("409 shows 'Service Temporarily Unavailable'", async () => {
     await app({ route: api({ health: () => json({ error: "maintenance" }, 409) }) })
     expect(await screen.findByText("Service Temporarily Unavailable")).toBeVisible()
+    expect(screen.getByTestId("service-mode-message")).toHaveTextContent(/^Service in maintenance$/)
   })
 
   it("429 shows 'Rate Limit Reached' and the 10 s toast", async () => {
     await app({ route: api({ health: () => json({ error: "rate" }, 429) }) })
     expect(await screen.findByText("Rate Limit Reached")).toBeVisible()
+    expect(screen.getByTestId("service-mode-message")).toHaveTextContent(/^Rate limit exceeded$/)
     expect(screen.getByText("Rate Limit Exceeded")).toBeVisible()
   })
 

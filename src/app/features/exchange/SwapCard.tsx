@@ -84,14 +84,16 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     return (
       <ModeCard
         title="Service Temporarily Unavailable"
-        text="Service in maintenance. The exchange is being serviced; please come back in a few minutes."
+        text="Service in maintenance"
+        hint="The card comes back by itself when the exchange is available again."
       />
     )
   if (s.serviceMode === "rate_limited")
     return (
       <ModeCard
         title="Rate Limit Reached"
-        text="Rate limit exceeded. Too many requests came from this device; the card comes back by itself in a moment."
+        text="Rate limit exceeded"
+        hint="The card comes back by itself in a moment."
       />
     )
 
@@ -293,11 +295,15 @@ function Row({ label, children }: { readonly label: React.ReactNode; readonly ch
   )
 }
 
-function ModeCard({ title, text }: { readonly title: string; readonly text: string }) {
+/** A service mode's card: its title, the spec §8 message word for word, and when the card comes back. */
+function ModeCard({ title, text, hint }: { readonly title: string; readonly text: string; readonly hint: string }) {
   return (
     <Card testId="service-mode" className="py-10 text-center">
       <h2 className="text-xl font-bold">{title}</h2>
-      <p className="mt-2 text-muted">{text}</p>
+      <p className="mt-2 text-ink" data-testid="service-mode-message">
+        {text}
+      </p>
+      <p className="mt-1 text-sm text-muted">{hint}</p>
     </Card>
   )
 }

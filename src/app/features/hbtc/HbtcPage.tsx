@@ -10,7 +10,7 @@ import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
 import { Loading, type Remote } from "../../runtime/remote"
 import { Toaster } from "../../services/Toaster"
 import { emptySession, WalletSession } from "../../services/WalletSession"
-import { Badge, Button, Card, ExternalLink, Progress } from "../../ui/kit"
+import { Badge, Button, Card, ExternalLink, Progress, Spinner } from "../../ui/kit"
 import { btcPriceErrorMessage, btcPriceStream } from "./btcPrice"
 import { bridgeInDevelopmentToast, type Destination, type Direction, hbtcButtonLabel } from "./labels"
 
@@ -95,6 +95,12 @@ function PriceLine({ price }: { readonly price: Remote<BtcPriceResponse, Exchang
     return (
       <p data-testid="btc-price" className="text-sm text-muted">
         BTC price: <span className="font-semibold text-ink">{formatUsd(price.value.price)}</span>
+      </p>
+    )
+  if (price._tag === "Loading")
+    return (
+      <p data-testid="btc-price" className="text-sm text-muted">
+        <Spinner label="Loading BTC price..." />
       </p>
     )
   return (
