@@ -117,7 +117,7 @@ const make = (
     fakeHttp((r) => route(r), requests),
     KeyValueStore.layerMemory,
     WalletSession.fromState(
-      connected ? { accounts: [{ address: alice, label: "Main" }], selected: alice } : { accounts: [] },
+      connected ? { accounts: [{ address: alice, label: "Main" }], selected: alice } : { accounts: [], selected: undefined },
       { _tag: "Hidden" },
       balances
     ),
