@@ -343,38 +343,7 @@ describe("Your Transactions", () => {
     expect(calls()).toBe(before + 1)
   })
 
-  it("reloads after a swap of the account until the record appears (3 tries, 5 s apart)", async () => {
-    const hash = "txid_loc1swap"
-    let data: ReadonlyArray<TransactionRecord> = []
-    const h = await mount(<YourTransactions />, {
-      session: connected(),
-      route: transactionsRoute((k) => (k === A1 ? json({ transactions: data }) : undefined))
-    })
-    expect(await screen.findByText("No transactions found for this account")).toBeVisible()
-    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
-    const atLoad = calls()
-    const submitted: SwapSubmitted = { txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "0.5" }
-
-    // Another account's swap does not concern this panel.
-    await h.run(SwapEvents.publish({ ...submitted, account: A2 }))
-    await h.advance("0 millis")
-    expect(calls()).toBe(atLoad)
-
-    await h.run(SwapEvents.publish(submitted))
-    await waitFor(() => expect(calls()).toBe(atLoad + 1))
-    await h.advance("4999 millis")
-    expect(calls()).toBe(atLoad + 1)
-    data = [record({ tx_in: hash, status: "pending", tx_out: undefined })]
-    await h.advance("1 millis")
-    expect(calls()).toBe(atLoad + 2)
-    await waitFor(() => expect(rows()).toHaveLength(1))
-    expect(within(rows()[0]!).getByTestId("transaction-status")).toHaveTextContent("pending")
-    // Found: no third try.
-    await h.advance("30 seconds")
-    expect(calls()).toBe(atLoad + 2)
-  })
-
-  it("shows the list the swap card's tracking already read, without asking again", async () => {
+  it("after a swap of the account, shows the list the swap card's tracking read, without asking again", async () => {
     const hash = "txid_loc1seen"
     const h = await mount(<YourTransactions />, {
       session: connected(),
@@ -384,6 +353,10 @@ describe("Your Transactions", () => {
     const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
     const atLoad = calls()
     const seen = [record({ tx_in: hash, amount_in: "0.5", tx_out: "txid_loc1paid" })]
+    // Another account's swap does not concern this panel.
+    await h.run(SwapEvents.publish({ txHash: hash, account: A2, from: "hETH", to: "hUSDC", amountIn: "0.5", seen }))
+    await h.advance("0 millis")
+    expect(screen.getByText("No transactions found for this account")).toBeVisible()
     await h.run(SwapEvents.publish({ txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "0.5", seen }))
     await waitFor(() => expect(rows()).toHaveLength(1))
     expect(rows()[0]).toHaveTextContent("txid_loc1paid")
@@ -391,21 +364,7 @@ describe("Your Transactions", () => {
     expect(calls()).toBe(atLoad)
   })
 
-  it("reads the list itself when what the card saw does not hold the swap", async () => {
-    const hash = "txid_loc1unseen"
-    const h = await mount(<YourTransactions />, {
-      session: connected(),
-      route: transactionsRoute((k) => (k === A1 ? json({ transactions: [record({ tx_in: hash })] }) : undefined))
-    })
-    await waitFor(() => expect(rows()).toHaveLength(1))
-    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
-    const atLoad = calls()
-    const seen = [record({ tx_in: "txid_other" })]
-    await h.run(SwapEvents.publish({ txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "1", seen }))
-    await waitFor(() => expect(calls()).toBe(atLoad + 1))
-  })
-
-  it("gives up after 3 tries when the record never appears", async () => {
+  it("shows the tracking's last list even when the swap is not in it yet: the card already asked 3 times", async () => {
     const h = await mount(<YourTransactions />, {
       session: connected(),
       route: transactionsRoute((k) => (k === A1 ? json({ transactions: [] }) : undefined))
@@ -413,14 +372,30 @@ describe("Your Transactions", () => {
     expect(await screen.findByText("No transactions found for this account")).toBeVisible()
     const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
     const atLoad = calls()
-    await h.run(SwapEvents.publish({ txHash: "txid_x", account: A1, from: "hETH", to: "hUSDC", amountIn: "1" }))
-    await h.advance("0 millis")
-    await h.advance("5 seconds")
-    await h.advance("5 seconds")
-    expect(calls()).toBe(atLoad + 3)
+    const seen = [record({ tx_in: "txid_other" })]
+    await h.run(
+      SwapEvents.publish({ txHash: "txid_loc1unseen", account: A1, from: "hETH", to: "hUSDC", amountIn: "1", seen })
+    )
+    await waitFor(() => expect(rows()).toHaveLength(1))
     await h.advance("1 minute")
-    expect(calls()).toBe(atLoad + 3)
-    expect(screen.getByText("No transactions found for this account")).toBeVisible()
+    expect(calls()).toBe(atLoad)
+  })
+
+  it("reloads once after a swap when none of the tracking's reads succeeded", async () => {
+    let data: ReadonlyArray<TransactionRecord> = []
+    const h = await mount(<YourTransactions />, {
+      session: connected(),
+      route: transactionsRoute((k) => (k === A1 ? json({ transactions: data }) : undefined))
+    })
+    expect(await screen.findByText("No transactions found for this account")).toBeVisible()
+    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
+    const atLoad = calls()
+    data = [record({ tx_in: "txid_x", status: "pending", tx_out: undefined })]
+    await h.run(SwapEvents.publish({ txHash: "txid_x", account: A1, from: "hETH", to: "hUSDC", amountIn: "1" }))
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    expect(within(rows()[0]!).getByTestId("transaction-status")).toHaveTextContent("pending")
+    await h.advance("1 minute")
+    expect(calls()).toBe(atLoad + 1)
   })
 })
 
@@ -713,90 +688,59 @@ describe("LatestTransactionDialog", () => {
   const hash = "txid_loc1latestswap"
   const submitted: SwapSubmitted = { txHash: hash, account: A1, from: "hETH", to: "hUSDC", amountIn: "0.25" }
 
-  it("opens after a swap with the signed facts as pending, then shows the exchange's record for the hash", async () => {
-    let data: ReadonlyArray<TransactionRecord> = [record({ tx_in: "txid_other" })]
-    const h = await mount(<LatestTransactionDialog />, {
-      route: transactionsRoute((k) => (k === A1 ? json({ transactions: data }) : undefined))
-    })
-    expect(screen.queryByRole("dialog")).toBeNull()
-    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
-    await h.run(SwapEvents.publish(submitted))
-    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
-    const card = within(dialog).getByTestId("transaction-card")
-    expect(within(card).getByTestId("transaction-status")).toHaveTextContent("pending")
-    expect(card).toHaveTextContent(hash)
-    expect(card).toHaveTextContent("0.25 hETH")
-    expect(card).toHaveTextContent(A1)
-    expect(calls()).toBe(1)
-
-    data = [
-      record({ tx_in: hash, amount_in: "0.25", amount_out: "617.25", status: "pending", tx_out: undefined }),
-      ...data
-    ]
-    await h.advance("5 seconds")
-    expect(calls()).toBe(2)
-    await waitFor(() => expect(within(dialog).getByTestId("transaction-card")).toHaveTextContent("617.25 hUSDC"))
-    data = [record({ tx_in: hash, amount_in: "0.25", amount_out: "617.25", tx_out: "txid_loc1payout" })]
-    await h.advance("5 seconds")
-    expect(calls()).toBe(3)
-    const final = within(screen.getByRole("dialog", { name: "Latest Transaction" })).getByTestId("transaction-card")
-    await waitFor(() => expect(within(final).getByTestId("transaction-status")).toHaveTextContent("completed"))
-    expect(final).toHaveTextContent("txid_loc1payout")
-    expect(final).toHaveTextContent(hash)
-    // Three tries at most.
-    await h.advance("1 minute")
-    expect(calls()).toBe(3)
-  })
-
-  it("shows a final record the swap card's tracking already read, without a lookup", async () => {
+  it("opens after a swap with the record the swap card's tracking read for the hash, without a lookup", async () => {
     const h = await mount(<LatestTransactionDialog />, {
       route: transactionsRoute(() => json({ transactions: [] }))
     })
-    const seen = [record({ tx_in: hash, amount_in: "0.25", amount_out: "617.25", tx_out: "txid_loc1payout" })]
+    expect(screen.queryByRole("dialog")).toBeNull()
+    const seen = [
+      record({ tx_in: "txid_other", amount_in: "9" }),
+      record({ tx_in: hash, amount_in: "0.25", amount_out: "617.25", tx_out: "txid_loc1payout" })
+    ]
     await h.run(SwapEvents.publish({ ...submitted, seen }))
     const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
     const card = within(dialog).getByTestId("transaction-card")
     expect(within(card).getByTestId("transaction-status")).toHaveTextContent("completed")
     expect(card).toHaveTextContent("txid_loc1payout")
+    expect(card).toHaveTextContent("617.25 hUSDC")
+    expect(within(dialog).queryByTestId("latest-transaction-note")).toBeNull()
     await h.advance("1 minute")
     expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(0)
   })
 
-  it("keeps asking while the record the card saw is still pending", async () => {
+  it("shows a pending record as pending: the tracking stopped once the record appeared (spec §7)", async () => {
     const h = await mount(<LatestTransactionDialog />, {
-      route: transactionsRoute(() =>
-        json({ transactions: [record({ tx_in: hash, amount_out: "617.25", tx_out: "txid_loc1payout" })] })
-      )
+      route: transactionsRoute(() => json({ transactions: [] }))
     })
     const seen = [record({ tx_in: hash, amount_out: "617.25", status: "pending", tx_out: undefined })]
     await h.run(SwapEvents.publish({ ...submitted, seen }))
     const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
     expect(within(dialog).getByTestId("transaction-status")).toHaveTextContent("pending")
-    const calls = () => h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`)).length
-    // It was read just now: the next look is 5 s later.
-    await h.advance("4999 millis")
-    expect(calls()).toBe(0)
-    await h.advance("1 millis")
-    await waitFor(() => expect(within(dialog).getByTestId("transaction-status")).toHaveTextContent("completed"))
-    expect(calls()).toBe(1)
+    expect(within(dialog).getByTestId("transaction-card")).toHaveTextContent("617.25 hUSDC")
+    await h.advance("1 minute")
+    expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(0)
   })
 
-  it("never loses the hash: lookups that fail leave the signed facts on screen", async () => {
+  it("never loses the hash: without a record it shows the signed facts as pending, and says so", async () => {
     const h = await mount(<LatestTransactionDialog />, {
       route: transactionsRoute(() => json({ error: "busy" }, 429))
     })
-    await h.run(SwapEvents.publish(submitted))
+    await h.run(SwapEvents.publish({ ...submitted, seen: [record({ tx_in: "txid_other" })] }))
     const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
-    await h.advance("5 seconds")
-    await h.advance("5 seconds")
     const card = within(dialog).getByTestId("transaction-card")
     expect(card).toHaveTextContent(hash)
+    expect(card).toHaveTextContent("0.25 hETH")
+    expect(card).toHaveTextContent(A1)
     expect(within(card).getByTestId("transaction-status")).toHaveTextContent("pending")
+    expect(within(dialog).getByTestId("latest-transaction-note")).toHaveTextContent(
+      "The exchange has not listed this swap yet."
+    )
     const tx = within(card)
       .getAllByRole("link")
       .find((a) => a.getAttribute("href")?.endsWith(`/transaction/${hash}`))
     expect(tx).toBeDefined()
-    expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(3)
+    await h.advance("1 minute")
+    expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(0)
   })
 
   it("stays closed once dismissed, and opens again for the next swap", async () => {

@@ -117,7 +117,9 @@ const make = (
     fakeHttp((r) => route(r), requests),
     KeyValueStore.layerMemory,
     WalletSession.fromState(
-      connected ? { accounts: [{ address: alice, label: "Main" }], selected: alice } : { accounts: [], selected: undefined },
+      connected
+        ? { accounts: [{ address: alice, label: "Main" }], selected: alice }
+        : { accounts: [], selected: undefined },
       { _tag: "Hidden" },
       balances
     ),
@@ -446,6 +448,34 @@ describe("SwapMachine", () => {
       yield* TestClock.adjust("10 seconds")
       expect(t.txCalls()).toBe(3)
       expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("tracking that never finds the swap stops after 3 reads and passes on the last list it read", () => {
+    const other = {
+      from: alice,
+      to: DevnetAddresses.exchangeAccount,
+      asset_in: "hETH",
+      amount_in: "1",
+      tx_in: "txid_other",
+      status: "completed"
+    }
+    const t = make({ transactions: () => json({ transactions: [other] }) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      const published = yield* Effect.fork(Stream.runHead(yield* SwapEvents.submitted))
+      yield* Effect.yieldNow()
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      yield* TestClock.adjust("10 seconds")
+      yield* untilState((s) => s.status._tag === "success")
+      expect(t.txCalls()).toBe(3)
+      const event = Option.getOrThrow(yield* Fiber.join(published))
+      expect(event.seen?.map((r) => r.tx_in)).toEqual(["txid_other"])
+      expect((yield* toasts)[0]).toMatch(/It will appear in your transactions shortly\.$/)
+      yield* TestClock.adjust("1 minute")
+      expect(t.txCalls()).toBe(3)
     }).pipe(Effect.provide(t.layer))
   })
 

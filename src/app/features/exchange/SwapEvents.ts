@@ -9,8 +9,8 @@ export interface SwapSubmitted {
   readonly to: string
   readonly amountIn: string
   /**
-   * The account's transactions as the swap card's tracking last read them, when they already list this swap: the
-   * page shows them instead of asking the exchange again.
+   * The account's transactions as the swap card's tracking last read them (spec §7: up to 3 reads, until the swap is
+   * listed), with or without this swap; absent when no read succeeded. The page shows them instead of reading again.
    */
   readonly seen?: ReadonlyArray<TransactionRecord>
 }

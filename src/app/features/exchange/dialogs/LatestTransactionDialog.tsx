@@ -1,61 +1,29 @@
-import { Duration, Effect, Either, Stream, SubscriptionRef } from "effect"
+import { Effect, Stream } from "effect"
 import { useState } from "react"
 import type { TransactionRecord } from "../../../../exchange/api"
-import { ExchangeApi } from "../../../../exchange/ExchangeApi"
 import { useAppConfig } from "../../../config/useAppConfig"
 import { useStream } from "../../../runtime/app-runtime"
 import { Dialog } from "../../../ui/Dialog"
-import { Spinner } from "../../../ui/kit"
-import { statusTone } from "../panels/TransactionRow"
 import { SwapEvents, type SwapSubmitted } from "../SwapEvents"
 import { LiveTransactionCard } from "./TransactionCard"
 
-/** What the dialog knows of the latest swap: what was signed, and the exchange's record once it has one. */
+/** What the dialog knows of the latest swap: what was signed, and the exchange's record when tracking saw one. */
 export interface LatestSwap {
   readonly submitted: SwapSubmitted
   readonly record: TransactionRecord | undefined
-  /** Still asking the exchange for the record. */
-  readonly checking: boolean
 }
 
-/** Spec §7's tracking policy: `transactions/{account}` up to 3 times, 5 s apart. */
-export const LATEST_ATTEMPTS = 3
-export const LATEST_SPACING = Duration.seconds(5)
-
 /**
- * Asks for the record of `submitted.txHash` up to 3 times, 5 s apart, stopping early once it is final (and not at all
- * when the swap card's tracking already saw it final). A failed call only costs an attempt: what was signed stays on
- * screen.
+ * Every submitted swap, with the record the swap card's tracking read for its hash (spec §7: up to 3 reads, 5 s
+ * apart, until the record appears). The dialog makes no request of its own; a newer swap replaces the one shown.
  */
-const track = (submitted: SwapSubmitted): Stream.Stream<LatestSwap, never, ExchangeApi> =>
-  Stream.unwrapScoped(
-    Effect.gen(function* () {
-      const api = yield* ExchangeApi
-      // The swap card's tracking may already have read the record: a final one needs no lookup at all.
-      const known = submitted.seen?.find((r) => r.tx_in === submitted.txHash)
-      const final = known !== undefined && statusTone(known.status) !== "pending"
-      const state = yield* SubscriptionRef.make<LatestSwap>({ submitted, record: known, checking: !final })
-      const poll = Effect.gen(function* () {
-        if (final) return
-        // A pending record was read just now: the next look is one spacing away.
-        if (known !== undefined) yield* Effect.sleep(LATEST_SPACING)
-        for (let attempt = 1; attempt <= LATEST_ATTEMPTS; attempt++) {
-          const result = yield* Effect.either(api.transactions(submitted.account))
-          if (Either.isLeft(result)) yield* Effect.logWarning("latest transaction: lookup failed", result.left)
-          const record = Either.isRight(result) ? result.right.find((r) => r.tx_in === submitted.txHash) : undefined
-          if (record !== undefined) yield* SubscriptionRef.update(state, (s) => ({ ...s, record }))
-          if (record !== undefined && statusTone(record.status) !== "pending") break
-          if (attempt < LATEST_ATTEMPTS) yield* Effect.sleep(LATEST_SPACING)
-        }
-      }).pipe(Effect.ensuring(SubscriptionRef.update(state, (s) => ({ ...s, checking: false }))))
-      yield* Effect.forkScoped(poll)
-      return state.changes
-    })
+export const latestSwapStream: Stream.Stream<LatestSwap, never, SwapEvents> = Stream.unwrap(
+  Effect.map(SwapEvents, (events) =>
+    Stream.map(events.submitted, (submitted): LatestSwap => ({
+      submitted,
+      record: submitted.seen?.find((r) => r.tx_in === submitted.txHash)
+    }))
   )
-
-/** Every submitted swap, followed until its record is known; a newer swap replaces the one followed. */
-export const latestSwapStream: Stream.Stream<LatestSwap, never, ExchangeApi | SwapEvents> = Stream.unwrap(
-  Effect.map(SwapEvents, (events) => events.submitted.pipe(Stream.flatMap(track, { switch: true })))
 )
 
 /** What was signed, as a record: pending, to the exchange account, the hash as the deposit transaction. */
@@ -90,7 +58,11 @@ export function LatestTransactionDialog() {
     >
       {latest !== undefined && (
         <div className="space-y-3">
-          {latest.record === undefined && latest.checking && <Spinner label="Waiting for the exchange's record..." />}
+          {latest.record === undefined && (
+            <p className="text-sm text-muted" data-testid="latest-transaction-note">
+              The exchange has not listed this swap yet. It will appear in Your Transactions shortly.
+            </p>
+          )}
           <LiveTransactionCard record={latest.record ?? submittedRecord(latest.submitted, config.exchangeAccount)} />
         </div>
       )}

@@ -1,5 +1,10 @@
 import { Clock, Duration, Effect, Either, FiberSet, Option, Schedule, Stream, SubscriptionRef } from "effect"
-import { ForbiddenRoute, type LiquidityResponse, RouteNotAvailable } from "../../../../exchange/api"
+import {
+  ForbiddenRoute,
+  type LiquidityResponse,
+  RouteNotAvailable,
+  type TransactionRecord
+} from "../../../../exchange/api"
 import { exceedsBalance, liquidityCovers } from "../../../../exchange/amount"
 import { ExchangeApi } from "../../../../exchange/ExchangeApi"
 import { formatTokenAmount } from "../../../../exchange/format"
@@ -224,18 +229,22 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
     }).pipe(Effect.withSpan("SwapMachine.run"))
 
     /**
-     * Waits up to 3 × 5 s for the server to list the swap; tracking failures never fail the swap. Gives the list that
-     * holds it, or undefined when it never appeared.
+     * Spec §7's tracking: `transactions/{account}` up to 3 times, 5 s apart, until a record with `tx_in` equal to the
+     * hash appears. Gives the last list read (with or without the record; undefined when every read failed), which
+     * the page shows instead of reading again. Tracking failures never fail the swap.
      */
     const track = (account: string, txHash: string) =>
       Effect.gen(function* () {
+        let last: ReadonlyArray<TransactionRecord> | undefined
         for (let attempt = 1; attempt <= TRACKING_TRIES; attempt++) {
           const r = yield* Effect.either(api.transactions(account))
-          if (Either.isRight(r) && r.right.some((t) => t.tx_in === txHash)) return r.right
-          if (Either.isLeft(r)) yield* Effect.logWarning("tracking: transactions failed", r.left)
+          if (Either.isRight(r)) {
+            last = r.right
+            if (r.right.some((t) => t.tx_in === txHash)) return last
+          } else yield* Effect.logWarning("tracking: transactions failed", r.left)
           if (attempt < TRACKING_TRIES) yield* Effect.sleep(TRACKING_SPACING)
         }
-        return undefined
+        return last
       })
 
     const swap = (s: SwapState, account: string, from: TokenEntry, to: TokenEntry) =>
@@ -276,7 +285,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           title: "Swap Successful",
           description: `You sent ${formatTokenAmount(s.amount)} ${from.symbol}${
             s.quote ? ` for about ${formatTokenAmount(s.quote.toAmount)} ${to.symbol}` : ""
-          }.${seen !== undefined ? "" : " It will appear in your transactions shortly."}`
+          }.${seen?.some((t) => t.tx_in === txHash) ? "" : " It will appear in your transactions shortly."}`
         })
         yield* Effect.all([celebration.celebrate, wallet.reloadBalances], { concurrency: "unbounded", discard: true })
         yield* Effect.sleep(RESET_AFTER_SWAP)

@@ -1,4 +1,4 @@
-import { Duration, Effect, Either, PubSub, Stream, SubscriptionRef } from "effect"
+import { Effect, Either, PubSub, Stream, SubscriptionRef } from "effect"
 import { useMemo, useState } from "react"
 import type { TransactionRecord } from "../../../../exchange/api"
 import { ExchangeApi, type ExchangeServiceError } from "../../../../exchange/ExchangeApi"
@@ -21,16 +21,8 @@ export type AccountTransactions =
       readonly refreshing: boolean
     }
 
-/**
- * After a swap the record may not be on the server yet: reload up to 3 times, 5 s apart (spec §7's tracking
- * policy), until a record with `tx_in` equal to the hash appears.
- */
-export const SWAP_RELOAD_ATTEMPTS = 3
-export const SWAP_RELOAD_SPACING = Duration.seconds(5)
-
 type Trigger =
-  | { readonly _tag: "Load" }
-  | { readonly _tag: "Swap"; readonly txHash: string; readonly seen: ReadonlyArray<TransactionRecord> | undefined }
+  { readonly _tag: "Load" } | { readonly _tag: "Swap"; readonly seen: ReadonlyArray<TransactionRecord> | undefined }
 
 /**
  * `GET {api}/api/transactions/{account}` when subscribed, on each `refreshes` element, and after each swap of this
@@ -59,22 +51,14 @@ export const accountTransactionsFeed = (
           })
         )
         if (Either.isLeft(result)) yield* Effect.logWarning("Failed to load wallet transactions", result.left)
-        return result
       })
 
-      const untilRecorded = (txHash: string, seen: ReadonlyArray<TransactionRecord> | undefined) =>
-        Effect.gen(function* () {
-          // The swap card's tracking has just read the list with this swap in it: no need to ask again.
-          if (seen?.some((r) => r.tx_in === txHash)) {
-            yield* SubscriptionRef.set(state, { _tag: "Success", transactions: seen, refreshing: false })
-            return
-          }
-          for (let attempt = 1; attempt <= SWAP_RELOAD_ATTEMPTS; attempt++) {
-            const result = yield* load
-            if (Either.isRight(result) && result.right.some((r) => r.tx_in === txHash)) return
-            if (attempt < SWAP_RELOAD_ATTEMPTS) yield* Effect.sleep(SWAP_RELOAD_SPACING)
-          }
-        })
+      // After a swap: the list the swap card's tracking read (it polled up to 3 times, spec §7); one reload only
+      // when none of its reads succeeded.
+      const afterSwap = (seen: ReadonlyArray<TransactionRecord> | undefined) =>
+        seen === undefined
+          ? load
+          : SubscriptionRef.set(state, { _tag: "Success", transactions: seen, refreshing: false })
 
       const triggers: Stream.Stream<Trigger> = Stream.mergeAll(
         [
@@ -82,13 +66,13 @@ export const accountTransactionsFeed = (
           Stream.map(refreshes, (): Trigger => ({ _tag: "Load" })),
           events.submitted.pipe(
             Stream.filter((e) => e.account === account),
-            Stream.map((e): Trigger => ({ _tag: "Swap", txHash: e.txHash, seen: e.seen }))
+            Stream.map((e): Trigger => ({ _tag: "Swap", seen: e.seen }))
           )
         ],
         { concurrency: "unbounded" }
       )
       yield* triggers.pipe(
-        Stream.flatMap((t) => Stream.fromEffect(t._tag === "Load" ? load : untilRecorded(t.txHash, t.seen)), {
+        Stream.flatMap((t) => Stream.fromEffect(t._tag === "Load" ? load : afterSwap(t.seen)), {
           switch: true
         }),
         Stream.runDrain,
