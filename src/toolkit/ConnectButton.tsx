@@ -26,6 +26,12 @@ export interface ConnectButtonProps {
   readonly onIgnoreTransaction: (interactionId: string) => void
   /** Asks the extension to show its QR code (`openPopup`). */
   readonly onShowQrCode: () => void
+  /**
+   * The dApp's selected account. With `onSelectAccount`, each shared account becomes a choice, the selected one
+   * marked; without it the list only shows the accounts.
+   */
+  readonly selectedAccount?: string | undefined
+  readonly onSelectAccount?: ((address: string) => void) | undefined
 }
 
 export const COMPACT_BELOW_PX = 138
@@ -68,7 +74,10 @@ const RadixMark = () => (
 
 const isLive = (item: RequestItem) => item.status === "pending" || item.status === "pendingCommit"
 
-const requestTitles: Record<RequestItem["type"], Partial<Record<RequestItem["status"], string>> & { readonly pending: string }> = {
+const requestTitles: Record<
+  RequestItem["type"],
+  Partial<Record<RequestItem["status"], string>> & { readonly pending: string }
+> = {
   loginRequest: { pending: "Pending Login", success: "Login Request", fail: "Login Request Rejected" },
   dataRequest: { pending: "Pending Data Request", success: "Data Request", fail: "Data Request Rejected" },
   proofRequest: { pending: "Pending Proof Request", success: "Proof Request", fail: "Proof Request Rejected" },
@@ -93,7 +102,10 @@ export const requestTitle = (item: RequestItem): string => {
   return titles[item.status] ?? (item.status === "cancelled" ? "Request Cancelled" : titles.pending)
 }
 
-const explorerLink = (item: RequestItem, dashboardUrl: string): { readonly href: string; readonly label: string } | undefined => {
+const explorerLink = (
+  item: RequestItem,
+  dashboardUrl: string
+): { readonly href: string; readonly label: string } | undefined => {
   if (!item.transactionIntentHash) return undefined
   if (item.type === "sendTransaction") {
     return { href: `${dashboardUrl}/transaction/${item.transactionIntentHash}`, label: "View transaction" }
@@ -117,10 +129,16 @@ const RequestCard = (props: {
   const { item } = props
   const link = explorerLink(item, props.dashboardUrl)
   return (
-    <li data-testid="request-card" data-status={item.status} className="flex items-center justify-between gap-3 rounded-md border border-current/10 p-2">
+    <li
+      data-testid="request-card"
+      data-status={item.status}
+      className="flex items-center justify-between gap-3 rounded-md border border-current/10 p-2"
+    >
       <div className="min-w-0">
         <p className="truncate text-sm font-medium">{requestTitle(item)}</p>
-        {item.status === "pending" && <p className={`text-xs ${props.muted}`}>Open your Radix Wallet app to review the request</p>}
+        {item.status === "pending" && (
+          <p className={`text-xs ${props.muted}`}>Open your Radix Wallet app to review the request</p>
+        )}
         {link && (
           <a href={link.href} target="_blank" rel="noopener noreferrer" className={`text-xs ${linkClasses}`}>
             {link.label}
@@ -205,16 +223,47 @@ const NotConnected = (props: ConnectButtonProps & { readonly muted: string }) =>
   )
 }
 
-const Connected = (props: ConnectButtonProps & { readonly muted: string; readonly tab: string; readonly onTab: (t: string) => void }) => {
+/** An account's label: a toggle that selects it when the dApp lets the user pick, else plain text. */
+const AccountName = (props: {
+  readonly label: string
+  readonly selected: boolean
+  readonly onSelect: (() => void) | undefined
+}) => {
+  if (props.onSelect === undefined) return <span className="truncate">{props.label}</span>
+  return (
+    <button
+      type="button"
+      aria-pressed={props.selected}
+      onClick={props.onSelect}
+      className={`flex min-w-0 items-center gap-2 rounded px-1 py-0.5 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-[#52e3c2] ${props.selected ? "font-semibold" : "opacity-80 hover:opacity-100"}`}
+    >
+      <span
+        aria-hidden
+        className={`h-2.5 w-2.5 shrink-0 rounded-full border border-current ${props.selected ? "bg-[#52e3c2]" : ""}`}
+      />
+      <span className="truncate">{props.label}</span>
+    </button>
+  )
+}
+
+const Connected = (
+  props: ConnectButtonProps & { readonly muted: string; readonly tab: string; readonly onTab: (t: string) => void }
+) => {
   const { state } = props
   return (
     <Tabs.Root value={props.tab} onValueChange={props.onTab} className="flex flex-col gap-3">
       <Popover.Title className="sr-only">{state.dAppName || "Radix Wallet"}</Popover.Title>
       <Tabs.List aria-label="Wallet" className="flex gap-1 rounded-md bg-current/5 p-1">
-        <Tabs.Trigger value="sharing" className="flex-1 rounded px-2 py-1 text-sm data-[state=active]:bg-current/10 data-[state=active]:font-semibold">
+        <Tabs.Trigger
+          value="sharing"
+          className="flex-1 rounded px-2 py-1 text-sm data-[state=active]:bg-current/10 data-[state=active]:font-semibold"
+        >
           Sharing
         </Tabs.Trigger>
-        <Tabs.Trigger value="requests" className="flex-1 rounded px-2 py-1 text-sm data-[state=active]:bg-current/10 data-[state=active]:font-semibold">
+        <Tabs.Trigger
+          value="requests"
+          className="flex-1 rounded px-2 py-1 text-sm data-[state=active]:bg-current/10 data-[state=active]:font-semibold"
+        >
           Requests
         </Tabs.Trigger>
       </Tabs.List>
@@ -232,7 +281,11 @@ const Connected = (props: ConnectButtonProps & { readonly muted: string; readonl
         <ul className="flex flex-col gap-1" aria-label="Shared accounts">
           {state.accounts.map((account) => (
             <li key={account.address} className="flex items-center justify-between gap-2 text-sm">
-              <span className="truncate">{account.label}</span>
+              <AccountName
+                label={account.label}
+                selected={account.address === props.selectedAccount}
+                onSelect={props.onSelectAccount && (() => props.onSelectAccount?.(account.address))}
+              />
               <a
                 href={`${state.dashboardUrl}/account/${account.address}`}
                 target="_blank"

@@ -125,11 +125,16 @@ describe("WalletSession (live, over the devnet gateway)", () => {
       yield* SubscriptionRef.set(data, { ...emptyWalletData, accounts: [account(alice!, "A")] })
       yield* TestClock.adjust("1 millis")
       expect((yield* latest(session.session)).selected).toBe(alice)
+      // The selection moved without the user picking: that is an account change too.
+      const toaster = yield* Toaster
+      expect(yield* Effect.map(toaster.current, (ts) => [ts[0]?.title, ts[0]?.description])).toEqual([
+        "Account Changed",
+        "account_loc1280...nt3mp"
+      ])
       yield* SubscriptionRef.set(data, emptyWalletData)
       yield* TestClock.adjust("1 millis")
       expect(yield* latest(session.session)).toEqual({ accounts: [], selected: undefined })
       expect(yield* latest(session.gksBalance)).toEqual({ _tag: "Hidden" })
-      const toaster = yield* Toaster
       expect(yield* Effect.map(toaster.current, (ts) => ts[0]?.title)).toBe("Wallet Disconnected")
       const fiber = yield* Effect.fork(latest(session.balances))
       expect(yield* Fiber.join(fiber)).toEqual({ _tag: "None" })

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { render, screen, within } from "@testing-library/react"
+import { cleanup, render, screen, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event"
 import { describe, expect, it, vi } from "vitest"
 import { ConnectButton, type ConnectButtonProps } from "../../src/toolkit/ConnectButton.js"
@@ -122,6 +122,31 @@ describe("ConnectButton popover, connected", () => {
     expect(h.onUpdateSharedAccounts).toHaveBeenCalledTimes(1)
     await user.click(screen.getByRole("button", { name: "Log out" }))
     expect(h.onDisconnect).toHaveBeenCalledTimes(1)
+  })
+
+  it("lists accounts as text only, unless the dApp lets the user pick; then the selected one is pressed", async () => {
+    const second = "account_tdx_2_128jm6lz94jf9tnec8d0uqp23xfyu7yc2cyrnqw3dhy8uyxdx6fppu0"
+    const twoAccounts = {
+      ...connected,
+      accounts: [...(connected.accounts ?? []), { address: second, label: "Savings", appearanceId: 1 }]
+    }
+    const plain = setup(twoAccounts)
+    await plain.user.click(screen.getByTestId("connect-button"))
+    await screen.findByTestId("connect-popover")
+    expect(screen.queryByRole("button", { name: "Main" })).toBeNull()
+    expect(screen.getByText("Main")).toBeTruthy()
+    cleanup()
+
+    const onSelectAccount = vi.fn()
+    const { user } = setup(twoAccounts, { selectedAccount: second, onSelectAccount })
+    await user.click(screen.getByTestId("connect-button"))
+    await screen.findByTestId("connect-popover")
+    expect(screen.getByRole("button", { name: "Savings" }).getAttribute("aria-pressed")).toBe("true")
+    expect(screen.getByRole("button", { name: "Main" }).getAttribute("aria-pressed")).toBe("false")
+    await user.click(screen.getByRole("button", { name: "Main" }))
+    expect(onSelectAccount).toHaveBeenCalledWith(
+      "account_tdx_2_12yf9gd53yfep7a669fv2t3wm7nz9zeezwd04n02a433ker8vza6rhe"
+    )
   })
 
   it("opens on requests while some are pending: newest first, Cancel or Ignore, explorer links", async () => {

@@ -69,6 +69,16 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
         if (selected === account) yield* SubscriptionRef.set(balances, { _tag: "Ready", account, amounts })
       })
 
+    /** The toolkit's own 'Account Changed' toast (15+5 address, 3 s). */
+    const showAccountChanged = (address: string) => {
+      const toast = accountChangedToast(address)
+      return toaster.show({
+        title: toast.title,
+        description: toast.description,
+        duration: Duration.millis(toast.durationMs)
+      })
+    }
+
     // Follow the wallet's accounts; keep the selection while it is still shared, else take the first.
     yield* walletData.pipe(
       Stream.runForEach((data) =>
@@ -85,6 +95,9 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
             })
           if (before.accounts.length > 0 && accounts.length === 0)
             yield* toaster.show({ title: "Wallet Disconnected", duration: WALLET_DISCONNECTED_DURATION })
+          // The selected account is no longer shared: the selection moved to the first one.
+          if (before.selected !== undefined && selected !== undefined && selected !== before.selected)
+            yield* showAccountChanged(selected)
           if (selected === undefined) {
             lastFetch = undefined
             yield* SubscriptionRef.set(balances, { _tag: "None" })
@@ -105,13 +118,7 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
         const s = yield* SubscriptionRef.get(session)
         if (!s.accounts.some((a) => a.address === address) || s.selected === address) return
         yield* SubscriptionRef.set(session, { ...s, selected: address })
-        // The toolkit's own 'Account Changed' toast (15+5 address, 3 s).
-        const toast = accountChangedToast(address)
-        yield* toaster.show({
-          title: toast.title,
-          description: toast.description,
-          duration: Duration.millis(toast.durationMs)
-        })
+        yield* showAccountChanged(address)
         yield* Fiber.await(yield* FiberHandle.run(loader, load(address, true)))
       })
 

@@ -3,6 +3,7 @@ import { connectButtonState, initialConnectButtonState } from "../../toolkit/con
 import { ConnectButton } from "../../toolkit/ConnectButton"
 import { WalletRequest } from "../../toolkit/index"
 import { AppConfig } from "../config/AppConfig"
+import { type SessionState, WalletSession } from "../services/WalletSession"
 import { useFork, useStream } from "../runtime/app-runtime"
 
 /** The toolkit's state for the button, with explorer links on the configured dashboard (the devnet has its own). */
@@ -12,9 +13,17 @@ const buttonState = Stream.unwrap(
   )
 )
 
-/** The header's wallet button: the toolkit's ConnectButton over the app's WalletRequest. */
+const sessionStream = Stream.unwrap(
+  Effect.map(WalletSession, (w) => w.session as Stream.Stream<SessionState | undefined>)
+)
+
+/**
+ * The header's wallet button: the toolkit's ConnectButton over the app's WalletRequest. Its shared-accounts list is
+ * where the user picks the account the app works with (spec §6).
+ */
 export function WalletButton() {
   const state = useStream(buttonState, initialConnectButtonState)
+  const session = useStream(sessionStream, undefined)
   const fork = useFork()
   const wallet = <A, E>(f: (w: WalletRequest) => Effect.Effect<A, E>) => fork(Effect.flatMap(WalletRequest, f))
   return (
@@ -28,6 +37,8 @@ export function WalletButton() {
       onCancelRequest={(id) => wallet((w) => w.cancelRequest(id))}
       onIgnoreTransaction={(id) => wallet((w) => w.ignoreTransaction(id))}
       onShowQrCode={() => wallet((w) => w.openPopup)}
+      selectedAccount={session?.selected}
+      onSelectAccount={(address) => fork(Effect.flatMap(WalletSession, (w) => w.selectAccount(address)))}
     />
   )
 }
