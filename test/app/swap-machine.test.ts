@@ -30,7 +30,7 @@ interface Script {
 
 const make = (
   script: Script = {},
-  wallet: "ok" | "reject" = "ok",
+  wallet: "ok" | "reject" | "defect" = "ok",
   balances: Record<string, string> = { [R.hETH]: "1" },
   connected = true
 ) => {
@@ -109,7 +109,9 @@ const make = (
         Effect.zipRight(
           wallet === "ok"
             ? Effect.succeed({ transactionIntentHash: TX })
-            : Effect.fail(new SwapWalletError({ reason: "rejectedByUser" }))
+            : wallet === "defect"
+              ? Effect.die(new Error("a bug in the wallet port"))
+              : Effect.fail(new SwapWalletError({ reason: "rejectedByUser" }))
         )
       )
   })
@@ -491,6 +493,20 @@ describe("SwapMachine", () => {
       expect(yield* toasts).toEqual([
         "Transaction Failed: Your swap could not be completed. Please check your balance and try again."
       ])
+      expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a defect during a swap: toast 'Unknown error', and the button is not left spinning", () => {
+    const t = make({}, "defect")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      yield* m.awaitBackground
+      expect((yield* state).status).toEqual({ _tag: "error", message: "Unknown error" })
+      expect(yield* toasts).toEqual(["Unknown error: "])
       expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
     }).pipe(Effect.provide(t.layer))
   })

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Either, FiberSet, Option, Schedule, Stream, SubscriptionRef } from "effect"
+import { Cause, Clock, Duration, Effect, Either, FiberSet, Option, Schedule, Stream, SubscriptionRef } from "effect"
 import {
   ForbiddenRoute,
   type LiquidityResponse,
@@ -43,6 +43,7 @@ export const RATE_LIMIT_TOAST_DURATION = Duration.seconds(10)
 
 export const PREPARE_ERROR_STATUS = "Impossible to prepare the exchange, please try again."
 export const SWAP_FAILED_STATUS = "Transaction failed. Please try again."
+export const UNKNOWN_ERROR = "Unknown error"
 
 /**
  * The swap card's machine. State is a SubscriptionRef moved only by `reduce`; this service turns clicks, time (on
@@ -292,6 +293,22 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         yield* dispatch({ _tag: "Reset" })
       }).pipe(Effect.withSpan("SwapMachine.swap"))
 
+    /**
+     * Spec §8 "Unknown state: toast 'Unknown error'": what a click started ended in a way no rule covers (a defect).
+     * It is logged and told; a button left spinning is released with the same words.
+     */
+    const unknownError = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.catchAllCause(effect, (cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.void
+          : Effect.gen(function* () {
+              yield* Effect.logError("swap card: unknown error", cause)
+              if ((yield* SubscriptionRef.get(state)).status._tag === "pending")
+                yield* dispatch({ _tag: "SwapFailed", message: UNKNOWN_ERROR })
+              yield* toaster.show({ title: UNKNOWN_ERROR, variant: "destructive" })
+            })
+      )
+
     /** A click on the action button in `ready`: prepare the quote. */
     const prepare = Effect.gen(function* () {
       const s = yield* SubscriptionRef.get(state)
@@ -340,7 +357,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           description: TRANSACTION_LIMIT_MESSAGE,
           variant: "destructive"
         })
-      yield* FiberSet.run(background, swap(s, account, from, to))
+      yield* FiberSet.run(background, unknownError(swap(s, account, from, to)))
     })
 
     return {
@@ -354,8 +371,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       setTo: (symbol: string) => dispatch({ _tag: "ToChanged", symbol }),
       setAmount: (raw: string) => dispatch({ _tag: "AmountChanged", raw }),
       flip: dispatch({ _tag: "Flipped" }),
-      prepare,
-      execute,
+      prepare: unknownError(prepare),
+      execute: unknownError(execute),
       /** For tests: waits for background swaps to finish. */
       awaitBackground: FiberSet.awaitEmpty(background)
     } as const
