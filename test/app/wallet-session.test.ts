@@ -1,11 +1,11 @@
-import { HttpClient, HttpClientResponse } from "@effect/platform"
+import { HttpClient, HttpClientResponse, KeyValueStore } from "@effect/platform"
 import { it } from "@effect/vitest"
 import { Context, Effect, Fiber, Layer, Option, Stream, SubscriptionRef, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { AppConfig } from "../../src/app/config/AppConfig"
 import { Toaster } from "../../src/app/services/Toaster"
 import type { Balances, BalanceBadge, SessionState } from "../../src/app/services/WalletSession"
-import { makeWalletSession } from "../../src/app/services/WalletSessionLive"
+import { makeWalletSession, SELECTED_ACCOUNT_KEY } from "../../src/app/services/WalletSessionLive"
 import { makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator"
 import { Ledger } from "../../src/devnet/ledger/Ledger"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
@@ -43,7 +43,7 @@ const DevnetGateway = Layer.unwrapEffect(
 
 class GatewayCalls extends Context.Tag("test/GatewayCalls")<GatewayCalls, Array<string>>() {}
 
-const env = Layer.mergeAll(DevnetGateway, Toaster.Default, AppConfig.layer(testConfig()))
+const env = Layer.mergeAll(DevnetGateway, Toaster.Default, AppConfig.layer(testConfig()), KeyValueStore.layerMemory)
 
 const latest = <A>(s: Stream.Stream<A>) =>
   Effect.flatMap(Stream.runHead(s), (o) => Effect.succeed(Option.getOrThrow(o)))
@@ -110,6 +110,26 @@ describe("WalletSession (live, over the devnet gateway)", () => {
     }).pipe(Effect.provide(env))
   )
 
+  it.scoped("a reload keeps the account the user picked while the wallet still shares it", () =>
+    Effect.gen(function* () {
+      const both = { ...emptyWalletData, accounts: [account(alice!, "A"), account(bob!, "B")] }
+      const first = yield* makeWalletSession((yield* SubscriptionRef.make<WalletData>(both)).changes)
+      yield* TestClock.adjust("1 millis")
+      yield* first.selectAccount(bob!)
+      const kv = yield* KeyValueStore.KeyValueStore
+      expect(yield* kv.get(SELECTED_ACCOUNT_KEY)).toEqual(Option.some(bob))
+      // The next load: the wallet shares the same accounts, and the app works with bob again.
+      const reloaded = yield* makeWalletSession((yield* SubscriptionRef.make<WalletData>(both)).changes)
+      yield* TestClock.adjust("1 millis")
+      expect((yield* latest(reloaded.session)).selected).toBe(bob)
+      // A stored pick the wallet does not share is not used; a stored value that is no account at all neither.
+      yield* kv.set(SELECTED_ACCOUNT_KEY, "<script>not an account</script>")
+      const other = yield* makeWalletSession((yield* SubscriptionRef.make<WalletData>(both)).changes)
+      yield* TestClock.adjust("1 millis")
+      expect((yield* latest(other.session)).selected).toBe(alice)
+    }).pipe(Effect.provide(env))
+  )
+
   it.scoped("keeps the selection while shared, falls back to the first, and clears everything on disconnect", () =>
     Effect.gen(function* () {
       const data = yield* SubscriptionRef.make<WalletData>({
@@ -135,6 +155,10 @@ describe("WalletSession (live, over the devnet gateway)", () => {
       yield* TestClock.adjust("1 millis")
       expect(yield* latest(session.session)).toEqual({ accounts: [], selected: undefined })
       expect(yield* latest(session.gksBalance)).toEqual({ _tag: "Hidden" })
+      // Logging out forgets the pick.
+      expect(yield* Effect.flatMap(KeyValueStore.KeyValueStore, (kv) => kv.get(SELECTED_ACCOUNT_KEY))).toEqual(
+        Option.none()
+      )
       expect(yield* Effect.map(toaster.current, (ts) => ts[0]?.title)).toBe("Wallet Disconnected")
       const fiber = yield* Effect.fork(latest(session.balances))
       expect(yield* Fiber.join(fiber)).toEqual({ _tag: "None" })

@@ -1,3 +1,4 @@
+import { KeyValueStore } from "@effect/platform"
 import { Clock, Duration, Effect, Fiber, FiberHandle, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
 import { shortenAddressToast } from "../../exchange/format"
@@ -6,6 +7,9 @@ import { accountChangedToast, type WalletData, WalletRequest } from "../../toolk
 import { AppConfig } from "../config/AppConfig"
 import { Toaster } from "./Toaster"
 import { type Balances, type BalanceBadge, emptySession, type SessionState, WalletSession } from "./WalletSession"
+
+/** Where the account the user picked is kept, so a reload keeps working with it (while the wallet shares it). */
+export const SELECTED_ACCOUNT_KEY = "hswap:selectedAccount"
 
 /** Spec §9: balance refresh cooldown 15 s; wallet toasts 5 s / 3 s / 3 s. */
 export const BALANCE_COOLDOWN = Duration.seconds(15)
@@ -41,6 +45,16 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
     const gateway = yield* Gateway
     const config = yield* AppConfig
     const toaster = yield* Toaster
+    const kv = yield* KeyValueStore.KeyValueStore
+    // A stored pick that the wallet no longer shares is simply not used; a store that fails is logged.
+    const storedPick = yield* kv.get(SELECTED_ACCOUNT_KEY).pipe(
+      Effect.map(Option.getOrUndefined),
+      Effect.catchAll((e) => Effect.as(Effect.logWarning("could not read the selected account", e), undefined))
+    )
+    const keepPick = (address: string | undefined) =>
+      (address === undefined ? kv.remove(SELECTED_ACCOUNT_KEY) : kv.set(SELECTED_ACCOUNT_KEY, address)).pipe(
+        Effect.catchAll((e) => Effect.logWarning("could not keep the selected account", e))
+      )
     const session = yield* SubscriptionRef.make<SessionState>(emptySession)
     const balances = yield* SubscriptionRef.make<Balances>({ _tag: "None" })
     let lastFetch: { account: string; at: number } | undefined
@@ -85,7 +99,13 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
         Effect.gen(function* () {
           const before = yield* SubscriptionRef.get(session)
           const accounts = data.accounts.map((a) => ({ address: a.address, label: a.label }))
-          const selected = accounts.some((a) => a.address === before.selected) ? before.selected : accounts[0]?.address
+          const shared = (address: string | undefined) => accounts.some((a) => a.address === address)
+          // The selection while it is shared; at connect, the account picked before a reload; else the first.
+          const selected = shared(before.selected)
+            ? before.selected
+            : before.selected === undefined && shared(storedPick)
+              ? storedPick
+              : accounts[0]?.address
           yield* SubscriptionRef.set(session, { accounts, selected })
           if (before.accounts.length === 0 && selected !== undefined)
             yield* toaster.show({
@@ -93,8 +113,10 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
               description: shortenAddressToast(selected),
               duration: WALLET_CONNECTED_DURATION
             })
-          if (before.accounts.length > 0 && accounts.length === 0)
+          if (before.accounts.length > 0 && accounts.length === 0) {
+            yield* keepPick(undefined)
             yield* toaster.show({ title: "Wallet Disconnected", duration: WALLET_DISCONNECTED_DURATION })
+          }
           // The selected account is no longer shared: the selection moved to the first one.
           if (before.selected !== undefined && selected !== undefined && selected !== before.selected)
             yield* showAccountChanged(selected)
@@ -118,6 +140,7 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
         const s = yield* SubscriptionRef.get(session)
         if (!s.accounts.some((a) => a.address === address) || s.selected === address) return
         yield* SubscriptionRef.set(session, { ...s, selected: address })
+        yield* keepPick(address)
         yield* showAccountChanged(address)
         yield* Fiber.await(yield* FiberHandle.run(loader, load(address, true)))
       })
