@@ -98,3 +98,39 @@ test("a 429 from the exchange shows the 'Rate Limit Reached' card and its 10 s t
   )
   await snap(page, info, "swap-rate-limited")
 })
+
+test("two shared accounts: the wallet button's Sharing tab picks the one the app uses, with 'Account Changed'", async ({
+  page
+}, info) => {
+  await page.goto("/?devnetWallet=manual")
+  await closeWelcomeToast(page)
+  await action(page).click()
+  const request = page.getByTestId("devnet-wallet-request")
+  await request.getByTestId("devnet-wallet-account").nth(1).check()
+  await request.getByTestId("devnet-wallet-approve").click()
+  const face = page.getByTestId("connect-button-slot").getByRole("button", { name: "Devnet Persona" })
+  await expect(face).toBeVisible({ timeout: 20_000 })
+  await face.click()
+  const shared = page.getByRole("list", { name: "Shared accounts" })
+  const choices = shared.getByRole("button")
+  await expect(choices).toHaveCount(2)
+  await expect(choices.nth(0)).toHaveAttribute("aria-pressed", "true")
+  await expect(choices.nth(1)).toHaveAttribute("aria-pressed", "false")
+  const second = DevnetAddresses.users[1]!
+  // 'Your Transactions' follows the selected account (it reloads on account change).
+  const reload = page.waitForRequest((r) => r.url().endsWith(`/api/transactions/${second}`))
+  await choices.nth(1).click()
+  await reload
+  await expect(choices.nth(1)).toHaveAttribute("aria-pressed", "true")
+  await expect(choices.nth(0)).toHaveAttribute("aria-pressed", "false")
+  const toast = page.getByTestId("toast").filter({ hasText: "Account Changed" })
+  await expect(toast).toContainText(`${second.slice(0, 15)}...${second.slice(-5)}`)
+  await snap(page, info, "wallet-account-picked")
+  // A reload keeps working with the picked account.
+  const again = page.waitForRequest((r) => r.url().endsWith(`/api/transactions/${second}`))
+  await page.reload()
+  await again
+  await face.click()
+  await expect(choices.nth(1)).toHaveAttribute("aria-pressed", "true")
+  await expect(choices.nth(0)).toHaveAttribute("aria-pressed", "false")
+})

@@ -235,7 +235,7 @@ const AccountName = (props: {
       type="button"
       aria-pressed={props.selected}
       onClick={props.onSelect}
-      className={`flex min-w-0 items-center gap-2 rounded px-1 py-0.5 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-[#52e3c2] ${props.selected ? "font-semibold" : "opacity-80 hover:opacity-100"}`}
+      className={`flex w-full min-w-0 items-center gap-2 rounded py-0.5 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-[#52e3c2] ${props.selected ? "font-semibold" : "opacity-80 hover:opacity-100"}`}
     >
       <span
         aria-hidden
@@ -280,7 +280,7 @@ const Connected = (
         </div>
         <ul className="flex flex-col gap-1" aria-label="Shared accounts">
           {state.accounts.map((account) => (
-            <li key={account.address} className="flex items-center justify-between gap-2 text-sm">
+            <li key={account.address} className="flex flex-col items-start gap-0.5 text-sm">
               <AccountName
                 label={account.label}
                 selected={account.address === props.selectedAccount}
@@ -290,7 +290,7 @@ const Connected = (
                 href={`${state.dashboardUrl}/account/${account.address}`}
                 target="_blank"
                 rel="noopener noreferrer"
-                className={`font-mono text-xs ${linkClasses}`}
+                className={`font-mono text-xs ${props.onSelectAccount === undefined ? "" : "ml-5"} ${linkClasses}`}
                 title={account.address}
               >
                 {shortenAddress(account.address)}
