@@ -9,6 +9,9 @@ if (typeof document !== "undefined") {
   Element.prototype.hasPointerCapture ??= () => false
   Element.prototype.setPointerCapture ??= () => undefined
   Element.prototype.releasePointerCapture ??= () => undefined
-  const { cleanup } = await import("@testing-library/react")
+  const { cleanup, configure } = await import("@testing-library/react")
   afterEach(() => cleanup())
+  // findBy*/waitFor give up after 1 s by default, which a busy 2-core CI machine can exceed while chunks and fibers
+  // settle. Waiting longer only slows a failing test; a passing one returns as soon as its condition holds.
+  configure({ asyncUtilTimeout: 5_000 })
 }
