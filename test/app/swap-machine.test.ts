@@ -178,6 +178,14 @@ const untilState = (cond: (s: SwapState) => boolean) =>
     return yield* Effect.die(new Error("the state never got there"))
   })
 
+/** The user types an amount, prepares the quote and clicks Execute. */
+const prepareAndExecute = (m: SwapMachine, amount: string) =>
+  Effect.gen(function* () {
+    yield* m.setAmount(amount)
+    yield* m.prepare
+    yield* m.execute
+  })
+
 /** Starts the card's timers and lets the load-time calls settle. */
 const started = Effect.gen(function* () {
   const m = yield* SwapMachine
@@ -306,9 +314,7 @@ describe("SwapMachine", () => {
     const t = make({ register: () => json({ error: "rate_limited" }, 429) })
     return Effect.gen(function* () {
       const { m } = yield* started
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       yield* eventually(() => t.txCalls() === 1)
       yield* untilState((s) => s.serviceMode === "rate_limited")
       expect(yield* toasts).toEqual([
@@ -411,9 +417,7 @@ describe("SwapMachine", () => {
         const { m } = yield* started
         const published = yield* Effect.fork(Stream.runHead(yield* SwapEvents.submitted))
         yield* Effect.yieldNow()
-        yield* m.setAmount("0.05")
-        yield* m.prepare
-        yield* m.execute
+        yield* prepareAndExecute(m, "0.05")
         yield* eventually(() => t.txCalls() === 1)
         expect(t.sent).toHaveLength(1)
         expect(t.sent[0]?.message).toBe("hswap.app | Radix | hETH -> hUSDC")
@@ -444,9 +448,7 @@ describe("SwapMachine", () => {
     const t = make({ transactions: () => json({}, 500) })
     return Effect.gen(function* () {
       const { m } = yield* started
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       yield* TestClock.adjust("10 seconds")
       expect(t.txCalls()).toBe(3)
       expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
@@ -467,9 +469,7 @@ describe("SwapMachine", () => {
       const { m } = yield* started
       const published = yield* Effect.fork(Stream.runHead(yield* SwapEvents.submitted))
       yield* Effect.yieldNow()
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       yield* TestClock.adjust("10 seconds")
       yield* untilState((s) => s.status._tag === "success")
       expect(t.txCalls()).toBe(3)
@@ -485,9 +485,7 @@ describe("SwapMachine", () => {
     const t = make({}, "reject")
     return Effect.gen(function* () {
       const { m } = yield* started
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       yield* m.awaitBackground
       expect((yield* state).status).toEqual({ _tag: "error", message: "Transaction failed. Please try again." })
       expect(yield* toasts).toEqual([
@@ -501,9 +499,7 @@ describe("SwapMachine", () => {
     const t = make({}, "defect")
     return Effect.gen(function* () {
       const { m } = yield* started
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       yield* m.awaitBackground
       expect((yield* state).status).toEqual({ _tag: "error", message: "Unknown error" })
       expect(yield* toasts).toEqual(["Unknown error: "])
@@ -515,9 +511,7 @@ describe("SwapMachine", () => {
     const t = make({}, "ok", { [R.hETH]: "0.01" })
     return Effect.gen(function* () {
       const { m } = yield* started
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       expect(t.sent).toHaveLength(0)
       expect(yield* toasts).toEqual(["Amount exceeds balance: You have only 0.01000000 hETH in your wallet."])
     }).pipe(Effect.provide(t.layer))
@@ -527,9 +521,7 @@ describe("SwapMachine", () => {
     const t = make({ liquidityHUSDC: "150" })
     return Effect.gen(function* () {
       const { m } = yield* started
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       expect(t.sent).toHaveLength(0)
       expect(yield* toasts).toEqual([
         "Insufficient liquidity: Swap unavailable due to low liquidity. Please wait for rebalancing."
@@ -542,17 +534,13 @@ describe("SwapMachine", () => {
     return Effect.gen(function* () {
       const { m, fiber } = yield* started
       for (let i = 0; i < 2; i++) {
-        yield* m.setAmount("0.05")
-        yield* m.prepare
-        yield* m.execute
+        yield* prepareAndExecute(m, "0.05")
         yield* TestClock.adjust("16 seconds")
         yield* m.awaitBackground
       }
       expect(t.sent).toHaveLength(2)
       expect((yield* state).txLimitReached).toBe(true)
-      yield* m.setAmount("0.05")
-      yield* m.prepare
-      yield* m.execute
+      yield* prepareAndExecute(m, "0.05")
       expect(t.sent).toHaveLength(2)
       expect((yield* toasts)[0]).toBe(
         "Transaction limit: Transaction limit reached. 2 transactions per minute allowed."
