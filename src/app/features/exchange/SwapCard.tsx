@@ -231,7 +231,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             <Row label="Network fee">{NETWORK_FEE_TEXT}</Row>
             <Row
               label={
-                <Tooltip content="A 0.1% spread is included in the rate, and 0.10 USD worth of the received token is deducted from the payout to cover the network fee.">
+                <Tooltip content="A 0.1% spread is included in the rate, and 0.1 USD worth of the received token is deducted from the payout to cover the network fee.">
                   <span tabIndex={0} className="cursor-help underline decoration-dotted">
                     Spread + fee
                   </span>
