@@ -481,6 +481,23 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
+  it.scoped("a defect after the transaction was signed still shows the swap as successful", () => {
+    const t = make({
+      register: () => {
+        throw new Error("a bug while registering")
+      },
+      transactions: () => {
+        throw new Error("a bug while tracking")
+      }
+    })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.status._tag === "success" && s.status.txHash === TX)
+      expect((yield* toasts)[0]).toMatch(/^Swap Successful: .*It will appear in your transactions shortly\.$/)
+    }).pipe(Effect.provide(t.layer))
+  })
+
   it.scoped("a rejected transaction: 'Transaction Failed', nothing registered", () => {
     const t = make({}, "reject")
     return Effect.gen(function* () {

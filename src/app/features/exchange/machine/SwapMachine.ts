@@ -272,13 +272,19 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           return
         }
         const txHash = sent.right.transactionIntentHash
-        // From here the swap happened on the ledger: nothing below may turn it into a failure.
+        // From here the swap happened on the ledger: nothing below may turn it into a failure, not even a defect.
         yield* gateway.transaction.committedDetails(txHash).pipe(
           Effect.tap((d) => Effect.logInfo("swap committed", d.transaction.transaction_status)),
-          Effect.catchAll((e) => Effect.logWarning("committed details failed", e))
+          Effect.catchAll((e) => Effect.logWarning("committed details failed", e)),
+          Effect.catchAllDefect((d) => Effect.logError("committed details failed", d))
         )
-        yield* api.registerSwap(txHash).pipe(Effect.catchAll((e) => Effect.logWarning("swap registration failed", e)))
-        const seen = yield* track(account, txHash)
+        yield* api.registerSwap(txHash).pipe(
+          Effect.catchAll((e) => Effect.logWarning("swap registration failed", e)),
+          Effect.catchAllDefect((d) => Effect.logError("swap registration failed", d))
+        )
+        const seen = yield* track(account, txHash).pipe(
+          Effect.catchAllDefect((d) => Effect.as(Effect.logError("tracking failed", d), undefined))
+        )
         yield* dispatch({ _tag: "SwapSucceeded", txHash, now: yield* now })
         const submitted = { txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount }
         yield* events.publish(seen === undefined ? submitted : { ...submitted, seen })
