@@ -298,7 +298,7 @@ function Row({ label, children }: { readonly label: React.ReactNode; readonly ch
 /** A service mode's card: its title, the spec §8 message word for word, and when the card comes back. */
 function ModeCard({ title, text, hint }: { readonly title: string; readonly text: string; readonly hint: string }) {
   return (
-    <Card testId="service-mode" className="py-10 text-center">
+    <Card testId="service-mode" className="self-start py-10 text-center">
       <h2 className="text-xl font-bold">{title}</h2>
       <p className="mt-2 text-ink" data-testid="service-mode-message">
         {text}
