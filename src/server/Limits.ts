@@ -57,6 +57,21 @@ export class Maintenance extends Effect.Service<Maintenance>()("hswap/server/Mai
   })
 }) {}
 
+/**
+ * The address the rate limiter counts. Behind `hops` reverse proxies that each append the address they received the
+ * request from to `X-Forwarded-For`, the client is the entry `hops` places from the right: entries further left were
+ * written by the client and can be anything. With no trusted proxy (0, the default), or a header shorter than the
+ * chain (the request did not come through it), the peer's own address counts.
+ */
+export const clientIp = (peer: string, forwardedFor: string | undefined, hops: number): string => {
+  if (hops <= 0 || forwardedFor === undefined) return peer
+  const chain = forwardedFor
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+  return chain[chain.length - hops] ?? peer
+}
+
 /** Loopback peers (IPv4, IPv6 and IPv4-mapped IPv6). */
 export const isLoopback = (ip: string): boolean =>
   ip === "::1" || /^127\.\d+\.\d+\.\d+$/.test(ip) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(ip)

@@ -74,6 +74,8 @@ export interface ServerConfigShape {
   readonly routes: ReadonlyArray<Route>
   /** Requests per minute and IP (token bucket); 0 turns the limiter off. */
   readonly rateLimitPerMinute: number
+  /** Reverse proxies in front of the server whose `X-Forwarded-For` entries the limiter trusts; 0: none. */
+  readonly trustedProxyHops: number
   /** Maintenance mode at start (the admin toggle can change it). */
   readonly maintenance: boolean
   /** The spread taken in `effective_rate`: 0.001 (0.1%). */
@@ -116,6 +118,7 @@ export const makeServerConfig = (
   tokens: defaultTokens(given.networkId),
   routes: ACCEPTED_ROUTES,
   rateLimitPerMinute: 120,
+  trustedProxyHops: 0,
   maintenance: false,
   spread: "0.001",
   feeUsd: "0.10",

@@ -83,6 +83,8 @@ export interface ExchangeServerOptions {
   readonly maintenance?: boolean
   /** Requests per minute and IP; 0 turns the limiter off. Default 120. */
   readonly rateLimitPerMinute?: number
+  /** Reverse proxies in front whose `X-Forwarded-For` the limiter trusts (see `clientIp`). Default 0. */
+  readonly trustedProxyHops?: number
   readonly tokens?: ReadonlyArray<TokenSpec>
   readonly priceSeed?: string
   readonly priceSourceUrl?: string
@@ -127,6 +129,7 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
     ...definedOnly({
       maintenance: options.maintenance,
       rateLimitPerMinute: options.rateLimitPerMinute,
+      trustedProxyHops: options.trustedProxyHops,
       tokens: options.tokens,
       priceSeed: options.priceSeed,
       watchFromStateVersion: options.watchFromStateVersion

@@ -11,6 +11,8 @@
  *   HSWAP_HOST, HSWAP_PORT      where to listen (default 127.0.0.1:8090; PORT works too)
  *   HSWAP_MAINTENANCE           "1"/"true" starts in maintenance mode (409 on price, health, swap, transactions)
  *   HSWAP_RATE_LIMIT            requests per minute and IP (default 120; 0 turns the limiter off)
+ *   HSWAP_TRUSTED_PROXY_HOPS    reverse proxies in front that append to X-Forwarded-For; the limiter counts the
+ *                               address the outermost one saw (default 0: the peer address, the header ignored)
  *   HSWAP_PRICE_SOURCE_URL      JSON `{ "SYMBOL": price }` endpoint for live prices (default: simulated walk)
  *   HSWAP_PRICE_SEED            seed of the simulated walk (default hswap-prices-v1)
  *   HSWAP_TOKENS                JSON token table: [{ symbol, name, resource_address, decimals, reference_usd }]
@@ -93,6 +95,7 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   }
   const maintenance = env["HSWAP_MAINTENANCE"]
   const rateLimit = int(env, "HSWAP_RATE_LIMIT", 0, 1_000_000)
+  const proxyHops = int(env, "HSWAP_TRUSTED_PROXY_HOPS", 0, 10)
   const watchFrom = int(env, "HSWAP_WATCH_FROM_STATE_VERSION", 1, Number.MAX_SAFE_INTEGER)
   const priceSourceUrl = env["HSWAP_PRICE_SOURCE_URL"]
   const priceSeed = env["HSWAP_PRICE_SEED"]
@@ -108,6 +111,7 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       maintenance: maintenance === "1" || maintenance?.toLowerCase() === "true",
       logLevel: level,
       ...(rateLimit === undefined ? {} : { rateLimitPerMinute: rateLimit }),
+      ...(proxyHops === undefined ? {} : { trustedProxyHops: proxyHops }),
       ...(watchFrom === undefined ? {} : { watchFromStateVersion: watchFrom }),
       ...(priceSourceUrl === undefined || priceSourceUrl === "" ? {} : { priceSourceUrl }),
       ...(priceSeed === undefined || priceSeed === "" ? {} : { priceSeed }),

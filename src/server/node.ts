@@ -59,6 +59,10 @@ const send = (res: ServerResponse, response: ApiResponse, close: boolean) => {
   res.end(body)
 }
 
+/** Several `X-Forwarded-For` lines read as one list, in order. */
+const forwardedFor = (header: string | ReadonlyArray<string> | undefined): string | undefined =>
+  typeof header === "string" ? header : header === undefined ? undefined : header.join(",")
+
 /** A `node:http` handler for the API mounted at `prefix` ("/api"). */
 export const apiNodeHandler =
   (run: (request: ApiRequest) => Promise<ApiResponse>, options: NodeHandlerOptions) =>
@@ -72,6 +76,7 @@ export const apiNodeHandler =
       method,
       path,
       ip: req.socket.remoteAddress ?? "",
+      forwardedFor: forwardedFor(req.headers["x-forwarded-for"]),
       body: hasBody ? body.text : undefined,
       bodyTooLarge: body.tooLarge
     })

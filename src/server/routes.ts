@@ -34,7 +34,7 @@ import { isAddressOf } from "./address"
 import { ServerConfig } from "./config"
 import { Db, type SwapRow } from "./Db"
 import { accountBalances } from "./ledger"
-import { Maintenance, RateLimiter, isLoopback } from "./Limits"
+import { clientIp, Maintenance, RateLimiter, isLoopback } from "./Limits"
 import { PriceFeed } from "./PriceFeed"
 import { amountLimits, dec, effectiveRate } from "./pricing"
 import { Settlement } from "./Settlement"
@@ -43,8 +43,10 @@ export interface ApiRequest {
   readonly method: string
   /** The path below `/api`, without the query string: "/health", "/liveprice/a/b", … */
   readonly path: string
-  /** The peer's IP address (rate limiting, admin). */
+  /** The peer's IP address (admin; rate limiting unless proxies are trusted). */
   readonly ip: string
+  /** The `X-Forwarded-For` header as received, read only when `trustedProxyHops` > 0. */
+  readonly forwardedFor?: string | undefined
   /** The request body as text (POST), or undefined. */
   readonly body: string | undefined
   /** The body was larger than the limit and was not read. */
@@ -57,7 +59,8 @@ export interface ApiResponse {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-export type ApiServices = ServerConfig | PriceFeed | Db | Settlement | RateLimiter | Maintenance | Gateway | LiquidityCache
+export type ApiServices =
+  ServerConfig | PriceFeed | Db | Settlement | RateLimiter | Maintenance | Gateway | LiquidityCache
 
 const ok = (json: unknown, status = 200): ApiResponse => ({ status, json })
 const error = (status: number, message: string, headers?: Readonly<Record<string, string>>): ApiResponse => ({
@@ -108,9 +111,9 @@ export class LiquidityCache extends Effect.Service<LiquidityCache>()("hswap/serv
     const config = yield* ServerConfig
     const gateway = yield* Gateway
     const prices = yield* PriceFeed
-    const cache = yield* Ref.make<Option.Option<{ readonly at: number; readonly value: typeof LiquidityResponse.Encoded }>>(
-      Option.none()
-    )
+    const cache = yield* Ref.make<
+      Option.Option<{ readonly at: number; readonly value: typeof LiquidityResponse.Encoded }>
+    >(Option.none())
     const compute = Effect.gen(function* () {
       const balances = yield* accountBalances(gateway, config.exchangeAccount)
       const snapshot = yield* prices.snapshot
@@ -187,7 +190,10 @@ const livePrice = (fromRaw: string, toRaw: string) =>
     const tokenIn = config.tokens.find((t) => t.resourceAddress === from)
     const tokenOut = config.tokens.find((t) => t.resourceAddress === to)
     // Known tokens are valid addresses by configuration; only the others are checked (bech32m, network, kind).
-    for (const [address, token, raw] of [[from, tokenIn, fromRaw], [to, tokenOut, toRaw]] as const) {
+    for (const [address, token, raw] of [
+      [from, tokenIn, fromRaw],
+      [to, tokenOut, toRaw]
+    ] as const) {
       if (token === undefined && (address === undefined || !isAddressOf("resource", config.networkId, address))) {
         return error(400, `Invalid resource address: ${(address ?? raw).slice(0, 120)}`)
       }
@@ -195,7 +201,8 @@ const livePrice = (fromRaw: string, toRaw: string) =>
     if (tokenIn === undefined) return error(404, `Unknown resource: ${from ?? ""}`)
     if (tokenOut === undefined) return error(404, `Unknown resource: ${to ?? ""}`)
     const symbols = { in_symbol: tokenIn.symbol, out_symbol: tokenOut.symbol }
-    if (tokenIn.symbol === tokenOut.symbol) return ok({ ...symbols, error: ForbiddenRoute } satisfies typeof LivePriceResponse.Encoded)
+    if (tokenIn.symbol === tokenOut.symbol)
+      return ok({ ...symbols, error: ForbiddenRoute } satisfies typeof LivePriceResponse.Encoded)
     if (!config.routes.some(([f, t]) => f === tokenIn.symbol && t === tokenOut.symbol)) {
       return ok({ ...symbols, error: RouteNotAvailable } satisfies typeof LivePriceResponse.Encoded)
     }
@@ -231,7 +238,11 @@ const registerSwap = (rawHash: string, req: ApiRequest) =>
         Option.match({
           onNone: () =>
             ok(
-              { tx_hash: txHash, status: "pending", message: "Settlement in progress" } satisfies typeof SwapRegistrationResponse.Encoded,
+              {
+                tx_hash: txHash,
+                status: "pending",
+                message: "Settlement in progress"
+              } satisfies typeof SwapRegistrationResponse.Encoded,
               202
             ),
           onSome: (row) => {
@@ -291,7 +302,14 @@ const stats = Effect.gen(function* () {
   const db = yield* Db
   const liquidity = yield* LiquidityCache
   const totals = yield* db.totals
-  const volume = totals.volumes.reduce((sum, v) => addDecimal(sum, Option.getOrElse(parseLooseDecimal(v), () => ZERO)), ZERO)
+  const volume = totals.volumes.reduce(
+    (sum, v) =>
+      addDecimal(
+        sum,
+        Option.getOrElse(parseLooseDecimal(v), () => ZERO)
+      ),
+    ZERO
+  )
   const tvl = yield* liquidity.get
   return ok({
     total_volume: usd(volume),
@@ -325,7 +343,8 @@ export const handleApi = (req: ApiRequest): Effect.Effect<ApiResponse, never, Ap
     if (head === "admin" && a === "maintenance" && b === undefined) return yield* admin(req)
 
     const limiter = yield* RateLimiter
-    const decision = yield* limiter.take(req.ip)
+    const { trustedProxyHops } = yield* ServerConfig
+    const decision = yield* limiter.take(clientIp(req.ip, req.forwardedFor, trustedProxyHops))
     if (!decision.allowed) {
       return error(429, "Rate limit exceeded", { "retry-after": String(decision.retryAfterSeconds) })
     }
@@ -349,9 +368,10 @@ export const handleApi = (req: ApiRequest): Effect.Effect<ApiResponse, never, Ap
         if (a === undefined)
           return yield* method(
             "GET",
-            Effect.map(Effect.flatMap(LiquidityCache, (l) => l.get), (v) => ok(v)).pipe(
-              Effect.catchAll((e) => Effect.succeed(error(503, `Liquidity unavailable: ${e.message}`)))
-            ),
+            Effect.map(
+              Effect.flatMap(LiquidityCache, (l) => l.get),
+              (v) => ok(v)
+            ).pipe(Effect.catchAll((e) => Effect.succeed(error(503, `Liquidity unavailable: ${e.message}`)))),
             false
           )
         break

@@ -6,7 +6,7 @@
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
-import { describe, expect } from "vitest"
+import { describe, expect, it as vit } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Gateway } from "../../src/gateway/index"
 import {
@@ -22,6 +22,7 @@ import {
   seededRandom,
   walkStep
 } from "../../src/server/index"
+import { clientIp } from "../../src/server/Limits"
 import { dec } from "../../src/server/pricing"
 import { decimalToString } from "../../src/exchange/decimal"
 
@@ -90,6 +91,48 @@ describe("rate limit (token bucket per IP)", () => {
       expect((yield* get("/health")).status).toBe(429)
     }).pipe(Effect.provide(serverLayer({ rateLimitPerMinute: 3 })))
   )
+
+  it.effect("X-Forwarded-For is ignored unless proxies are trusted: a client cannot pick its own bucket", () =>
+    Effect.gen(function* () {
+      const spoofed = (xff: string) =>
+        handleApi({ method: "GET", path: "/health", ip: "203.0.113.7", forwardedFor: xff, body: undefined })
+      expect((yield* spoofed("1.1.1.1")).status).toBe(200)
+      expect((yield* spoofed("2.2.2.2")).status).toBe(429)
+    }).pipe(Effect.provide(serverLayer({ rateLimitPerMinute: 1 })))
+  )
+
+  it.effect("behind one trusted proxy, each client the proxy saw has its own bucket", () =>
+    Effect.gen(function* () {
+      // The proxy (10.0.0.2) appends the address it got the request from; what the client wrote stays to its left.
+      const via = (xff: string | undefined) =>
+        handleApi({ method: "GET", path: "/health", ip: "10.0.0.2", forwardedFor: xff, body: undefined })
+      expect((yield* via("198.51.100.1")).status).toBe(200)
+      expect((yield* via("198.51.100.1")).status).toBe(429)
+      // Another client, and the same client lying about itself: the entry the proxy wrote decides.
+      expect((yield* via("198.51.100.2")).status).toBe(200)
+      expect((yield* via("6.6.6.6, 198.51.100.1")).status).toBe(429)
+      // A request that did not come through the proxy counts as the peer itself.
+      expect((yield* via(undefined)).status).toBe(200)
+      expect((yield* via(undefined)).status).toBe(429)
+      // The admin route still looks at the peer, never at the header.
+      const admin = yield* handleApi({
+        method: "GET",
+        path: "/admin/maintenance",
+        ip: "10.0.0.2",
+        forwardedFor: "127.0.0.1",
+        body: undefined
+      })
+      expect(admin.status).toBe(403)
+    }).pipe(Effect.provide(serverLayer({ rateLimitPerMinute: 1, trustedProxyHops: 1 })))
+  )
+
+  vit("clientIp: the entry the outermost trusted proxy wrote, else the peer", () => {
+    expect(clientIp("10.0.0.2", "198.51.100.1", 0)).toBe("10.0.0.2")
+    expect(clientIp("10.0.0.2", undefined, 1)).toBe("10.0.0.2")
+    expect(clientIp("10.0.0.3", "6.6.6.6, 198.51.100.1 ,10.0.0.2", 2)).toBe("198.51.100.1")
+    expect(clientIp("10.0.0.3", " , 10.0.0.2", 2)).toBe("10.0.0.3")
+    expect(clientIp("10.0.0.2", "", 1)).toBe("10.0.0.2")
+  })
 
   it.effect("defaults to 120 a minute", () =>
     Effect.gen(function* () {

@@ -27,6 +27,7 @@ describe("npm run server: configuration from the environment", () => {
       HSWAP_HOST: "0.0.0.0",
       HSWAP_MAINTENANCE: "true",
       HSWAP_RATE_LIMIT: "0",
+      HSWAP_TRUSTED_PROXY_HOPS: "1",
       HSWAP_PRICE_SOURCE_URL: "https://prices.example/usd",
       HSWAP_WATCH_FROM_STATE_VERSION: "123",
       HSWAP_LOG_LEVEL: "warning",
@@ -39,6 +40,7 @@ describe("npm run server: configuration from the environment", () => {
       databasePath: "/var/lib/hswap/x.sqlite",
       maintenance: true,
       rateLimitPerMinute: 0,
+      trustedProxyHops: 1,
       priceSourceUrl: "https://prices.example/usd",
       watchFromStateVersion: 123,
       logLevel: "warning",
@@ -51,6 +53,7 @@ describe("npm run server: configuration from the environment", () => {
     await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "99" })).rejects.toThrow("HSWAP_GATEWAY_URL is required for network 99")
     await expect(optionsFromEnv({ HSWAP_EXCHANGE_PRIVATE_KEY: "abc" })).rejects.toThrow("HSWAP_EXCHANGE_PRIVATE_KEY")
     await expect(optionsFromEnv({ HSWAP_RATE_LIMIT: "-1" })).rejects.toThrow("HSWAP_RATE_LIMIT must be a whole number")
+    await expect(optionsFromEnv({ HSWAP_TRUSTED_PROXY_HOPS: "many" })).rejects.toThrow("HSWAP_TRUSTED_PROXY_HOPS")
     await expect(optionsFromEnv({ HSWAP_TOKENS: "[{}]" })).rejects.toThrow("HSWAP_TOKENS is not a valid token table")
     await expect(optionsFromEnv({ HSWAP_LOG_LEVEL: "loud" })).rejects.toThrow("HSWAP_LOG_LEVEL")
   })
