@@ -10,6 +10,7 @@ import {
   TRADING_ROUTES_KEY,
   type TradingRoute
 } from "../../src/app/features/aggregator/TradingRoutes"
+import { DASHBOARD_FRAME_SANDBOX, frameSandbox, TRADING_FRAME_SANDBOX } from "../../src/app/features/aggregator/frames"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { renderApp } from "./harness"
 
@@ -79,7 +80,8 @@ describe("aggregator page", () => {
     const frame = screen.getByTestId("trading-iframe")
     expect(frame).toHaveAttribute("src", frameSrc(R.XRD, R.hUSDC))
     expect(frame).toHaveAttribute("title", "Trading interface")
-    expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-same-origin allow-forms allow-popups")
+    // The devnet's stand-in is served from the app's own origin, so it runs without allow-same-origin.
+    expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-forms allow-popups")
     expect(frame).toHaveAttribute("referrerpolicy", "strict-origin-when-cross-origin")
     // 430 px on small screens, 434 px from the 768 px breakpoint (the e2e measures the rendered heights).
     expect(frame.className).toMatch(/(^| )h-\[430px\]( |$)/)
@@ -160,7 +162,7 @@ describe("My Tokens", () => {
     const frame = within(panel).getByTestId("my-tokens-iframe")
     expect(frame).toHaveAttribute("src", `/devnet/dashboard/account/${A2}/tokens`)
     expect(frame).toHaveStyle({ height: "600px" })
-    expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-same-origin allow-popups")
+    expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-popups")
     expect(frame).toHaveAttribute("title")
     expect(button).toHaveAttribute("aria-expanded", "true")
     await userEvent.click(within(panel).getByRole("button", { name: "Close" }))
@@ -408,5 +410,30 @@ describe("route editor", () => {
     expect(document.activeElement).toBe(within(first).getByRole("button", { name: "Delete XRD → hUSDC" }))
     await userEvent.keyboard("{Enter}")
     expect(routeNames()).toEqual(DEFAULT_NAMES.slice(1))
+  })
+})
+
+describe("frameSandbox", () => {
+  const page = "https://hswap.app"
+  it("keeps allow-same-origin for a frame on another origin", () => {
+    expect(frameSandbox(TRADING_FRAME_SANDBOX, "https://partner.example/embed?x=1", page)).toBe(TRADING_FRAME_SANDBOX)
+    expect(frameSandbox(DASHBOARD_FRAME_SANDBOX, "https://dashboard.radixdlt.com/account/a/tokens", page)).toBe(
+      DASHBOARD_FRAME_SANDBOX
+    )
+    // Another port or scheme is another origin.
+    expect(frameSandbox(TRADING_FRAME_SANDBOX, "https://hswap.app:8443/trade", page)).toBe(TRADING_FRAME_SANDBOX)
+    expect(frameSandbox(TRADING_FRAME_SANDBOX, "http://hswap.app/trade", page)).toBe(TRADING_FRAME_SANDBOX)
+  })
+  it("drops allow-same-origin for a frame on the page's own origin, by path or by absolute URL", () => {
+    expect(frameSandbox(TRADING_FRAME_SANDBOX, "/devnet/trade?sell_resource=a", page)).toBe(
+      "allow-scripts allow-forms allow-popups"
+    )
+    expect(frameSandbox(DASHBOARD_FRAME_SANDBOX, "https://hswap.app/devnet/dashboard", page)).toBe(
+      "allow-scripts allow-popups"
+    )
+    expect(frameSandbox(TRADING_FRAME_SANDBOX, "//hswap.app/x", page)).toBe("allow-scripts allow-forms allow-popups")
+  })
+  it("treats a URL it cannot resolve as the page's own, the stricter case", () => {
+    expect(frameSandbox(TRADING_FRAME_SANDBOX, "http://[bad", page)).toBe("allow-scripts allow-forms allow-popups")
   })
 })

@@ -9,6 +9,7 @@ import { Button, Card, PageTitle, Spinner } from "../../ui/kit"
 import {
   DASHBOARD_FRAME_HEIGHT,
   DASHBOARD_FRAME_SANDBOX,
+  frameSandbox,
   dashboardTokensUrl,
   partnerSite,
   TRADING_FRAME_SANDBOX,
@@ -43,7 +44,7 @@ function TradingFrame({ src }: { readonly src: string }) {
         src={src}
         title="Trading interface"
         data-testid="trading-iframe"
-        sandbox={TRADING_FRAME_SANDBOX}
+        sandbox={frameSandbox(TRADING_FRAME_SANDBOX, src, window.location.origin)}
         referrerPolicy="strict-origin-when-cross-origin"
         onLoad={() => setLoaded(true)}
         className={`block h-[430px] w-full border-0 transition-opacity md:h-[434px] ${loaded ? "opacity-100" : "opacity-0"}`}
@@ -78,6 +79,7 @@ function TradingPanel({ route }: { readonly route: TradingRoute | undefined }) {
 
 function MyTokensPanel({ account, onClose }: { readonly account: string; readonly onClose: () => void }) {
   const { dashboardUrl } = useAppConfig()
+  const src = dashboardTokensUrl(dashboardUrl, account)
   return (
     <Card testId="my-tokens-panel" className="mb-6 overflow-hidden p-0!">
       <div id="my-tokens-panel" className="flex items-center justify-between gap-3 border-b border-line px-5 py-3">
@@ -87,10 +89,10 @@ function MyTokensPanel({ account, onClose }: { readonly account: string; readonl
         </Button>
       </div>
       <iframe
-        src={dashboardTokensUrl(dashboardUrl, account)}
+        src={src}
         title="My tokens on the dashboard"
         data-testid="my-tokens-iframe"
-        sandbox={DASHBOARD_FRAME_SANDBOX}
+        sandbox={frameSandbox(DASHBOARD_FRAME_SANDBOX, src, window.location.origin)}
         referrerPolicy="no-referrer"
         style={{ height: DASHBOARD_FRAME_HEIGHT }}
         className="block w-full border-0 bg-white"

@@ -10,6 +10,26 @@ export const TRADING_FRAME_SANDBOX = "allow-scripts allow-same-origin allow-form
 /** The dashboard's tokens view only reads and links out. */
 export const DASHBOARD_FRAME_SANDBOX = "allow-scripts allow-same-origin allow-popups"
 
+/**
+ * The sandbox for a frame at `src`, seen from a page at `pageOrigin`. A frame served from the page's own origin (the
+ * devnet's stand-ins, or a same-origin URL set by configuration) loses `allow-same-origin`: with scripts it could
+ * otherwise reach into the app and lift its own sandbox. It then runs in an opaque origin. Another origin keeps its
+ * own storage and cookies, which the partner's embed needs, and cannot reach the app either way.
+ */
+export const frameSandbox = (sandbox: string, src: string, pageOrigin: string): string => {
+  let origin: string | undefined
+  try {
+    origin = new URL(src, pageOrigin).origin
+  } catch {
+    origin = undefined
+  }
+  if (origin !== undefined && origin !== pageOrigin) return sandbox
+  return sandbox
+    .split(" ")
+    .filter((token) => token !== "allow-same-origin")
+    .join(" ")
+}
+
 /** `{tradingUrl}?sell_resource=…&buy_resource=…`, both URL-encoded (an existing query string is kept). */
 export const tradingFrameUrl = (tradingUrl: string, route: TradingRoute): string =>
   `${tradingUrl}${tradingUrl.includes("?") ? "&" : "?"}sell_resource=${encodeURIComponent(
