@@ -209,11 +209,11 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               {s.quote === undefined ? "0.0" : formatTokenAmount(s.quote.toAmount)}
             </output>
           </div>
-          <div className="mt-1 flex justify-between text-xs text-muted">
-            <span data-testid="exchange-liquidity">
+          <div className="mt-1 flex flex-wrap justify-between gap-x-3 text-xs text-muted">
+            <span data-testid="exchange-liquidity" className="whitespace-nowrap">
               Exchange Liquidity: {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity)} ${s.to}`}
             </span>
-            <span>
+            <span className="ml-auto whitespace-nowrap">
               <span className="text-warn">-$0.10</span> ≈ {usd(s.quote?.toAmount, s.to)}
             </span>
           </div>

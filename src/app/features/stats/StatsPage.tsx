@@ -21,13 +21,13 @@ export function StatsView({ stats }: { readonly stats: Remote<StatsResponse, unk
     { label: "Total Transactions", hint: "swaps settled", value: (s) => integer.format(s.total_transactions) }
   ]
   return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <div className="grid gap-4 sm:grid-cols-2 2xl:grid-cols-4">
       {cards.map((c) => (
         <Card key={c.label} testId={`stat-${c.label}`}>
           <p className="text-sm text-muted">
             {c.label} <span className="text-xs">({c.hint})</span>
           </p>
-          <div className="mt-2 text-2xl font-bold tabular-nums">
+          <div className="mt-2 text-2xl font-bold tabular-nums [overflow-wrap:anywhere]">
             {stats._tag === "Loading" && <Spinner label="Loading..." />}
             {stats._tag === "Failure" && <span className="text-base font-medium text-danger">Error loading data</span>}
             {stats._tag === "Success" && c.value(stats.value)}
