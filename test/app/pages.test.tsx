@@ -157,6 +157,12 @@ describe("stats", () => {
     expect(screen.getByText("42")).toBeVisible()
     expect(screen.getByText("$98,765.4")).toBeVisible()
     expect(screen.getByText("1,500")).toBeVisible()
+    // The four labels, word for word (spec §2).
+    expect(
+      ["Total Volume", "Active Users", "TVL", "Total Transactions"].map(
+        (label) => screen.getByTestId(`stat-${label}`).querySelector("p")?.textContent
+      )
+    ).toEqual(["Total Volume (USD)", "Active Users (unique addresses)", "TVL (USD)", "Total Transactions"])
     expect(screen.getByText("Advanced Analytics")).toBeVisible()
   })
 

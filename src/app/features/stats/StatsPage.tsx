@@ -14,18 +14,20 @@ export const statsStream = Stream.unwrap(Effect.map(ExchangeApi, (api) => polled
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 })
 
 export function StatsView({ stats }: { readonly stats: Remote<StatsResponse, unknown> }) {
-  const cards: ReadonlyArray<{ label: string; hint: string; value: (s: StatsResponse) => string }> = [
+  // Spec §2: 'Total Volume (USD)', 'Active Users (unique addresses)', 'TVL (USD)', 'Total Transactions'.
+  const cards: ReadonlyArray<{ label: string; hint?: string; value: (s: StatsResponse) => string }> = [
     { label: "Total Volume", hint: "USD", value: (s) => formatCurrency(s.total_volume) },
     { label: "Active Users", hint: "unique addresses", value: (s) => integer.format(s.active_users) },
     { label: "TVL", hint: "USD", value: (s) => formatCurrency(s.tvl) },
-    { label: "Total Transactions", hint: "swaps settled", value: (s) => integer.format(s.total_transactions) }
+    { label: "Total Transactions", value: (s) => integer.format(s.total_transactions) }
   ]
   return (
     <div className="grid gap-4 sm:grid-cols-2 2xl:grid-cols-4">
       {cards.map((c) => (
         <Card key={c.label} testId={`stat-${c.label}`}>
           <p className="text-sm text-muted">
-            {c.label} <span className="text-xs">({c.hint})</span>
+            {c.label}
+            {c.hint !== undefined && <span className="text-xs"> ({c.hint})</span>}
           </p>
           <div className="mt-2 text-2xl font-bold tabular-nums [overflow-wrap:anywhere]">
             {stats._tag === "Loading" && <Spinner label="Loading..." />}
