@@ -43,7 +43,7 @@ export function SidebarLinks({ onNavigate }: { readonly onNavigate: () => void }
         Support our validator
       </button>
       <div>
-        <p className="px-3 pb-2 text-xs font-semibold uppercase tracking-wide text-muted">Community &amp; Support</p>
+        <p className="px-3 pb-2 text-xs font-semibold text-muted">Community &amp; Support</p>
         <ul className="flex flex-col gap-1">
           <li>
             <ExternalLink href={brand.microblogUrl} className={`${sidebarLinkBase} text-muted hover:text-ink`}>

@@ -56,15 +56,13 @@ export function Card({
   )
 }
 
-/** A small label; `caps` (default) for status words, off for token symbols such as hETH. */
+/** A small label, written as given (the spec's status words are 'Soon', 'In Development', 'Active'). */
 export function Badge({
   children,
-  tone = "muted",
-  caps = true
+  tone = "muted"
 }: {
   readonly children: ReactNode
   readonly tone?: "muted" | "accent" | "warn"
-  readonly caps?: boolean
 }) {
   const tones = {
     muted: "bg-panel-2 text-muted border-line",
@@ -73,7 +71,7 @@ export function Badge({
   }
   return (
     <span
-      className={`inline-flex items-center rounded-full border px-2 py-0.5 text-[11px] font-semibold tracking-wide ${caps ? "uppercase" : ""} ${tones[tone]}`}
+      className={`inline-flex items-center rounded-full border px-2 py-0.5 text-[11px] font-semibold tracking-wide ${tones[tone]}`}
     >
       {children}
     </span>

@@ -108,7 +108,7 @@ export function RouteList(props: {
   return (
     <section aria-labelledby="favourite-routes-title" data-testid="favourite-routes" className="flex flex-col gap-3">
       <div className="flex items-center justify-between gap-2">
-        <h2 id="favourite-routes-title" className="text-sm font-semibold uppercase tracking-wide text-muted">
+        <h2 id="favourite-routes-title" className="text-sm font-semibold text-muted">
           Favourite Routes
         </h2>
         <button

@@ -25,9 +25,7 @@ function PartnerCard({ partner }: { readonly partner: BridgePartner }) {
       <p className="text-sm text-muted">{partner.description}</p>
       <div className="flex flex-wrap gap-2">
         {partner.supportedAssets.map((a) => (
-          <Badge key={a} caps={false}>
-            {a}
-          </Badge>
+          <Badge key={a}>{a}</Badge>
         ))}
       </div>
       <ul className="list-disc space-y-1 pl-5 text-sm text-muted">

@@ -14,18 +14,18 @@ export function EarnPage() {
         <p className="mt-2 text-sm text-muted">Staking features coming soon</p>
         <dl className="mt-5 grid gap-4 sm:grid-cols-3">
           <div className="rounded-xl bg-panel-2 p-4">
-            <dt className="text-xs uppercase text-muted">APY</dt>
+            <dt className="text-xs text-muted">APY</dt>
             <dd className="mt-1 text-xl font-semibold">Flexible</dd>
           </div>
           <div className="rounded-xl bg-panel-2 p-4">
-            <dt className="text-xs uppercase text-muted">Lock Period</dt>
+            <dt className="text-xs text-muted">Lock Period</dt>
             <dd className="mt-1 text-xl font-semibold">No Lock</dd>
           </div>
           <div className="rounded-xl bg-panel-2 p-4">
-            <dt className="text-xs uppercase text-muted">Supported assets</dt>
+            <dt className="text-xs text-muted">Supported assets</dt>
             <dd className="mt-2 flex flex-wrap gap-1.5">
               {EARN_ASSETS.map((a) => (
-                <Badge key={a} tone="accent" caps={false}>
+                <Badge key={a} tone="accent">
                   {a}
                 </Badge>
               ))}

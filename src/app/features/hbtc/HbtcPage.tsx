@@ -161,7 +161,7 @@ export function HbtcPage() {
             <PriceLine price={price} />
           </div>
           <div className="mt-4 rounded-xl bg-panel-2 p-4">
-            <label htmlFor="hbtc-amount" className="text-xs uppercase text-muted">
+            <label htmlFor="hbtc-amount" className="text-xs text-muted">
               From ({fromAsset})
             </label>
             <div className="mt-1 flex items-center gap-2">
@@ -201,7 +201,7 @@ export function HbtcPage() {
             </button>
           </div>
           <div className="rounded-xl bg-panel-2 p-4">
-            <p className="text-xs uppercase text-muted">To ({toAsset})</p>
+            <p className="text-xs text-muted">To ({toAsset})</p>
             <p className="mt-1 text-2xl font-semibold tabular-nums text-muted">{amount === "" ? "0.0" : amount}</p>
             <p className="mt-1 text-xs text-muted">{usdValue(amount, price)}</p>
             {direction === "export" && (
