@@ -159,7 +159,10 @@ describe("WalletSession (live, over the devnet gateway)", () => {
       expect(yield* Effect.flatMap(KeyValueStore.KeyValueStore, (kv) => kv.get(SELECTED_ACCOUNT_KEY))).toEqual(
         Option.none()
       )
-      expect(yield* Effect.map(toaster.current, (ts) => ts[0]?.title)).toBe("Wallet Disconnected")
+      expect(yield* Effect.map(toaster.current, (ts) => [ts[0]?.title, ts[0]?.description])).toEqual([
+        "Wallet Disconnected",
+        "account_loc1280...nt3mp"
+      ])
       const fiber = yield* Effect.fork(latest(session.balances))
       expect(yield* Fiber.join(fiber)).toEqual({ _tag: "None" })
     }).pipe(Effect.provide(env))

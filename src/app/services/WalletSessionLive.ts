@@ -115,7 +115,13 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
             })
           if (before.accounts.length > 0 && accounts.length === 0) {
             yield* keepPick(undefined)
-            yield* toaster.show({ title: "Wallet Disconnected", duration: WALLET_DISCONNECTED_DURATION })
+            // The account the user was on (spec §9: 15 + 5 characters in the wallet toasts).
+            const previous = before.selected ?? before.accounts[0]?.address
+            yield* toaster.show({
+              title: "Wallet Disconnected",
+              ...(previous === undefined ? {} : { description: shortenAddressToast(previous) }),
+              duration: WALLET_DISCONNECTED_DURATION
+            })
           }
           // The selected account is no longer shared: the selection moved to the first one.
           if (before.selected !== undefined && selected !== undefined && selected !== before.selected)
