@@ -20,7 +20,7 @@ const app = async (options: Parameters<typeof renderApp>[0] = {}) => {
 }
 
 describe("tagline", () => {
-  it("bounces at 1 s for 2 s, then every 30 s, with a 0.06 s delay per letter", async () => {
+  it("bounces at 1 s until the last letter's 2 s bounce ends, then every 30 s, with a 0.06 s delay per letter", async () => {
     const h = await app()
     const tagline = screen.getByTestId("tagline")
     expect(tagline).toHaveAttribute("aria-label", "Swap, Bridge, Save and Earn")
@@ -35,13 +35,16 @@ describe("tagline", () => {
     expect(delay(0)).toBe(0)
     expect(delay(1)).toBeCloseTo(0.06)
     expect(delay(10)).toBeCloseTo(0.6)
-    await h.advance("2 seconds")
+    // 27 letters: the last starts 26 × 0.06 = 1.56 s in and bounces for 2 s, so the letters animate for 3.56 s.
+    await h.advance("3559 millis")
+    expect(tagline.dataset.bouncing).toBe("true")
+    await h.advance("1 millis")
     expect(tagline.dataset.bouncing).toBe("false")
-    await h.advance("27999 millis")
+    await h.advance("26439 millis")
     expect(tagline.dataset.bouncing).toBe("false")
     await h.advance("1 millis") // 31 s
     expect(tagline.dataset.bouncing).toBe("true")
-    await h.advance("2 seconds")
+    await h.advance("3560 millis")
     expect(tagline.dataset.bouncing).toBe("false")
   })
 })
