@@ -376,6 +376,41 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
       return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }
     })
 
+  const hasCursor = (cursor: string | undefined) => cursor !== undefined && cursor !== ""
+  /** Whether reading the rest of an entity's fungibles will send a request (more resource or vault pages). */
+  const fungiblesPage = (first: State.FungibleResourcesCollection | undefined) =>
+    first !== undefined &&
+    (hasCursor(first.next_cursor) ||
+      first.items.some((r) => r.aggregation_level === "Vault" && r.vaults.next_cursor !== undefined))
+  /** Whether reading the rest of an entity's non-fungibles will send a request (resource, vault or id pages). */
+  const nonFungiblesPage = (first: State.NonFungibleResourcesCollection | undefined) =>
+    first !== undefined &&
+    (hasCursor(first.next_cursor) ||
+      first.items.some(
+        (r) =>
+          r.aggregation_level === "Vault" &&
+          (r.vaults.next_cursor !== undefined ||
+            r.vaults.items.some((v) => v.next_cursor !== undefined && v.items !== undefined))
+      ))
+
+  /**
+   * Runs three independent reads and returns their results in order. When two or more of them send requests they run
+   * concurrently; otherwise a fiber each would buy nothing, so they run in this fiber, the ones that send no request
+   * first (a failure among them wins, as it would when racing the one that waits on the network).
+   */
+  const allThree = <A, B, C, E>(
+    a: Effect.Effect<A, E>,
+    b: Effect.Effect<B, E>,
+    c: Effect.Effect<C, E>,
+    sends: readonly [boolean, boolean, boolean]
+  ): Effect.Effect<readonly [A, B, C], E> => {
+    const [sa, sb, sc] = sends
+    if (Number(sa) + Number(sb) + Number(sc) > 1) return Effect.all([a, b, c], { concurrency: "unbounded" })
+    if (sa) return Effect.map(Effect.all([b, c, a]), ([rb, rc, ra]) => [ra, rb, rc] as const)
+    if (sb) return Effect.map(Effect.all([a, c, b]), ([ra, rc, rb]) => [ra, rb, rc] as const)
+    return Effect.all([a, b, c])
+  }
+
   const expandEntity = (
     item: State.StateEntityDetailsResponseItem,
     pin: LedgerStateSelector,
@@ -383,13 +418,15 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     includeNfids: boolean
   ) =>
     Effect.map(
-      Effect.all(
+      allThree(
+        allMetadata(item.address, item.metadata, pin),
+        allFungibles(item.address, item.fungible_resources, pin, explicitMetadata),
+        allNonFungibles(item.address, item.non_fungible_resources, pin, explicitMetadata, includeNfids),
         [
-          allMetadata(item.address, item.metadata, pin),
-          allFungibles(item.address, item.fungible_resources, pin, explicitMetadata),
-          allNonFungibles(item.address, item.non_fungible_resources, pin, explicitMetadata, includeNfids)
-        ],
-        { concurrency: "unbounded" }
+          hasCursor(item.metadata.next_cursor),
+          fungiblesPage(item.fungible_resources),
+          nonFungiblesPage(item.non_fungible_resources)
+        ]
       ),
       ([metadata, fungible_resources, non_fungible_resources]): StateEntityDetailsVaultResponseItem => ({
         ...item,

@@ -1,25 +1,29 @@
 /**
  * Fast response decoding. Every Gateway schema keeps its public definition (and its canonical `Schema.decodeUnknown`);
- * this module compiles, once per schema, a *decode twin*: the same checks without the cost that made a 450 KB entity
- * details page take ~15 ms.
+ * this module compiles, once per schema, a *fast decoder*: the same checks, producing the same value, without the
+ * cost of Effect's general interpreter on large pages.
  *
- * Where the time went: every struct with an `opt` field (`optionalWith(s, { nullable: true })`) is a Transformation in
- * Effect Schema. Decoding a Transformation decodes its `from` side, maps `null` to absent, and then validates the
- * whole `to` (Type) side again, including every nested struct. With collections nested 5 deep (response → item →
- * collection → resource → vaults) the leaves were walked up to 5 times, and each `to` pass of a tagged union went
- * through the plain union. That was ~85% of the decode time.
+ * Where the time went, first: every struct with an `opt` field (`optionalWith(s, { nullable: true })`) is a
+ * Transformation in Effect Schema. Decoding a Transformation decodes its `from` side, maps `null` to absent, and then
+ * validates the whole `to` (Type) side again, including every nested struct. With collections nested 5 deep
+ * (response → item → collection → resource → vaults) the leaves were walked up to 5 times. The fast decoder decodes the
+ * `from` side and applies the property-signature `decode` functions (null → absent) in the same key order as Effect's
+ * interpreter, and does not re-validate the `to` side: for these transformations it only re-checks what `from`
+ * already checked (`optionalWith` maps `S | null` to `typeSchema(S)`). A {@link taggedUnion} dispatches on its
+ * discriminator to its members.
  *
- * The twin rewrites the AST:
- * - a struct Transformation made of property-signature transformations becomes a declaration that decodes the `from`
- *   side (its nested structs rewritten too) and applies the property-signature `decode` functions (null → absent), in
- *   the same key order as Effect's interpreter. The `to` side is not re-validated: for these transformations it only
- *   re-checks what `from` already checked (`optionalWith` maps `S | null` to `typeSchema(S)`).
- * - a {@link taggedUnion} dispatches on its discriminator to the twins of its members.
- * - structs, arrays, unions and refinements are rebuilt with rewritten children; anything else is left as it is.
+ * Second, allocation: Effect's interpreter wraps every leaf in an `Either`, keeps an issue list per struct and builds
+ * closures per call, which made a 440 KB page allocate about ten times its own size. The fast decoder returns plain
+ * values and a {@link Fail} marker, so it allocates only the output objects and arrays.
  *
- * {@link decodeResponse} runs the twin and, only when it fails, the canonical decoder, so an error is exactly the
- * canonical ParseError (same paths and messages). A successful twin decode equals the canonical one (tested on every
- * fixture and on generated pages in test/gateway/decode.test.ts).
+ * Natively compiled: string/number/boolean/undefined keywords, literals, unknown/any, refinements (their own filter),
+ * structs without index signatures, plain arrays, unions whose members are all primitives (plus at most one
+ * object-shaped member), suspensions, the `optionalWith` struct transformations and tagged unions. Any other node is
+ * decoded by Effect's own decoder for that node, so it is exactly canonical there.
+ *
+ * {@link decodeResponse} runs the fast decoder and, only when it fails, the canonical decoder, so an error is exactly
+ * the canonical ParseError (same paths and messages). A successful fast decode equals the canonical one (tested on every
+ * fixture, on mutations of them and on generated pages in test/gateway/decode.test.ts).
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { TaggedUnionSpec, type TaggedUnionSpecValue } from "./schemas/spec.js"
@@ -59,100 +63,220 @@ const propertySignatureStep = (
   }
 }
 
-const twinMemo = new WeakMap<SchemaAST.AST, SchemaAST.AST>()
+/** What a fast decoder returns when the input does not decode (the canonical decoder then says why). */
+const Fail: unique symbol = Symbol("hswap/gateway/decode/Fail")
+type Fast = (input: unknown) => unknown
 
-/** The decode twin of `ast` (see the module comment). Memoized per AST node. */
-export const twinAST = (ast: SchemaAST.AST): SchemaAST.AST => {
-  const memo = twinMemo.get(ast)
-  if (memo !== undefined) return memo
-  const twin = rewrite(ast)
-  twinMemo.set(ast, twin)
-  return twin
-}
-
-const rewrite = (ast: SchemaAST.AST): SchemaAST.AST => {
-  switch (ast._tag) {
-    case "TypeLiteral": {
-      const ps = ast.propertySignatures.map(
-        (p) => new SchemaAST.PropertySignature(p.name, twinAST(p.type), p.isOptional, p.isReadonly, p.annotations)
-      )
-      const is = ast.indexSignatures.map(
-        (s) => new SchemaAST.IndexSignature(s.parameter, twinAST(s.type), s.isReadonly)
-      )
-      return new SchemaAST.TypeLiteral(ps, is, ast.annotations)
-    }
-    case "TupleType":
-      return new SchemaAST.TupleType(
-        ast.elements.map((e) => new SchemaAST.OptionalType(twinAST(e.type), e.isOptional, e.annotations)),
-        ast.rest.map((r) => new SchemaAST.Type(twinAST(r.type), r.annotations)),
-        ast.isReadonly,
-        ast.annotations
-      )
-    case "Union":
-      return SchemaAST.Union.make(ast.types.map(twinAST), ast.annotations)
-    case "Refinement":
-      return new SchemaAST.Refinement(twinAST(ast.from), ast.filter, ast.annotations)
-    case "Declaration": {
-      const spec = ast.annotations[TaggedUnionSpec] as TaggedUnionSpecValue | undefined
-      return spec === undefined ? ast : taggedUnionTwin(spec, ast)
-    }
-    case "Transformation": {
-      if (ast.transformation._tag !== "TypeLiteralTransformation") return ast
-      const apply = propertySignatureStep(ast.transformation.propertySignatureTransformations)
-      if (apply === undefined) return ast
-      const from = decoderOf(twinAST(ast.from))
-      return new SchemaAST.Declaration(
-        [],
-        () => (input, options) => Either.map(from(input, options), (a) => apply(a as Record<PropertyKey, unknown>)),
-        () => (input, _options, self) => ParseResult.fail(new ParseResult.Forbidden(self, input, "decode twin")),
-        { [SchemaAST.IdentifierAnnotationId]: `DecodeTwin<${String(ast.to)}>` }
-      )
-    }
-    default:
-      return ast
+/** The canonical decoder of one node, for the nodes the fast compiler leaves to Effect. */
+const delegate = (ast: SchemaAST.AST): Fast => {
+  const decode = decoderOf(ast)
+  return (input) => {
+    const result = decode(input)
+    return Either.isRight(result) ? result.right : Fail
   }
 }
 
-const taggedUnionTwin = (spec: TaggedUnionSpecValue, original: SchemaAST.Declaration): SchemaAST.AST => {
-  const byTag = new Map<unknown, Decode>()
-  for (const [literal, member] of spec.members) byTag.set(literal, decoderOf(twinAST(member)))
-  const fallback = decoderOf(twinAST(spec.fallback))
-  return new SchemaAST.Declaration(
-    [],
-    () => (input, options, self) =>
-      typeof input === "object" && input !== null && !Array.isArray(input)
-        ? (byTag.get((input as Record<string, unknown>)[spec.key]) ?? fallback)(input, options)
-        : ParseResult.fail(new ParseResult.Type(self, input, `Expected an object with a "${spec.key}" discriminator`)),
-    () => (input, _options, self) => ParseResult.fail(new ParseResult.Forbidden(self, input, "decode twin")),
-    original.annotations
-  )
+const isObject = (u: unknown): u is Record<PropertyKey, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** Nodes whose decode is the identity and that accept only primitives (or `undefined`/`null`), never an object. */
+const primitiveCheck = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return (u) => typeof u === "string"
+    case "NumberKeyword":
+      return (u) => typeof u === "number"
+    case "BooleanKeyword":
+      return (u) => typeof u === "boolean"
+    case "UndefinedKeyword":
+      return (u) => u === undefined
+    case "Literal": {
+      const literal = ast.literal
+      return (u) => u === literal
+    }
+    default:
+      return undefined
+  }
 }
 
-const compiled = new WeakMap<SchemaAST.AST, { twin: Decode; canonical: Decode }>()
+/** Nodes that reject every primitive input (they need an object or an array). */
+const isObjectShaped = (ast: SchemaAST.AST): boolean => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+    case "TupleType":
+      return true
+    case "Transformation":
+      return ast.transformation._tag === "TypeLiteralTransformation" && ast.from._tag === "TypeLiteral"
+    case "Declaration":
+      return ast.annotations[TaggedUnionSpec] !== undefined
+    default:
+      return false
+  }
+}
 
-const compile = (schema: Schema.Schema.Any) => {
+const fastMemo = new WeakMap<SchemaAST.AST, Fast>()
+
+/** The fast decoder of `ast` (see the module comment). Memoized per AST node. */
+const fast = (ast: SchemaAST.AST): Fast => {
+  const memo = fastMemo.get(ast)
+  if (memo !== undefined) return memo
+  // A recursive schema reaches itself through a Suspend, which compiles lazily, so this never loops.
+  const compiled = compile(ast)
+  fastMemo.set(ast, compiled)
+  return compiled
+}
+
+const compile = (ast: SchemaAST.AST): Fast => {
+  const check = primitiveCheck(ast)
+  if (check !== undefined) return (u) => (check(u) ? u : Fail)
+  switch (ast._tag) {
+    case "UnknownKeyword":
+    case "AnyKeyword":
+      return (u) => u
+    case "Refinement": {
+      const from = fast(ast.from)
+      const filter = ast.filter
+      return (u) => {
+        const a = from(u)
+        return a === Fail || Option.isSome(filter(a, SchemaAST.defaultParseOption, ast)) ? Fail : a
+      }
+    }
+    case "TypeLiteral":
+      return ast.indexSignatures.length === 0 ? struct(ast) : delegate(ast)
+    case "TupleType": {
+      const rest = ast.rest[0]
+      if (ast.elements.length !== 0 || ast.rest.length !== 1 || rest === undefined) return delegate(ast)
+      const item = fast(rest.type)
+      return (u) => {
+        if (!Array.isArray(u)) return Fail
+        const out: Array<unknown> = new Array(u.length)
+        for (let i = 0; i < u.length; i++) {
+          const v = item(u[i])
+          if (v === Fail) return Fail
+          out[i] = v
+        }
+        return out
+      }
+    }
+    case "Union":
+      return union(ast)
+    case "Suspend": {
+      let target: Fast | undefined
+      const thunk = ast.f
+      return (u) => (target ??= fast(thunk()))(u)
+    }
+    case "Declaration": {
+      const spec = ast.annotations[TaggedUnionSpec] as TaggedUnionSpecValue | undefined
+      return spec === undefined ? delegate(ast) : taggedUnionFast(spec)
+    }
+    case "Transformation": {
+      if (ast.transformation._tag !== "TypeLiteralTransformation") return delegate(ast)
+      const apply = propertySignatureStep(ast.transformation.propertySignatureTransformations)
+      if (apply === undefined) return delegate(ast)
+      const from = fast(ast.from)
+      return (u) => {
+        const a = from(u)
+        return a === Fail ? Fail : apply(a as Record<PropertyKey, unknown>)
+      }
+    }
+    default:
+      return delegate(ast)
+  }
+}
+
+/**
+ * A struct as Effect decodes it with the default options: a non-array object; every property signature in order (an
+ * absent optional key is skipped, an absent required key decodes `undefined`); excess keys dropped.
+ */
+const struct = (ast: SchemaAST.TypeLiteral): Fast => {
+  const names = ast.propertySignatures.map((ps) => ps.name)
+  const optional = ast.propertySignatures.map((ps) => ps.isOptional)
+  const decoders = ast.propertySignatures.map((ps) => fast(ps.type))
+  const n = names.length
+  return (u) => {
+    if (!isObject(u)) return Fail
+    const out: Record<PropertyKey, unknown> = {}
+    for (let i = 0; i < n; i++) {
+      const name = names[i] as PropertyKey
+      if (optional[i] === true && !hasOwn.call(u, name)) continue
+      const v = (decoders[i] as Fast)(u[name])
+      if (v === Fail) return Fail
+      out[name] = v
+    }
+    return out
+  }
+}
+
+/**
+ * A union of primitives decodes to its input when one member accepts it (the output does not depend on which). With
+ * one object-shaped member besides, an object can only be that member's and a primitive only the others'. Any other
+ * union keeps Effect's candidate order, so it is left to Effect.
+ */
+const union = (ast: SchemaAST.Union): Fast => {
+  const checks: Array<(u: unknown) => boolean> = []
+  const objects: Array<SchemaAST.AST> = []
+  for (const member of ast.types) {
+    const check = primitiveCheck(member)
+    if (check !== undefined) checks.push(check)
+    else if (isObjectShaped(member)) objects.push(member)
+    else return delegate(ast)
+  }
+  if (objects.length > 1) return delegate(ast)
+  const objectMember = objects[0]
+  const object = objectMember === undefined ? undefined : fast(objectMember)
+  return (u) => {
+    if (typeof u === "object" && u !== null) return object === undefined ? Fail : object(u)
+    for (const check of checks) if (check(u)) return u
+    return Fail
+  }
+}
+
+const taggedUnionFast = (spec: TaggedUnionSpecValue): Fast => {
+  const byTag = new Map<unknown, Fast>()
+  for (const [literal, member] of spec.members) byTag.set(literal, fast(member))
+  const fallback = fast(spec.fallback)
+  const key = spec.key
+  return (u) => (isObject(u) ? (byTag.get(u[key]) ?? fallback)(u) : Fail)
+}
+
+const compiled = new WeakMap<SchemaAST.AST, { fast: Fast; canonical: Decode }>()
+
+const entryOf = (schema: Schema.Schema.Any) => {
   let entry = compiled.get(schema.ast)
   if (entry === undefined) {
-    entry = { twin: decoderOf(twinAST(schema.ast)), canonical: decoderOf(schema.ast) }
+    entry = { fast: fast(schema.ast), canonical: decoderOf(schema.ast) }
     compiled.set(schema.ast, entry)
   }
   return entry
 }
 
-/** The twin alone (no canonical retry): for tests that check the fast path accepts and rejects what Effect does. */
-export const decodeTwin = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown) =>
-  compile(schema).twin(input) as Either.Either<A, ParseResult.ParseIssue>
+/**
+ * The fast decoder alone: whether it accepts is decided without the canonical decoder, which only supplies the issue
+ * when it rejects. For tests that check the fast path accepts and rejects exactly what Effect does.
+ */
+export const decodeTwin = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  input: unknown
+): Either.Either<A, ParseResult.ParseIssue> => {
+  const entry = entryOf(schema)
+  const value = entry.fast(input)
+  if (value !== Fail) return Either.right(value as A)
+  const canonical = entry.canonical(input)
+  return Either.isLeft(canonical)
+    ? Either.left(canonical.left)
+    : Either.left(new ParseResult.Forbidden(schema.ast, input, "the fast decoder rejected what Effect accepts"))
+}
 
 /**
- * Decodes `input` with the compiled twin of `schema` (compiled on first use, then cached); on failure returns the
- * canonical decoder's result, so errors read exactly as `Schema.decodeUnknownEither(schema)` would report them.
+ * Decodes `input` with the compiled fast decoder of `schema` (compiled on first use, then cached); on failure returns
+ * the canonical decoder's result, so errors read exactly as `Schema.decodeUnknownEither(schema)` would report them.
  */
 export const decodeResponse = <A, I>(
   schema: Schema.Schema<A, I, never>,
   input: unknown
 ): Either.Either<A, ParseResult.ParseError> => {
-  const entry = compile(schema)
-  const fast = entry.twin(input)
-  if (Either.isRight(fast)) return fast as Either.Either<A, never>
+  const entry = entryOf(schema)
+  const value = entry.fast(input)
+  if (value !== Fail) return Either.right(value as A)
   return Either.mapLeft(entry.canonical(input), ParseResult.parseError) as Either.Either<A, ParseResult.ParseError>
 }

@@ -111,45 +111,63 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
           })
         )
 
+    /** Encodes the request body synchronously (the request schemas need no services), so a call adds no fiber steps. */
     const encodeBody = <Req, ReqI, Res, ResI>(
       endpoint: Endpoint<Req, ReqI, Res, ResI>,
       value: Req
-    ): Effect.Effect<ReqI | undefined, RequiredError> => {
+    ): Either.Either<ReqI | undefined, RequiredError> => {
       const schema = endpoint.request
-      if (schema === undefined) return Effect.succeed(undefined)
+      if (schema === undefined) return Either.right(undefined)
       if (value === null || value === undefined)
-        return Effect.fail(new RequiredError({ field: endpoint.parameter, path: endpoint.path }))
-      return Schema.encode(schema)(value).pipe(
-        Effect.mapError((error) => {
-          const first = decodeIssues(error)[0]
-          return new RequiredError({
-            field: first === undefined || first.path === "" ? endpoint.parameter : first.path,
-            path: endpoint.path,
-            ...(first === undefined ? {} : { reason: first.message })
-          })
+        return Either.left(new RequiredError({ field: endpoint.parameter, path: endpoint.path }))
+      return Either.mapLeft(Schema.encodeEither(schema)(value), (error) => {
+        const first = decodeIssues(error)[0]
+        return new RequiredError({
+          field: first === undefined || first.path === "" ? endpoint.parameter : first.path,
+          path: endpoint.path,
+          ...(first === undefined ? {} : { reason: first.message })
         })
-      )
+      })
     }
 
-    const call: GatewayCall = (endpoint, value) =>
-      Effect.gen(function* () {
-        const body = yield* encodeBody(endpoint, value)
-        const base = HttpClientRequest.post(config.basePath + endpoint.path).pipe(
-          HttpClientRequest.setHeaders(config.headers)
-        )
-        const request = body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
-        const once = attempt(endpoint.path, request)
-        const text = yield* endpoint.retry ? Effect.retry(once, retrySchedule) : once
-        const json = parseJson(text)
-        if (Option.isNone(json)) {
-          return yield* new GatewayDecodeError({
-            path: endpoint.path,
+    /** The POST with the RDX headers for each path, built once: requests are immutable, only the body differs. */
+    const baseRequests = new Map<string, HttpClientRequest.HttpClientRequest>()
+    const baseRequest = (path: string) => {
+      let base = baseRequests.get(path)
+      if (base === undefined) {
+        base = HttpClientRequest.post(config.basePath + path).pipe(HttpClientRequest.setHeaders(config.headers))
+        baseRequests.set(path, base)
+      }
+      return base
+    }
+
+    /** Parses and decodes a 2xx body with the endpoint's response schema. */
+    const decodeBody = <Res, ResI>(path: string, response: Schema.Schema<Res, ResI>, text: string) => {
+      const json = parseJson(text)
+      if (Option.isNone(json)) {
+        return Effect.fail(
+          new GatewayDecodeError({
+            path,
             issues: [{ path: "", message: `body is not valid JSON (${text.length} bytes)` }]
           })
-        }
-        const decoded = decodeResponse(endpoint.response, json.value)
-        if (Either.isRight(decoded)) return decoded.right
-        return yield* new GatewayDecodeError({ path: endpoint.path, issues: decodeIssues(decoded.left) })
+        )
+      }
+      const decoded = decodeResponse(response, json.value)
+      return Either.isRight(decoded)
+        ? Effect.succeed(decoded.right)
+        : Effect.fail(new GatewayDecodeError({ path, issues: decodeIssues(decoded.left) }))
+    }
+
+    const call: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
+      Effect.suspend((): Effect.Effect<Res, GatewayError> => {
+        const body = encodeBody(endpoint, value)
+        if (Either.isLeft(body)) return Effect.fail(body.left)
+        const base = baseRequest(endpoint.path)
+        const request = body.right === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body.right)
+        const once = attempt(endpoint.path, request)
+        return Effect.flatMap(endpoint.retry ? Effect.retry(once, retrySchedule) : once, (text) =>
+          decodeBody(endpoint.path, endpoint.response, text)
+        )
       })
 
     return call

@@ -223,4 +223,54 @@ describe("fast response decoding", () => {
     ] as const)
       expect(Either.isRight(expectSameAsCanonical(schema as unknown as AnySchema, body, "page"))).toBe(true)
   })
+
+  it("shapes the compiled fast path handles itself or leaves to Effect agree with the canonical decoder", () => {
+    interface Tree {
+      readonly name: string
+      readonly children: ReadonlyArray<Tree>
+    }
+    const Tree: Schema.Schema<Tree> = Schema.Struct({
+      name: Schema.String,
+      children: Schema.Array(Schema.suspend(() => Tree))
+    })
+    const A = Schema.Struct({ kind: Schema.Literal("a"), n: Schema.Number })
+    const B = Schema.Struct({ kind: Schema.Literal("b"), s: Schema.String })
+    const cases: ReadonlyArray<readonly [string, AnySchema, ReadonlyArray<unknown>]> = [
+      [
+        "union of two structs",
+        Schema.Union(A, B) as AnySchema,
+        [{ kind: "a", n: 1, x: 2 }, { kind: "b", s: "" }, { kind: "b", n: 1 }, null]
+      ],
+      ["struct or null", Schema.NullOr(A) as AnySchema, [null, { kind: "a", n: 1 }, { kind: "a" }, "a", []]],
+      [
+        "primitives",
+        Schema.Union(Schema.String, Schema.Number, Schema.Literal(true)) as AnySchema,
+        ["x", 1, true, false, null, {}]
+      ],
+      ["union with unknown", Schema.Union(Schema.String, Schema.Unknown) as AnySchema, ["x", 1, { a: 1 }]],
+      [
+        "recursive",
+        Tree as unknown as AnySchema,
+        [
+          { name: "r", children: [{ name: "c", children: [], extra: 1 }] },
+          { name: "r", children: [{ name: 1, children: [] }] }
+        ]
+      ],
+      ["non-empty array", Schema.NonEmptyArray(Schema.Number) as AnySchema, [[1, 2], [], ["x"]]],
+      ["record", Schema.Record({ key: Schema.String, value: Schema.Number }) as AnySchema, [{ a: 1 }, { a: "x" }, []]],
+      ["refinement", Schema.String.pipe(Schema.minLength(2)) as AnySchema, ["ab", "a", 3]],
+      [
+        "optional and required-undefined keys",
+        Schema.Struct({ a: Schema.optional(Schema.Number), b: Schema.UndefinedOr(Schema.String) }) as AnySchema,
+        [{}, { a: undefined }, { a: 1, b: "x" }, { b: 2 }]
+      ],
+      [
+        "transformation left to Effect",
+        Schema.Struct({ n: Schema.NumberFromString }) as AnySchema,
+        [{ n: "1" }, { n: 1 }]
+      ]
+    ]
+    for (const [label, schema, inputs] of cases)
+      inputs.forEach((input, i) => expectSameAsCanonical(schema, input, `${label} #${i}`))
+  })
 })
