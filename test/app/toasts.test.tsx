@@ -3,6 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Toaster } from "../../src/app/services/Toaster"
+import { isBareMarkup } from "../../src/app/ui/markup"
 import { sanitizeHtml } from "../../src/app/ui/sanitize"
 import { renderApp } from "./harness"
 
@@ -29,7 +30,44 @@ describe("sanitizeHtml", () => {
   })
 })
 
+describe("isBareMarkup", () => {
+  it("accepts text and attribute-free allowlisted tags only", () => {
+    for (const ok of [
+      "",
+      "plain text",
+      "Swap at a <b>fixed rate</b>, now",
+      "<p>a<br>b</p><i>c</i><em>d</em>",
+      'quote\'s "x"'
+    ])
+      expect(isBareMarkup(ok)).toBe(true)
+    for (const bad of [
+      "<b onclick=x>hi</b>",
+      '<a href="https://x">x</a>',
+      "<img src=x onerror=alert(1)>",
+      "<script>1</script>",
+      "a &lt; b",
+      "1 < 2",
+      "2 > 1",
+      "<br/>",
+      "<B>caps</B>",
+      "<b >spaced</b>",
+      "<style>*{}</style>",
+      "<svg><b></b></svg>"
+    ])
+      expect(isBareMarkup(bad)).toBe(false)
+  })
+})
+
 describe("toasts", () => {
+  it("render text and bare allowlisted tags at once, without the sanitiser", async () => {
+    const h = await app()
+    await h.run(Toaster.show({ title: "t", description: "Swap at a <b>fixed rate</b> with no slippage" }))
+    const toast = await screen.findByTestId("toast")
+    // No waiting: the markup is there in the first render.
+    expect(toast.querySelector("b")?.textContent).toBe("fixed rate")
+    expect(toast).toHaveTextContent("Swap at a fixed rate with no slippage")
+  })
+
   it("render hostile descriptions as harmless HTML", async () => {
     const h = await app()
     await h.run(

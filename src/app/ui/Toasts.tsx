@@ -3,18 +3,23 @@ import { Effect, Stream } from "effect"
 import { useEffect, useState } from "react"
 import { Toaster, type Toast, type ToastAction } from "../services/Toaster"
 import { useFork, useStream } from "../runtime/app-runtime"
+import { isBareMarkup } from "./markup"
 
 type Sanitizer = (html: string) => string
-// DOMPurify is loaded with the first toast that has a description, not with the page.
+// DOMPurify is loaded with the first toast whose description has more than bare allowlisted tags, not with the page.
 let sanitizer: Sanitizer | undefined
 let loading: Promise<Sanitizer> | undefined
 const loadSanitizer = () => (loading ??= import("./sanitize").then((m) => (sanitizer = m.sanitizeHtml)))
 
-/** The description as sanitised HTML; nothing is rendered until the sanitiser is there. */
+/**
+ * The description as sanitised HTML; nothing is rendered until the sanitiser is there. Plain text and bare allowlisted
+ * tags (see {@link isBareMarkup}) are rendered as they are, without the sanitiser.
+ */
 function Description({ html }: { readonly html: string }) {
+  const bare = isBareMarkup(html)
   const [clean, setClean] = useState<Sanitizer | undefined>(() => sanitizer)
   useEffect(() => {
-    if (clean !== undefined) return
+    if (bare || clean !== undefined) return
     let live = true
     loadSanitizer().then(
       (s) => live && setClean(() => s),
@@ -23,11 +28,11 @@ function Description({ html }: { readonly html: string }) {
     return () => {
       live = false
     }
-  }, [clean])
+  }, [bare, clean])
   return (
     <RadixToast.Description
       className="col-start-1 text-sm text-muted [&_a]:text-accent [&_a]:underline"
-      dangerouslySetInnerHTML={{ __html: clean === undefined ? "" : clean(html) }}
+      dangerouslySetInnerHTML={{ __html: bare ? html : clean === undefined ? "" : clean(html) }}
     />
   )
 }
