@@ -249,6 +249,8 @@ describe("TransactionRow", () => {
     await userEvent.click(row)
     const dialog = await screen.findByRole("dialog", { name: "Exchange Details" })
     const card = within(dialog).getByTestId("transaction-card")
+    // The age reads Effect's Clock, which answers a moment after the card first renders.
+    await waitFor(() => expect(card).toHaveTextContent("42s ago"))
     for (const text of [
       A1,
       EXCHANGE,

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, waitFor, within } from "@testing-library/react"
+import { act, screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event"
 import { afterEach, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
@@ -93,6 +93,26 @@ describe("the swap card", () => {
     expect(action()).toHaveTextContent("Execute Swap (Reload in 15s)")
     await h.advance("1 second")
     expect(action()).toHaveTextContent("Execute Swap (Reload in 14s)")
+  })
+
+  it("explains the spread and fee in a tooltip that opens on keyboard focus", async () => {
+    // jsdom has no ResizeObserver, which Radix's positioning uses to follow the trigger's size.
+    globalThis.ResizeObserver ??= class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    }
+    const h = await app({ route: api(), session: connected, balance: { _tag: "Ready", amount: "0" } })
+    await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
+    await h.advance("1 second")
+    // The rate panel's tooltip loads its chunk when the panel first renders; the trigger is there meanwhile.
+    const trigger = () => within(screen.getByTestId("rate-panel")).getByText("Spread + fee")
+    await waitFor(() => expect(trigger()).toHaveAttribute("data-state", "closed"), { timeout: 5000 })
+    act(() => trigger().focus())
+    const tip = await screen.findByRole("tooltip", {}, { timeout: 5000 })
+    expect(tip).toHaveTextContent(
+      "A 0.1% spread is included in the rate, and 0.1 USD worth of the received token is deducted from the payout to cover the network fee."
+    )
   })
 
   it("shows the server's limits in the spec's words", async () => {

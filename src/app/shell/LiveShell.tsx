@@ -8,14 +8,16 @@ import { useAppConfig } from "../config/useAppConfig"
 import { useEffectResult, useFork } from "../runtime/app-runtime"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { ExternalLink } from "../ui/kit"
-import { TooltipProvider } from "../ui/Tooltip"
 import { sidebarLinkBase } from "./nav"
 import { WelcomeButtonView } from "./views"
 import { shellStartup, showWelcome } from "./welcome"
 
-/** The content area's providers, around the routed page. */
+/**
+ * The routed page's wrapper in the live chunk: islands.tsx renders the page through it, so the page waits for the live
+ * half. It adds no provider (the tooltip brings its own when it loads).
+ */
 export function LiveMain({ children }: { readonly children: ReactNode }) {
-  return <TooltipProvider>{children}</TooltipProvider>
+  return <>{children}</>
 }
 
 /** Started once per mount of the shell: the delayed welcome toast and the validator dialog's auto-open. */

@@ -1,37 +1,27 @@
-import * as RadixDialog from "@radix-ui/react-dialog"
-import type { ReactNode } from "react"
+import { lazy, Suspense, useState, type ReactNode } from "react"
 
-export function Dialog(props: {
+export interface DialogProps {
   readonly open: boolean
   readonly onOpenChange: (open: boolean) => void
   readonly title: ReactNode
   readonly description?: ReactNode
   readonly children?: ReactNode
   readonly testId?: string
-}) {
+}
+
+const DialogPanel = lazy(() => import("./DialogPanel").then((m) => ({ default: m.DialogPanel })))
+
+/**
+ * A modal dialog. Radix Dialog and its focus and scroll locks load the first time any dialog opens, not with the page
+ * (DESIGN §6: dialogs are lazy); from then on the dialog stays mounted so Radix can play its close transition.
+ */
+export function Dialog(props: DialogProps) {
+  const [opened, setOpened] = useState(props.open)
+  if (props.open && !opened) setOpened(true)
+  if (!opened) return null
   return (
-    <RadixDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm" />
-        <RadixDialog.Content
-          data-testid={props.testId}
-          className="fixed left-1/2 top-1/2 z-50 max-h-[85vh] w-[92vw] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-line bg-panel p-6 shadow-2xl focus:outline-none"
-        >
-          <RadixDialog.Title className="pr-8 text-lg font-semibold">{props.title}</RadixDialog.Title>
-          {props.description !== undefined ? (
-            <RadixDialog.Description className="mt-2 text-sm text-muted">{props.description}</RadixDialog.Description>
-          ) : (
-            <RadixDialog.Description className="sr-only">{props.title}</RadixDialog.Description>
-          )}
-          <div className="mt-4">{props.children}</div>
-          <RadixDialog.Close
-            aria-label="Close"
-            className="absolute right-4 top-4 rounded p-1 text-xl leading-none text-muted hover:text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-          >
-            ×
-          </RadixDialog.Close>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={null}>
+      <DialogPanel {...props} />
+    </Suspense>
   )
 }

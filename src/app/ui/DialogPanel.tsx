@@ -1,0 +1,31 @@
+import * as RadixDialog from "@radix-ui/react-dialog"
+import type { DialogProps } from "./Dialog"
+
+/** The dialog itself, on Radix Dialog; loaded by {@link Dialog} the first time one opens. */
+export function DialogPanel(props: DialogProps) {
+  return (
+    <RadixDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm" />
+        <RadixDialog.Content
+          data-testid={props.testId}
+          className="fixed left-1/2 top-1/2 z-50 max-h-[85vh] w-[92vw] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-line bg-panel p-6 shadow-2xl focus:outline-none"
+        >
+          <RadixDialog.Title className="pr-8 text-lg font-semibold">{props.title}</RadixDialog.Title>
+          {props.description !== undefined ? (
+            <RadixDialog.Description className="mt-2 text-sm text-muted">{props.description}</RadixDialog.Description>
+          ) : (
+            <RadixDialog.Description className="sr-only">{props.title}</RadixDialog.Description>
+          )}
+          <div className="mt-4">{props.children}</div>
+          <RadixDialog.Close
+            aria-label="Close"
+            className="absolute right-4 top-4 rounded p-1 text-xl leading-none text-muted hover:text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+          >
+            ×
+          </RadixDialog.Close>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  )
+}
