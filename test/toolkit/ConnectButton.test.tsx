@@ -181,3 +181,41 @@ describe("ConnectButton popover, connected", () => {
     expect(screen.getByTestId("persona-label").textContent).toBe("<img src=x onerror=alert(1)>")
   })
 })
+
+describe("ConnectButton popover, opening and closing", () => {
+  it("the button toggles it and says so; Escape closes it and gives focus back to the button", async () => {
+    const { user } = setup(connected)
+    const button = screen.getByTestId("connect-button")
+    expect(button.getAttribute("aria-haspopup")).toBe("dialog")
+    expect(button.getAttribute("aria-expanded")).toBe("false")
+    await user.click(button)
+    const popover = await screen.findByTestId("connect-popover")
+    expect(button.getAttribute("aria-expanded")).toBe("true")
+    expect(button.getAttribute("aria-controls")).toBe(popover.id)
+    // A press on the button while open closes it (it is not an outside press that reopens it).
+    await user.click(button)
+    expect(screen.queryByTestId("connect-popover")).toBeNull()
+    expect(button.getAttribute("aria-expanded")).toBe("false")
+    await user.click(button)
+    await screen.findByTestId("connect-popover")
+    await user.keyboard("{Escape}")
+    expect(screen.queryByTestId("connect-popover")).toBeNull()
+    expect(document.activeElement).toBe(button)
+  })
+
+  it("a press outside closes it and leaves focus where the user went", async () => {
+    const h = handlers()
+    const user = userEvent.setup()
+    render(
+      <div>
+        <ConnectButton state={{ ...initialConnectButtonState, ...connected }} {...h} />
+        <input aria-label="elsewhere" />
+      </div>
+    )
+    await user.click(screen.getByTestId("connect-button"))
+    await screen.findByTestId("connect-popover")
+    await user.click(screen.getByLabelText("elsewhere"))
+    expect(screen.queryByTestId("connect-popover")).toBeNull()
+    expect(document.activeElement).toBe(screen.getByLabelText("elsewhere"))
+  })
+})
