@@ -82,6 +82,29 @@ const RequestCard = (props: {
   )
 }
 
+/** A labelled list of request cards. */
+const RequestCards = (
+  props: ConnectButtonProps & {
+    readonly muted: string
+    readonly items: ReadonlyArray<RequestItem>
+    readonly label: string
+    readonly className: string
+  }
+) => (
+  <ul className={props.className} aria-label={props.label}>
+    {props.items.map((item) => (
+      <RequestCard
+        key={item.interactionId}
+        item={item}
+        dashboardUrl={props.state.dashboardUrl}
+        muted={props.muted}
+        onCancel={props.onCancelRequest}
+        onIgnore={props.onIgnoreTransaction}
+      />
+    ))}
+  </ul>
+)
+
 const NotConnected = (props: ConnectButtonProps & { readonly muted: string }) => {
   const { state } = props
   const pending = state.requestItems.filter(isLive)
@@ -110,20 +133,7 @@ const NotConnected = (props: ConnectButtonProps & { readonly muted: string }) =>
       </>
     )
   } else if (pending.length > 0) {
-    body = (
-      <ul className="flex flex-col gap-2" aria-label="Pending requests">
-        {pending.map((item) => (
-          <RequestCard
-            key={item.interactionId}
-            item={item}
-            dashboardUrl={state.dashboardUrl}
-            muted={props.muted}
-            onCancel={props.onCancelRequest}
-            onIgnore={props.onIgnoreTransaction}
-          />
-        ))}
-      </ul>
-    )
+    body = <RequestCards {...props} items={pending} label="Pending requests" className="flex flex-col gap-2" />
   } else {
     body = (
       <>
@@ -232,18 +242,12 @@ const Connected = (
         {state.requestItems.length === 0 ? (
           <p className={`text-sm ${props.muted}`}>No requests yet</p>
         ) : (
-          <ul className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-label="Requests">
-            {state.requestItems.map((item) => (
-              <RequestCard
-                key={item.interactionId}
-                item={item}
-                dashboardUrl={state.dashboardUrl}
-                muted={props.muted}
-                onCancel={props.onCancelRequest}
-                onIgnore={props.onIgnoreTransaction}
-              />
-            ))}
-          </ul>
+          <RequestCards
+            {...props}
+            items={state.requestItems}
+            label="Requests"
+            className="flex max-h-80 flex-col gap-2 overflow-y-auto"
+          />
         )}
       </Tabs.Content>
     </Tabs.Root>
