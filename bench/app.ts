@@ -710,7 +710,8 @@ const main = async () => {
   }
   if (assets.length > 0) {
     const names = assets.map((h) => h.path.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.(js|css)$/, ".$1"))
-    const unique = new Set(names).size === names.length
+    // Compared by full path: several chunks share a short name (Rollup calls many `index-<hash>.js`).
+    const unique = new Set(assets.map((h) => h.path)).size === assets.length
     console.log(
       `  ${pad("GET /assets/* (lazy chunks)", 44)}${lpad(String(assets.length), 5)}${lpad("-", 6)}  ${pad("", 11)}  ${unique ? "each once (not a timer)" : "a chunk fetched again"}: ${names.join(", ")}`
     )
