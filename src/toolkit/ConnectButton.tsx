@@ -120,11 +120,15 @@ export const ConnectButton = (props: ConnectButtonProps) => {
     setOpen(next)
   }
 
+  // One load in flight per button; after a failure the next approach or press asks again.
+  const requested = useRef(false)
   const want = () => {
-    if (panel !== undefined) return
+    if (panel !== undefined || requested.current) return
+    requested.current = true
     loadPanel().then(
       (m) => setPanel(() => m),
       (error: unknown) => {
+        requested.current = false
         console.error("Connect button: the wallet panel could not be loaded", error)
         setOpen(false)
       }
