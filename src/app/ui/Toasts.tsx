@@ -3,17 +3,27 @@ import { Effect, Stream } from "effect"
 import { useEffect, useState } from "react"
 import { Toaster, type Toast, type ToastAction } from "../services/Toaster"
 import { useFork, useStream } from "../runtime/app-runtime"
+import { escapeHtml } from "./escape"
 import { isBareMarkup } from "./markup"
 
 type Sanitizer = (html: string) => string
 // DOMPurify is loaded with the first toast whose description has more than bare allowlisted tags, not with the page.
 let sanitizer: Sanitizer | undefined
 let loading: Promise<Sanitizer> | undefined
-const loadSanitizer = () => (loading ??= import("./sanitize").then((m) => (sanitizer = m.sanitizeHtml)))
+/** Loads DOMPurify once; a failed load is forgotten, so the next toast that needs it fetches it again. */
+const loadSanitizer = () =>
+  (loading ??= import("./sanitize").then(
+    (m) => (sanitizer = m.sanitizeHtml),
+    (error: unknown) => {
+      loading = undefined
+      throw error
+    }
+  ))
 
 /**
  * The description as sanitised HTML; nothing is rendered until the sanitiser is there. Plain text and bare allowlisted
- * tags (see {@link isBareMarkup}) are rendered as they are, without the sanitiser.
+ * tags (see {@link isBareMarkup}) are rendered as they are, without the sanitiser. If the sanitiser cannot be loaded,
+ * the description is shown as plain text (its markup escaped), so the message is not lost.
  */
 function Description({ html }: { readonly html: string }) {
   const bare = isBareMarkup(html)
@@ -23,7 +33,10 @@ function Description({ html }: { readonly html: string }) {
     let live = true
     loadSanitizer().then(
       (s) => live && setClean(() => s),
-      (e: unknown) => console.error("could not load the toast sanitiser", e)
+      (e: unknown) => {
+        console.error("could not load the toast sanitiser; showing the description as text", e)
+        if (live) setClean(() => escapeHtml)
+      }
     )
     return () => {
       live = false
