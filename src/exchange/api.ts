@@ -1,6 +1,9 @@
 import { Option, ParseResult, Schema } from "effect"
 import { decimalToString, fromNumber, parseLooseDecimal } from "./decimal"
 
+/** A quote reference as it travels in the API and in a transaction message: short, URL- and message-safe. */
+export const QUOTE_ID_PATTERN = /^q[A-Za-z0-9_-]{6,40}\.[A-Za-z0-9_-]{6,64}$/
+
 /**
  * The exchange API's request and response shapes (spec app §3 and §7), shared by the app's client and the server.
  * Decoders accept absent and null for optional fields and ignore unknown keys.
@@ -93,7 +96,19 @@ export const LivePriceResponse = Schema.Struct({
   effective_rate: OptionalNullable(DecimalString),
   min_amount_in: OptionalNullable(DecimalString),
   max_amount_in: OptionalNullable(DecimalString),
-  error: OptionalNullable(Schema.String)
+  error: OptionalNullable(Schema.String),
+  /**
+   * The binding quote (beyond the spec's fields): a server-signed reference to these terms (pair, rate, fee,
+   * limits). A deposit whose message carries it and commits before `quote_expires_at` is paid exactly
+   * `quotedOutput(amount, effective_rate, fee_out)`. Absent on a server without binding quotes.
+   */
+  quote_id: OptionalNullable(Schema.String.pipe(Schema.pattern(QUOTE_ID_PATTERN))),
+  /** Epoch seconds (server clock) after which the quote is no longer binding. */
+  quote_expires_at: OptionalNullable(Numeric),
+  /** How long the quote is binding from the moment it was issued, in seconds (for a countdown free of clock skew). */
+  quote_valid_seconds: OptionalNullable(Numeric),
+  /** The flat fee (0.10 USD) in to-token units, fixed by the quote. */
+  fee_out: OptionalNullable(DecimalString)
 })
 export type LivePriceResponse = typeof LivePriceResponse.Type
 
@@ -136,7 +151,15 @@ export const TransactionRecord = Schema.Struct({
   timestamp_finalized: OptionalNullable(Numeric),
   message: OptionalNullable(Schema.String),
   resource_in: OptionalNullable(Schema.String),
-  resource_out: OptionalNullable(Schema.String)
+  resource_out: OptionalNullable(Schema.String),
+  /** The binding quote the deposit named, when it named one. */
+  quote_id: OptionalNullable(Schema.String),
+  /** What the quote promised for this deposit (quotedOutput at the quote's terms), in `asset_out` units. */
+  quoted_amount_out: OptionalNullable(DecimalString),
+  /** 99% of the quoted output: below it an expired quote is refunded instead of paid. */
+  minimum_received: OptionalNullable(DecimalString),
+  /** The refund transaction's intent hash once the deposit was refunded. */
+  refund_tx: OptionalNullable(Schema.String)
 })
 export type TransactionRecord = typeof TransactionRecord.Type
 

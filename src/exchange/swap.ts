@@ -145,8 +145,45 @@ export const actionLabel = (state: ActionState, c: LabelContext): string => {
   }
 }
 
-/** The transaction message: '{brand site} | Radix | FROM -> TO'. */
-export const swapMessage = (site: string, from: string, to: string) => `${site} | Radix | ${from} -> ${to}`
+/**
+ * The transaction message: '{brand site} | Radix | FROM -> TO', and, for a binding quote, ' | quote {quoteId}' after
+ * it. The spec's part stays first and readable in the wallet; the server reads both parts (`parseSwapMessage`).
+ */
+export const swapMessage = (site: string, from: string, to: string, quoteId?: string) =>
+  `${site} | Radix | ${from} -> ${to}${quoteId === undefined ? "" : ` | quote ${quoteId}`}`
+
+const MESSAGE_TAIL = /([A-Za-z][A-Za-z0-9]{0,15})\s*->\s*([A-Za-z][A-Za-z0-9]{0,15})(?:\s*\|\s*quote\s+(\S+))?\s*$/
+
+export interface SwapMessage {
+  readonly from: string
+  readonly to: string
+  /** The quote reference as written (not yet verified), when the message names one. */
+  readonly quoteId: string | undefined
+}
+
+/**
+ * Reads 'FROM -> TO' and an optional trailing ' | quote {ref}' from the end of a deposit's message. The reference is
+ * returned as written; whether it is well-formed, signed and unused is the server's decision.
+ */
+export const parseSwapMessage = (message: string | undefined): SwapMessage | undefined => {
+  const m = message === undefined ? null : MESSAGE_TAIL.exec(message.trim())
+  if (m === null || m[1] === undefined || m[2] === undefined) return undefined
+  return { from: m[1], to: m[2], quoteId: m[3] }
+}
+
+/**
+ * What a binding quote pays for `amount` (from-token units): amount × rate − feeOut, truncated to the to-token's
+ * divisibility, and 0 when the fee eats it all. The card shows it and the server pays it, from the same inputs, so
+ * the two can never differ. Undefined for unparsable inputs.
+ */
+export const quotedOutput = (amount: string, rate: string, feeOut: string, toDecimals: number): string | undefined => {
+  const a = parseLooseDecimal(amount)
+  const r = parseLooseDecimal(rate)
+  const f = parseLooseDecimal(feeOut)
+  if (Option.isNone(a) || Option.isNone(r) || Option.isNone(f)) return undefined
+  const out = subDecimal(mulDecimal(a.value, r.value), f.value)
+  return decimalToString(truncateDecimal(isPositive(out) ? out : ZERO, toDecimals))
+}
 
 /**
  * A transaction message is shown only if, after stripping angle brackets, 'javascript:' and on*= patterns, it
