@@ -5,7 +5,10 @@
  */
 import { Option } from "effect"
 import { exceedsBalance, isAmountPositive, liquidityCovers, minimumReceived } from "./amount"
+import { formatTokenAmount } from "./format"
 import {
+  addDecimal,
+  makeDecimal,
   compareDecimal,
   decimalToString,
   divDecimal,
@@ -51,6 +54,7 @@ export type ActionState =
   | "disconnected"
   | "err_routes"
   | "err_min"
+  | "err_balance"
   | "err_insufficient_liquidity"
   | "err_min_limit"
   | "err_max_limit"
@@ -75,6 +79,8 @@ export interface ActionInputs {
   /** The exchange's liquidity of the to-token; undefined when no liquidity data exists (the check passes). */
   readonly toLiquidity: string | undefined
   readonly limits: Limits | undefined
+  /** The wallet balance of the from-token, when known. */
+  readonly balance?: string | undefined
 }
 
 const liquidityTooLow = (i: ActionInputs) =>
@@ -89,8 +95,12 @@ const compareAmount = (amount: string, bound: string): -1 | 0 | 1 | undefined =>
 /** The action button's state, derived in exactly the spec's order (§4). */
 export const actionState = (i: ActionInputs): ActionState => {
   if (i.status._tag === "pending") return "swapping"
-  if (i.status._tag === "success" && i.quotePrepared)
-    return liquidityTooLow(i) ? "err_insufficient_liquidity" : "success"
+  if (i.status._tag === "success" && i.quotePrepared) {
+    if (liquidityTooLow(i)) return "err_insufficient_liquidity"
+    // Never a green Execute that can only fail: a prepared quote above the balance shows the orange state.
+    if (i.account !== undefined && i.balance !== undefined && exceedsBalance(i.amount, i.balance)) return "err_balance"
+    return "success"
+  }
   if (i.account === undefined) return "disconnected"
   if (!isAcceptedRoute(i.from, i.to)) return "err_routes"
   if (!isAmountPositive(i.amount)) return "err_min"
@@ -104,8 +114,30 @@ export const actionState = (i: ActionInputs): ActionState => {
 
 export const LOW_LIQUIDITY_MESSAGE = "Swap unavailable due to low liquidity. Please wait for rebalancing."
 
-export const minLimitMessage = (min: string, symbol: string) => `Minimum amount required 1 USD$ (${min} ${symbol})`
-export const maxLimitMessage = (max: string, symbol: string) => `Maximum amount allowed 200 USD$ (${max} ${symbol})`
+/**
+ * A limit as the spec's token rules print it (§9, `formatTokenAmount`). The minimum is rounded up at the printed
+ * precision (and the maximum truncated), so an amount typed exactly as shown is always within the limit.
+ */
+export const formatLimit = (value: string, bound: "min" | "max"): string => {
+  const d = parseLooseDecimal(value)
+  if (Option.isNone(d) || bound === "max") return formatTokenAmount(value)
+  const v = d.value
+  const places = compareDecimal(v, ONE) < 0 ? 8 : compareDecimal(v, THOUSAND) < 0 ? 6 : undefined
+  if (places === undefined) return formatTokenAmount(value)
+  const cut = truncateDecimal(v, places)
+  const up = compareDecimal(cut, v) < 0 ? addDecimal(cut, makeDecimal(1n, places)) : cut
+  return formatTokenAmount(decimalToString(up))
+}
+const THOUSAND = makeDecimal(1000n, 0)
+
+export const minLimitMessage = (min: string, symbol: string) =>
+  `Minimum amount required 1 USD$ (${formatLimit(min, "min")} ${symbol})`
+export const maxLimitMessage = (max: string, symbol: string) =>
+  `Maximum amount allowed 200 USD$ (${formatLimit(max, "max")} ${symbol})`
+
+/** The orange state's text: what is wrong and what to do. */
+export const balanceLimitLabel = (balance: string, symbol: string) =>
+  `Amount exceeds balance (${formatTokenAmount(balance)} ${symbol}): lower it or press MAX`
 
 export interface LabelContext {
   readonly from: string
@@ -132,6 +164,8 @@ export const actionLabel = (state: ActionState, c: LabelContext): string => {
       return "Invalid route"
     case "err_min":
       return "Enter Amount to Swap"
+    case "err_balance":
+      return balanceLimitLabel(c.balance ?? "0", c.from)
     case "err_insufficient_liquidity":
       return LOW_LIQUIDITY_MESSAGE
     case "err_min_limit":
@@ -265,6 +299,16 @@ export interface Quote {
   readonly toAmount: string
   readonly minimumReceived: string
   readonly limits: Limits | undefined
+  /** The server's binding quote behind these figures, when it issued one. */
+  readonly binding?: BindingQuote | undefined
+}
+
+export interface BindingQuote {
+  readonly quoteId: string
+  /** The fee in to-token units the quote fixed. */
+  readonly feeOut: string
+  /** When the quote stops binding, in epoch millis on the client's Clock (received + valid seconds). */
+  readonly expiresAt: number
 }
 
 /** The quote for `amount` at `effectiveRate`, exact, cut to the to-token's divisibility (never rounded up). */
@@ -274,10 +318,29 @@ export const computeQuote = (input: {
   readonly toDecimals: number
   readonly toPriceUsd: number | undefined
   readonly limits: Limits | undefined
+  /** With a binding quote, the output is exactly what the server pays: `quotedOutput` at its fee. */
+  readonly binding?: BindingQuote | undefined
 }): Quote | undefined => {
   const amount = parseDecimal(input.amount)
   const rate = parseLooseDecimal(input.effectiveRate)
   if (Option.isNone(amount) || Option.isNone(rate) || !isPositive(rate.value)) return undefined
+  const inverse = divDecimal(ONE, rate.value, 18)
+  const inverseRate = Option.match(inverse, {
+    onNone: () => "0",
+    onSome: (d) => decimalToString(truncateDecimal(d, 18))
+  })
+  if (input.binding !== undefined) {
+    const toAmount = quotedOutput(input.amount, input.effectiveRate, input.binding.feeOut, input.toDecimals)
+    if (toAmount === undefined) return undefined
+    return {
+      rate: decimalToString(truncateDecimal(rate.value, 18)),
+      inverseRate,
+      toAmount,
+      minimumReceived: minimumReceived(toAmount, input.toDecimals),
+      limits: input.limits,
+      binding: input.binding
+    }
+  }
   let out = mulDecimal(amount.value, rate.value)
   if (input.toPriceUsd !== undefined && input.toPriceUsd > 0) {
     const fee = divDecimal(
@@ -289,10 +352,9 @@ export const computeQuote = (input: {
   }
   if (!isPositive(out)) out = ZERO
   const toAmount = decimalToString(truncateDecimal(out, input.toDecimals))
-  const inverse = divDecimal(ONE, rate.value, 18)
   return {
     rate: decimalToString(truncateDecimal(rate.value, 18)),
-    inverseRate: Option.match(inverse, { onNone: () => "0", onSome: (d) => decimalToString(truncateDecimal(d, 18)) }),
+    inverseRate,
     toAmount,
     minimumReceived: minimumReceived(toAmount, input.toDecimals),
     limits: input.limits

@@ -11,6 +11,10 @@ import {
   overLimit,
   PRICE_REQUEST_LIMIT,
   recordRequest,
+  computeQuote,
+  formatLimit,
+  parseSwapMessage,
+  quotedOutput,
   swapLimitReached,
   swapMessage
 } from "../../src/exchange/swap"
@@ -97,8 +101,63 @@ describe("action labels", () => {
     expect(actionLabel("err_insufficient_liquidity", c)).toBe(
       "Swap unavailable due to low liquidity. Please wait for rebalancing."
     )
-    expect(actionLabel("err_min_limit", c)).toBe("Minimum amount required 1 USD$ (0.0003 hETH)")
-    expect(actionLabel("err_max_limit", c)).toBe("Maximum amount allowed 200 USD$ (0.06 hETH)")
+    // N follows the spec's token rules (§9: under 1, 8 decimals), never the server's 18.
+    expect(actionLabel("err_min_limit", c)).toBe("Minimum amount required 1 USD$ (0.00030000 hETH)")
+    expect(actionLabel("err_max_limit", c)).toBe("Maximum amount allowed 200 USD$ (0.06000000 hETH)")
+    expect(actionLabel("err_balance", { ...c, balance: "0.01" })).toBe(
+      "Amount exceeds balance (0.01000000 hETH): lower it or press MAX"
+    )
+  })
+  it("round the minimum up and the maximum down at the printed precision, so the shown amount is always allowed", () => {
+    expect(formatLimit("0.000333333333333334", "min")).toBe("0.00033334")
+    expect(formatLimit("0.066666666666666666", "max")).toBe("0.06666666")
+    expect(formatLimit("33.3333334", "min")).toBe("33.333334")
+    expect(formatLimit("1", "min")).toBe("1.000000")
+    expect(formatLimit("garbage", "min")).toBe("0")
+  })
+})
+
+describe("the action state never shows a green Execute that can only fail", () => {
+  const base = {
+    status: { _tag: "success", txHash: undefined } as const,
+    quotePrepared: true,
+    account: "account_loc1x",
+    from: "hETH",
+    to: "hUSDC",
+    amount: "0.05",
+    expectedOutput: "149.75",
+    toLiquidity: undefined,
+    limits: undefined
+  }
+  it("a prepared quote above the balance is err_balance, within it success", () => {
+    expect(actionState({ ...base, balance: "0.01" })).toBe("err_balance")
+    expect(actionState({ ...base, balance: "0.05" })).toBe("success")
+    expect(actionState({ ...base, balance: undefined })).toBe("success")
+    expect(actionState({ ...base, status: { _tag: "pending" }, balance: "0.01" })).toBe("swapping")
+  })
+})
+
+describe("binding quotes in the message and the payout formula", () => {
+  it("swapMessage appends the quote after the spec's readable part; parseSwapMessage reads both back", () => {
+    const m = swapMessage("hswap.app", "hUSDC", "hETH", "qAbCdEf123.XyZ987654")
+    expect(m).toBe("hswap.app | Radix | hUSDC -> hETH | quote qAbCdEf123.XyZ987654")
+    expect(parseSwapMessage(m)).toEqual({ from: "hUSDC", to: "hETH", quoteId: "qAbCdEf123.XyZ987654" })
+    expect(parseSwapMessage("hswap.app | Radix | hBTC -> hUSDC")).toEqual({ from: "hBTC", to: "hUSDC", quoteId: undefined })
+    expect(parseSwapMessage("hETH -> hUSDC, thanks")).toBeUndefined()
+    expect(parseSwapMessage(undefined)).toBeUndefined()
+  })
+  it("quotedOutput is amount × rate − fee, truncated, never negative", () => {
+    expect(quotedOutput("100", "0.000333", "0.000033334", 18)).toBe("0.033266666")
+    expect(quotedOutput("0.05", "2997", "0.1", 6)).toBe("149.75")
+    expect(quotedOutput("0.123456789", "1.000000000000000001", "0", 6)).toBe("0.123456")
+    expect(quotedOutput("0.0001", "1", "1", 6)).toBe("0")
+    expect(quotedOutput("x", "1", "1", 6)).toBeUndefined()
+  })
+  it("computeQuote with a binding quote gives exactly quotedOutput, whatever the health price says", () => {
+    const binding = { quoteId: "qAbCdEf123.XyZ987654", feeOut: "0.1", expiresAt: 120_000 }
+    const q = computeQuote({ amount: "0.05", effectiveRate: "2997", toDecimals: 6, toPriceUsd: 0.5, limits: undefined, binding })
+    expect(q?.toAmount).toBe("149.75")
+    expect(q?.binding).toBe(binding)
   })
 })
 
