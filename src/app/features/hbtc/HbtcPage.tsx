@@ -1,7 +1,7 @@
 import * as Tabs from "@radix-ui/react-tabs"
 import { Clock, Effect, Stream } from "effect"
 import { useState } from "react"
-import { sanitizeAmountInput } from "../../../exchange/amount"
+import { readAmountInput } from "../../../exchange/amount"
 import type { BtcPriceResponse } from "../../../exchange/api"
 import type { ExchangeError } from "../../../exchange/ExchangeApi"
 import { formatRelativeTime, formatUsd } from "../../../exchange/format"
@@ -128,6 +128,8 @@ export function HbtcPage() {
   const now = useEffectResult(Clock.currentTimeMillis, [])
   const [direction, setDirection] = useState<Direction>("import")
   const [amount, setAmount] = useState("")
+  // Why the last edit of the amount was refused; cleared by the next accepted one.
+  const [amountRefusal, setAmountRefusal] = useState("")
   const [destination, setDestination] = useState<Destination>("bitcoin")
   const connected = session.selected !== undefined
   const fromAsset = direction === "import" ? "BTC" : "hBTC"
@@ -135,6 +137,14 @@ export function HbtcPage() {
   const nowMillis = now._tag === "Success" ? now.value : 0
   const globalTransactions: ReadonlyArray<BridgeTransaction> = []
   const myTransactions: ReadonlyArray<BridgeTransaction> = []
+  const editAmount = (raw: string) => {
+    const read = readAmountInput(raw, amount)
+    if (read._tag === "Refused") setAmountRefusal(read.reason)
+    else {
+      setAmount(read.value)
+      setAmountRefusal("")
+    }
+  }
 
   return (
     <div className="mx-auto max-w-5xl">
@@ -171,7 +181,8 @@ export function HbtcPage() {
                 autoComplete="off"
                 placeholder="0.0"
                 value={amount}
-                onChange={(e) => setAmount(sanitizeAmountInput(e.target.value))}
+                aria-describedby={amountRefusal === "" ? undefined : "hbtc-amount-refusal"}
+                onChange={(e) => editAmount(e.target.value)}
                 className="w-full bg-transparent text-2xl font-semibold tabular-nums outline-none placeholder:text-muted/50"
               />
               <button
@@ -181,6 +192,15 @@ export function HbtcPage() {
                 MAX
               </button>
             </div>
+            <p
+              id="hbtc-amount-refusal"
+              data-testid="hbtc-amount-refusal"
+              role="status"
+              aria-live="polite"
+              className="text-xs font-medium text-warn"
+            >
+              {amountRefusal}
+            </p>
             <div className="mt-1 flex justify-between text-xs text-muted">
               <span data-testid="hbtc-usd">{usdValue(amount, price)}</span>
               <span>Balance: 0.0</span>
@@ -194,6 +214,7 @@ export function HbtcPage() {
               onClick={() => {
                 setDirection((d) => (d === "import" ? "export" : "import"))
                 setAmount("")
+                setAmountRefusal("")
               }}
               className="rounded-full border border-line bg-panel p-2 hover:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
             >
