@@ -9,6 +9,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { SqliteClient } from "@effect/sql-sqlite-node"
+import type { Instruction } from "@radixdlt/radix-engine-toolkit"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -130,6 +131,25 @@ export interface NewFungibleResource {
   readonly to: string
   readonly iconUrl?: string
   readonly description?: string
+}
+
+/** A dry run of a manifest on the current state (the Gateway's `/transaction/preview`). */
+export interface PreviewRequest {
+  readonly instructions: ReadonlyArray<Instruction>
+  /** Accounts whose owner key is among the signers (or is the notary-as-signatory). */
+  readonly signerAccounts: ReadonlyArray<string>
+  /** Every account's owner role is satisfied (`assume_all_signature_proofs`, `disable_auth_checks`). */
+  readonly assumeAllSignatureProofs: boolean
+  /** `use_free_credit`: see `ExecutionEnv.freeCredit` for what it charges. */
+  readonly useFreeCredit: boolean
+  /** The intent's epoch window, checked against the current epoch; `undefined` skips the check (`skip_epoch_check`). */
+  readonly epochWindow: { readonly startEpochInclusive: number; readonly endEpochExclusive: number } | undefined
+}
+
+export interface PreviewResult {
+  /** The state the manifest ran on top of; a preview never changes it. */
+  readonly ledgerState: LedgerState
+  readonly outcome: ExecutionOutcome
 }
 
 export class LedgerError extends Schema.TaggedError<LedgerError>()("LedgerError", { message: Schema.String }) {}
@@ -556,32 +576,44 @@ const make = Effect.gen(function* () {
       }
     })
 
+  /** Why an intent valid in `[start, end)` is rejected at `epoch`, if it is. */
+  const epochRejection = (epoch: number, start: number, end: number) =>
+    epoch < start
+      ? {
+          reason: `TransactionEpochNotYetValid { valid_from: Epoch(${start}), current_epoch: Epoch(${epoch}) }`,
+          permanentlyRejectsAtEpoch: undefined
+        }
+      : epoch >= end
+        ? {
+            reason: `TransactionEpochNoLongerValid { valid_until: Epoch(${end - 1}), current_epoch: Epoch(${epoch}) }`,
+            permanentlyRejectsAtEpoch: end
+          }
+        : undefined
+
+  const executionEnv = (signerAccounts: ReadonlyArray<string>) => ({
+    xrd,
+    signerAccounts: new Set(signerAccounts),
+    divisibility: (resource: string) => resources.get(resource)?.divisibility,
+    balance: (account: string, resource: string) => balances.get(balanceKey(account, resource)) ?? 0n
+  })
+
   const executeDecoded = (tx: DecodedTransaction): Effect.Effect<SubmitResult, TransactionRejected> =>
     Effect.gen(function* () {
       const existing = yield* transactionByIntent(tx.intentHash)
       if (Option.isSome(existing)) return { duplicate: true, intentHash: tx.intentHash, transaction: existing.value }
       const { epoch } = yield* clockState
-      if (epoch < tx.startEpochInclusive) {
+      const outOfWindow = epochRejection(epoch, tx.startEpochInclusive, tx.endEpochExclusive)
+      if (outOfWindow !== undefined) {
         return yield* new TransactionRejected({
-          reason: `TransactionEpochNotYetValid { valid_from: Epoch(${tx.startEpochInclusive}), current_epoch: Epoch(${epoch}) }`,
-          intentHash: tx.intentHash,
-          payloadHash: tx.payloadHash
-        })
-      }
-      if (epoch >= tx.endEpochExclusive) {
-        return yield* new TransactionRejected({
-          reason: `TransactionEpochNoLongerValid { valid_until: Epoch(${tx.endEpochExclusive - 1}), current_epoch: Epoch(${epoch}) }`,
+          reason: outOfWindow.reason,
           intentHash: tx.intentHash,
           payloadHash: tx.payloadHash,
-          permanentlyRejectsAtEpoch: tx.endEpochExclusive
+          ...(outOfWindow.permanentlyRejectsAtEpoch === undefined
+            ? {}
+            : { permanentlyRejectsAtEpoch: outOfWindow.permanentlyRejectsAtEpoch })
         })
       }
-      const outcome: ExecutionOutcome = execute(tx.instructions, {
-        xrd,
-        signerAccounts: new Set(tx.signerAccounts),
-        divisibility: (resource) => resources.get(resource)?.divisibility,
-        balance: (account, resource) => balances.get(balanceKey(account, resource)) ?? 0n
-      })
+      const outcome: ExecutionOutcome = execute(tx.instructions, executionEnv(tx.signerAccounts))
       if (outcome._tag === "Rejected") {
         return yield* new TransactionRejected({
           reason: outcome.reason,
@@ -614,6 +646,32 @@ const make = Effect.gen(function* () {
   const submit = Effect.fn("Ledger.submit")(function* (notarizedTransactionHex: string) {
     const decoded = yield* decodeNotarizedTransaction(notarizedTransactionHex).pipe(Effect.tapError(remember))
     return yield* semaphore.withPermits(1)(executeDecoded(decoded)).pipe(Effect.tapError(remember))
+  })
+
+  /**
+   * Runs a manifest on the current state without committing anything: no state version, balance, transaction or
+   * rejection is recorded. It holds the submission permit while it runs, so it sees the state between two commits.
+   */
+  const preview = Effect.fn("Ledger.preview")(function* (request: PreviewRequest) {
+    return yield* semaphore.withPermits(1)(
+      Effect.gen(function* () {
+        const ledgerState = yield* state
+        const window = request.epochWindow
+        const outOfWindow =
+          window === undefined
+            ? undefined
+            : epochRejection(ledgerState.epoch, window.startEpochInclusive, window.endEpochExclusive)
+        const outcome: ExecutionOutcome =
+          outOfWindow !== undefined
+            ? { _tag: "Rejected", reason: outOfWindow.reason }
+            : execute(request.instructions, {
+                ...executionEnv(request.signerAccounts),
+                assumeAllSignatureProofs: request.assumeAllSignatureProofs,
+                freeCredit: request.useFreeCredit
+              })
+        return { ledgerState, outcome } satisfies PreviewResult
+      })
+    )
   })
 
   const transactionStatus = Effect.fn("Ledger.transactionStatus")(function* (intentHash: string) {
@@ -821,6 +879,7 @@ const make = Effect.gen(function* () {
     xrd,
     state,
     submit,
+    preview,
     transactionStatus,
     committedTransaction: transactionByIntent,
     transactions,

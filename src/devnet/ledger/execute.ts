@@ -16,12 +16,29 @@ export interface ExecutionEnv {
   readonly signerAccounts: ReadonlySet<string>
   readonly divisibility: (resource: string) => number | undefined
   readonly balance: (account: string, resource: string) => bigint
+  /**
+   * Preview only (`assume_all_signature_proofs` / `disable_auth_checks`): every account's owner role is satisfied,
+   * as if the owner of every account had signed.
+   */
+  readonly assumeAllSignatureProofs?: boolean
+  /**
+   * Preview only (`use_free_credit`): a simulated, unlimited XRD fee lock that pays the fee before any vault does,
+   * so the fee loan is always repaid and a manifest with no fee lock still executes. It stands in for the fee lock
+   * the wallet adds: a manifest that has no fee-lock call is charged as if that one instruction were there
+   * ({@link chargedInstructionCount}), so a preview costs exactly what the wallet's transaction will.
+   */
+  readonly freeCredit?: boolean
 }
 
 export interface BalanceChange {
   readonly entity: string
   readonly resource: string
   readonly change: bigint
+}
+
+/** A vault balance change made by one manifest instruction (its 0-based index), as a preview reports it. */
+export interface InstructionBalanceChange extends BalanceChange {
+  readonly index: number
 }
 
 export type ExecutionOutcome =
@@ -35,6 +52,8 @@ export type ExecutionOutcome =
       readonly feePayments: ReadonlyArray<BalanceChange>
       /** Non-fee balance changes; empty for a failure. */
       readonly changes: ReadonlyArray<BalanceChange>
+      /** The same changes instruction by instruction, in execution order; empty for a failure. */
+      readonly instructionChanges: ReadonlyArray<InstructionBalanceChange>
       readonly withdrawnFrom: ReadonlyArray<string>
       readonly depositedInto: ReadonlyArray<string>
       readonly resources: ReadonlyArray<string>
@@ -46,6 +65,27 @@ const FEE_PER_INSTRUCTION = 20_000_000_000_000_000n // 0.02 XRD
 
 /** The deterministic devnet fee for a manifest of `instructionCount` instructions. */
 export const devnetFee = (instructionCount: number): bigint => FEE_BASE + FEE_PER_INSTRUCTION * BigInt(instructionCount)
+
+/** Account methods that lock a fee; a wallet adds a `lock_fee` to a manifest that calls none of them. */
+export const FEE_LOCK_METHODS: ReadonlySet<string> = new Set([
+  "lock_fee",
+  "lock_contingent_fee",
+  "lock_fee_and_withdraw",
+  "lock_fee_and_withdraw_non_fungibles"
+])
+
+/** True when the manifest calls a fee-lock method (on any address). */
+export const hasFeeLock = (instructions: ReadonlyArray<Instruction>): boolean =>
+  instructions.some((i) => i.kind === "CallMethod" && FEE_LOCK_METHODS.has(i.methodName))
+
+/**
+ * The number of instructions the devnet fee is charged for: the manifest's own, plus the wallet's `lock_fee` when
+ * the free credit of a preview stands in for it (see {@link ExecutionEnv.freeCredit}).
+ */
+export const chargedInstructionCount = (
+  instructions: ReadonlyArray<Instruction>,
+  env: Pick<ExecutionEnv, "freeCredit">
+): number => instructions.length + (env.freeCredit === true && !hasFeeLock(instructions) ? 1 : 0)
 
 class ExecutionFailure {
   constructor(readonly message: string) {}
@@ -72,7 +112,10 @@ const decimalOf = (value: { toFixed: () => string }): bigint => {
 }
 
 export const execute = (instructions: ReadonlyArray<Instruction>, env: ExecutionEnv): ExecutionOutcome => {
-  const fee = devnetFee(instructions.length)
+  const fee = devnetFee(chargedInstructionCount(instructions, env))
+  const freeCredit = env.freeCredit === true
+  const instructionChanges: Array<InstructionBalanceChange> = []
+  let index = 0
   const deltas = new Map<string, Map<string, bigint>>()
   const feeLocks: Array<{ account: string; amount: bigint }> = []
   const worktop = new Map<string, bigint>()
@@ -104,7 +147,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
     }
   }
   const requireOwner = (account: string, method: string): void => {
-    if (!env.signerAccounts.has(account)) {
+    if (env.assumeAllSignatureProofs !== true && !env.signerAccounts.has(account)) {
       fail(
         runtime(
           `SystemModuleError(AuthError(Unauthorized(Unauthorized { failed_access_rules: RoleList([RoleKey { key: "_owner_" }]), ` +
@@ -151,6 +194,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
     for (const { resource, amount } of incoming) {
       if (amount === 0n) continue
       addDelta(account, resource, amount)
+      instructionChanges.push({ index, entity: account, resource, change: amount })
       depositedInto.add(account)
       resources.add(resource)
     }
@@ -206,6 +250,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
             )
           }
           addDelta(target, resource, -amount)
+          if (amount !== 0n) instructionChanges.push({ index, entity: target, resource, change: -amount })
           putOnWorktop(resource, amount)
           withdrawnFrom.add(target)
           resources.add(resource)
@@ -274,7 +319,10 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
 
   let errorMessage: string | undefined
   try {
-    for (const instruction of instructions) step(instruction)
+    for (const instruction of instructions) {
+      step(instruction)
+      index += 1
+    }
     const left = [...worktop.entries()].filter(([, amount]) => amount !== 0n)
     const dangling = [...buckets.values()].filter((b) => b.amount !== 0n)
     if (left.length > 0) {
@@ -292,7 +340,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
     errorMessage = e.message
   }
 
-  if (totalLocked() < fee) {
+  if (!freeCredit && totalLocked() < fee) {
     return {
       _tag: "Rejected",
       reason:
@@ -301,9 +349,9 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
           : `ErrorBeforeLoanAndDeferredCostsRepaid(${errorMessage})`
     }
   }
-  // Fees drain the locks in order.
+  // Fees drain the locks in order; a preview's free credit pays first (and, being unlimited, pays it all).
   const feePayments: Array<BalanceChange> = []
-  let remaining = fee
+  let remaining = freeCredit ? 0n : fee
   for (const lock of feeLocks) {
     if (remaining === 0n) break
     const pay = lock.amount < remaining ? lock.amount : remaining
@@ -327,6 +375,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
     fee,
     feePayments,
     changes,
+    instructionChanges: success ? instructionChanges : [],
     withdrawnFrom: [...withdrawnFrom],
     depositedInto: [...depositedInto],
     resources: [...resources],

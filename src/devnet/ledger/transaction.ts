@@ -77,6 +77,52 @@ const retErrorText = (error: unknown): string => {
   return json
 }
 
+/** A manifest text that does not compile for the devnet (syntax, unknown names, addresses of another network…). */
+export class ManifestInvalid extends Schema.TaggedError<ManifestInvalid>()("ManifestInvalid", {
+  /** The compiler's error, e.g. `GeneratorError(GeneratorError { error_kind: InvalidGlobalAddress("…"), … })`. */
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Invalid manifest - ${this.reason}`
+  }
+}
+
+const COMPILATION_ERROR = /^CompilationError\("(.*)"\)$/s
+
+/** The compiler's own error out of a RET instruction-conversion failure (`CompilationError("…")` unwrapped). */
+const manifestErrorText = (error: unknown): string => {
+  const text = error instanceof Error ? error.message : String(error)
+  const marker = "response is "
+  const at = text.indexOf(marker)
+  if (at < 0) return text
+  let inner: unknown
+  try {
+    const parsed: unknown = JSON.parse(text.slice(at + marker.length))
+    inner =
+      typeof parsed === "object" && parsed !== null && "error" in parsed
+        ? typeof parsed.error === "object" && parsed.error !== null && "error" in parsed.error
+          ? parsed.error.error
+          : parsed.error
+        : undefined
+  } catch {
+    return text.slice(at + marker.length)
+  }
+  if (typeof inner !== "string") return text.slice(at + marker.length)
+  const compilation = COMPILATION_ERROR.exec(inner)
+  return compilation?.[1] === undefined ? inner : compilation[1].replace(/\\(["\\])/g, "$1")
+}
+
+/** Compiles a V1 manifest text for the devnet network into RET's parsed instructions. */
+export const parseManifestText = Effect.fn("Ledger.parseManifestText")(function* (manifest: string) {
+  const { RadixEngineToolkit } = yield* loadRet
+  const instructions = yield* Effect.tryPromise({
+    try: () =>
+      RadixEngineToolkit.Instructions.convert({ kind: "String", value: manifest }, DEVNET_NETWORK_ID, "Parsed"),
+    catch: (e) => new ManifestInvalid({ reason: manifestErrorText(e) })
+  })
+  return instructions.kind === "Parsed" ? instructions.value : []
+})
+
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/
 const MAX_PAYLOAD_BYTES = 1_048_576
 
