@@ -5,8 +5,11 @@
  *
  * Every state change is a compare-and-set (`UPDATE … WHERE state = expected … RETURNING`), so two fibers (or two
  * processes on one file) can never both move a swap forward from the same state.
+ *
+ * It also holds the binding quotes of `GET /api/liveprice` (`quotes`, migration 2): their terms, and the deposit that
+ * claimed each one (`used_by`, set once by a compare-and-set).
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
@@ -41,9 +44,36 @@ export const SwapRow = Schema.Struct({
   state_version_in: Schema.NullOr(Schema.Number),
   created_ms: Schema.Number,
   updated_ms: Schema.Number,
-  finalized_ms: Schema.NullOr(Schema.Number)
+  finalized_ms: Schema.NullOr(Schema.Number),
+  /** The quote reference the deposit's message named, as written (length capped), or null. */
+  quote_id: Schema.NullOr(Schema.String),
+  /** What the quote promised for this deposit, in to-token units, once settlement read the quote. */
+  quoted_out: Schema.NullOr(Schema.String),
+  /** 99% of `quoted_out`: the least an expired quote may pay. */
+  min_received: Schema.NullOr(Schema.String),
+  /** When the ledger committed the deposit (epoch ms), which decides whether the quote was still binding. */
+  committed_ms: Schema.NullOr(Schema.Number)
 })
 export type SwapRow = typeof SwapRow.Type
+
+/** A binding quote as stored: the terms `GET /api/liveprice` returned, and the deposit that claimed it. */
+export const QuoteRow = Schema.Struct({
+  id: Schema.String,
+  symbol_in: Schema.String,
+  symbol_out: Schema.String,
+  /** `effective_rate`, exactly the string returned. */
+  rate: Schema.String,
+  /** The 0.10 USD fee in to-token units, rounded up to the to-token's decimals. */
+  fee_out: Schema.String,
+  min_in: Schema.String,
+  max_in: Schema.String,
+  price_in: Schema.String,
+  price_out: Schema.String,
+  issued_ms: Schema.Number,
+  expires_ms: Schema.Number,
+  used_by: Schema.NullOr(Schema.String)
+})
+export type QuoteRow = typeof QuoteRow.Type
 
 export interface NewSwap {
   readonly tx_in: string
@@ -53,6 +83,8 @@ export interface NewSwap {
   readonly amount_in: string
   readonly route_text: string | null
   readonly state_version_in: number
+  readonly quote_id: string | null
+  readonly committed_ms: number | null
 }
 
 /** Fields a transition may set alongside the new state. */
@@ -69,6 +101,8 @@ export interface SwapChanges {
   readonly refund_attempts?: number
   readonly message?: string | null
   readonly finalized_ms?: number
+  readonly quoted_out?: string
+  readonly min_received?: string
 }
 
 export const MIGRATIONS_TABLE = "hswap_migrations"
@@ -111,6 +145,30 @@ const migrations = Migrator.fromRecord({
       detail TEXT
     )`
     yield* sql`CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)`
+  }),
+  "2_quotes": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE quotes (
+      id TEXT PRIMARY KEY,
+      symbol_in TEXT NOT NULL,
+      symbol_out TEXT NOT NULL,
+      rate TEXT NOT NULL,
+      fee_out TEXT NOT NULL,
+      min_in TEXT NOT NULL,
+      max_in TEXT NOT NULL,
+      price_in TEXT NOT NULL,
+      price_out TEXT NOT NULL,
+      issued_ms INTEGER NOT NULL,
+      expires_ms INTEGER NOT NULL,
+      used_by TEXT
+    )`
+    // Only unclaimed quotes are ever pruned: the index holds just those, so a prune never walks the claimed ones.
+    yield* sql`CREATE INDEX quotes_unused_expires ON quotes (expires_ms) WHERE used_by IS NULL`
+    yield* sql`ALTER TABLE swaps ADD COLUMN quote_id TEXT`
+    yield* sql`ALTER TABLE swaps ADD COLUMN quoted_out TEXT`
+    yield* sql`ALTER TABLE swaps ADD COLUMN min_received TEXT`
+    yield* sql`ALTER TABLE swaps ADD COLUMN committed_ms INTEGER`
+    yield* sql`CREATE INDEX swaps_quote ON swaps (quote_id)`
   })
 })
 
@@ -219,7 +277,67 @@ const make = Effect.gen(function* () {
     yield* sql`INSERT OR REPLACE INTO kv ${sql.insert({ key, value })}`.pipe(Effect.orDie)
   })
 
-  return { get, insertReceived, transition, byAccount, latest, unfinished, totals, events, getKv, setKv } as const
+  /** Sets `key` to `value` unless it already has one; the stored value either way (every process agrees on it). */
+  const initKv = Effect.fn("Db.initKv")(function* (key: string, value: string) {
+    yield* sql`INSERT OR IGNORE INTO kv ${sql.insert({ key, value })}`.pipe(Effect.orDie)
+    return yield* getKv(key).pipe(Effect.map(Option.getOrElse(() => value)))
+  })
+
+  // --- quotes ----------------------------------------------------------------------------------------------------
+
+  /** Stores a freshly issued quote: one INSERT, on the price path. Fails (not dies) so the caller can answer 503. */
+  const insertQuote = (quote: Omit<QuoteRow, "used_by">): Effect.Effect<void, SqlError.SqlError> =>
+    sql`INSERT INTO quotes ${sql.insert(quote)}`.pipe(Effect.asVoid, Effect.withSpan("Db.insertQuote"))
+
+  const decodeQuotes = Schema.decodeUnknown(Schema.Array(QuoteRow))
+  const getQuote = Effect.fn("Db.getQuote")(function* (id: string) {
+    const found = yield* sql`SELECT * FROM quotes WHERE id = ${id}`.pipe(Effect.flatMap(decodeQuotes), Effect.orDie)
+    return Option.fromNullable(found[0])
+  })
+
+  /**
+   * Claims quote `id` for the deposit `txIn`: a compare-and-set that succeeds when the quote is unclaimed or already
+   * claimed by this very deposit (a resumed settlement keeps its claim). False when another deposit holds it, or
+   * when no such quote exists.
+   */
+  const claimQuote = Effect.fn("Db.claimQuote")(function* (id: string, txIn: string) {
+    const r = yield* sql`UPDATE quotes SET used_by = ${txIn} WHERE id = ${id} AND (used_by IS NULL OR used_by = ${txIn}) RETURNING id`.pipe(
+      Effect.orDie
+    )
+    return r.length > 0
+  })
+
+  /**
+   * Deletes at most `limit` quotes that expired before `expiredBefore` (epoch ms), were never claimed, and no stored
+   * swap names. Returns how many went.
+   */
+  const pruneQuotes = Effect.fn("Db.pruneQuotes")(function* (expiredBefore: number, limit: number) {
+    const r = yield* sql`DELETE FROM quotes WHERE id IN (
+      SELECT q.id FROM quotes q
+      WHERE q.expires_ms < ${expiredBefore} AND q.used_by IS NULL
+        AND NOT EXISTS (SELECT 1 FROM swaps s WHERE s.quote_id = q.id)
+      LIMIT ${limit}
+    ) RETURNING id`.pipe(Effect.orDie)
+    return r.length
+  })
+
+  return {
+    get,
+    insertReceived,
+    transition,
+    byAccount,
+    latest,
+    unfinished,
+    totals,
+    events,
+    getKv,
+    setKv,
+    initKv,
+    insertQuote,
+    getQuote,
+    claimQuote,
+    pruneQuotes
+  } as const
 })
 
 export class Db extends Effect.Service<Db>()("hswap/server/Db", { effect: make }) {

@@ -45,6 +45,38 @@ export class PriceFeed extends Context.Tag("hswap/server/PriceFeed")<PriceFeed, 
         ),
       isFresh: () => Effect.succeed(true)
     })
+
+  /**
+   * Prices a test moves by hand: `set({ hETH: "3100" })` changes them (for the server at once), `null` makes a
+   * symbol's price unavailable (as a stale one). Prices that are set never go stale.
+   */
+  static readonly manual = (initial: Readonly<Record<string, string>>): ManualPriceFeed => {
+    const prices = Ref.unsafeMake<ReadonlyMap<string, PriceQuote>>(
+      new Map(Object.entries(initial).map(([symbol, usd]) => [symbol, { symbol, usd: dec(usd), updatedAtMs: 0 }]))
+    )
+    return {
+      layer: Layer.succeed(PriceFeed, {
+        snapshot: Ref.get(prices),
+        fresh: (symbol) => Effect.map(Ref.get(prices), (all) => Option.fromNullable(all.get(symbol))),
+        isFresh: () => Effect.succeed(true)
+      }),
+      set: (changes) =>
+        Ref.update(prices, (old) => {
+          const next = new Map(old)
+          for (const [symbol, usd] of Object.entries(changes)) {
+            if (usd === null) next.delete(symbol)
+            else next.set(symbol, { symbol, usd: dec(usd), updatedAtMs: 0 })
+          }
+          return next
+        })
+    }
+  }
+}
+
+/** A price feed moved by hand (tests): see `PriceFeed.manual`. */
+export interface ManualPriceFeed {
+  readonly layer: Layer.Layer<PriceFeed>
+  readonly set: (changes: Readonly<Record<string, string | null>>) => Effect.Effect<void>
 }
 
 // ---------------------------------------------------------------------------------------------------------------

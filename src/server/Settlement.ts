@@ -13,15 +13,34 @@
  * one hash is serialized in-process (striped locks), and every state change is a compare-and-set in SQLite. Payouts
  * of different swaps run concurrently; liquidity in flight is held so that two payouts never count the same tokens.
  * One server process per database.
+ *
+ * A deposit whose message names a binding quote (`Quotes`) is settled at the quote: refunded when the reference is
+ * forged or altered, unknown, for another pair, already claimed by another deposit, or the amount is outside the
+ * quote's limits; paid exactly what the quote promised when the ledger committed it at or before the quote's expiry
+ * (no price is read); after the expiry, paid today's payout if that is at least the quote's minimum received, else
+ * refunded. Time is judged by the deposit's commit time on the ledger, never by when settlement runs, so a swap
+ * resumed after a restart is settled as it would have been at once. A deposit without a quote is settled at the
+ * prices read when it is decided.
  */
 import { Clock, Effect, Either, Fiber, Option, Schedule, Schema } from "effect"
 import { type Decimal, ZERO, addDecimal, compareDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../exchange/decimal"
 import { Gateway, type GatewayError } from "../gateway/index"
 import { ServerConfig, type TokenSpec } from "./config"
-import { Db, type SwapRow, TERMINAL_STATES } from "./Db"
+import { Db, type QuoteRow, type SwapChanges, type SwapRow, TERMINAL_STATES } from "./Db"
 import { accountBalances, depositOf } from "./ledger"
 import { PriceFeed } from "./PriceFeed"
 import { amountLimits, dec, effectiveRate, payoutAmount, positive, usdValue, withinLimits } from "./pricing"
+import {
+  QUOTE_REUSED,
+  QUOTE_TAMPERED,
+  QUOTE_UNKNOWN,
+  QUOTE_UNREADABLE,
+  Quotes,
+  bindsAt,
+  quoteExpiredBelowMinimum,
+  quoteOtherPair,
+  quotedTerms
+} from "./Quotes"
 import { Signer } from "./Signer"
 
 /** The transaction is not (or not yet) on the ledger. */
@@ -74,6 +93,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
     const gateway = yield* Gateway
     const db = yield* Db
     const prices = yield* PriceFeed
+    const quotes = yield* Quotes
     const signer = yield* Signer
     const scope = yield* Effect.scope
 
@@ -221,14 +241,30 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
 
     const reread = (row: SwapRow) => Effect.map(db.get(row.tx_in), Option.getOrElse(() => row))
 
-    /** received → paying (quote fixed) or → failed (with the reason a refund is due). */
+    const limitsMessage = (amount: string, symbol: string, min: string, max: string) =>
+      `The amount ${amount} ${symbol} is outside the limits (${min} to ${max} ${symbol})`
+
+    /** received → paying (amount fixed) or → failed (with the reason a refund is due). */
     const decide = (row: SwapRow) =>
       Effect.gen(function* () {
-        const fail = (message: string) =>
-          Effect.flatMap(db.transition(row.tx_in, "received", "failed", { message }, message), (r) =>
+        const fail = (message: string, changes: SwapChanges = {}) =>
+          Effect.flatMap(db.transition(row.tx_in, "received", "failed", { ...changes, message }, message), (r) =>
             Effect.flatMap(reread(row), (fresh) => Effect.succeed(moved(r, fresh)))
           )
         const [from = "", to = ""] = (row.route_text ?? "").split(" -> ")
+        let quote: QuoteRow | undefined
+        if (row.quote_id !== null) {
+          const found = yield* quotes.lookup(row.quote_id)
+          if (found._tag !== "Found") {
+            yield* Effect.logWarning(`swap ${row.tx_in}: quote reference ${JSON.stringify(row.quote_id)} is ${found._tag.toLowerCase()}`)
+            return yield* fail(found._tag === "Tampered" ? QUOTE_TAMPERED : QUOTE_UNKNOWN)
+          }
+          quote = found.quote
+          if (quote.symbol_in !== row.symbol_in || quote.symbol_in !== from || quote.symbol_out !== to) {
+            const deposited = from === row.symbol_in ? `${from} -> ${to}` : `${row.symbol_in} (its message names ${from} -> ${to})`
+            return yield* fail(quoteOtherPair(`${quote.symbol_in} -> ${quote.symbol_out}`, deposited))
+          }
+        }
         if (from !== row.symbol_in) {
           return yield* fail(`The route ${row.route_text ?? ""} does not match the deposited ${row.symbol_in}`)
         }
@@ -236,6 +272,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const tokenIn = tokenBySymbol(from)
         const tokenOut = tokenBySymbol(to)
         if (tokenIn === undefined || tokenOut === undefined) return yield* fail(`Route not available: ${row.route_text ?? ""}`)
+        if (quote !== undefined) return yield* decideAtQuote(row, quote, tokenOut, fail)
         const priceIn = yield* prices.fresh(from)
         const priceOut = yield* prices.fresh(to)
         if (Option.isNone(priceIn) || Option.isNone(priceOut)) {
@@ -245,9 +282,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const amountIn = Option.getOrThrow(parseLooseDecimal(row.amount_in))
         const limits = amountLimits(priceIn.value.usd, tokenIn.decimals, minUsd, maxUsd)
         if (!withinLimits(amountIn, limits)) {
-          return yield* fail(
-            `The amount ${row.amount_in} ${from} is outside the limits (${decimalToString(limits.min)} to ${decimalToString(limits.max)} ${from})`
-          )
+          return yield* fail(limitsMessage(row.amount_in, from, decimalToString(limits.min), decimalToString(limits.max)))
         }
         const out = payoutAmount(amountIn, priceIn.value.usd, priceOut.value.usd, spread, feeUsd, tokenOut.decimals)
         if (!positive(out)) return yield* fail("The amount does not cover the fee")
@@ -259,6 +294,75 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           usd_in: decimalToString(usdValue(amountIn, priceIn.value.usd))
         })
         return moved(next, yield* reread(row))
+      })
+
+    /**
+     * The quoted half of `decide`, once the quote is known to be ours and for this pair: claim it for this deposit,
+     * check its limits, then pay what it promised (committed in time) or today's payout when that still reaches the
+     * minimum received (committed after expiry). What was promised is recorded either way.
+     */
+    const decideAtQuote = (
+      row: SwapRow,
+      quote: QuoteRow,
+      tokenOut: TokenSpec,
+      fail: (message: string, changes?: SwapChanges) => Effect.Effect<Step>
+    ) =>
+      Effect.gen(function* () {
+        if (!(yield* quotes.claim(quote.id, row.tx_in))) {
+          yield* Effect.logWarning(`swap ${row.tx_in}: quote ${quote.id} is already claimed by another deposit`)
+          return yield* fail(QUOTE_REUSED)
+        }
+        const amountIn = parseLooseDecimal(row.amount_in)
+        const min = parseLooseDecimal(quote.min_in)
+        const max = parseLooseDecimal(quote.max_in)
+        const priceIn = parseLooseDecimal(quote.price_in)
+        const terms = quotedTerms(row.amount_in, quote, tokenOut.decimals)
+        if (Option.isNone(amountIn) || Option.isNone(min) || Option.isNone(max) || Option.isNone(priceIn) || terms === undefined) {
+          yield* Effect.logError(`swap ${row.tx_in}: the terms of quote ${quote.id} do not parse`, quote)
+          return yield* fail(QUOTE_UNREADABLE)
+        }
+        if (!withinLimits(amountIn.value, { min: min.value, max: max.value })) {
+          return yield* fail(limitsMessage(row.amount_in, quote.symbol_in, quote.min_in, quote.max_in))
+        }
+        const promised = { quoted_out: terms.quoted, min_received: terms.minimum }
+        const quoted = Option.getOrElse(parseLooseDecimal(terms.quoted), () => ZERO)
+        const paying = (amountOut: Decimal, rate: string, usdIn: Decimal) =>
+          Effect.flatMap(
+            db.transition(row.tx_in, "received", "paying", {
+              ...promised,
+              resource_out: tokenOut.resourceAddress,
+              symbol_out: tokenOut.symbol,
+              amount_out: decimalToString(amountOut),
+              rate,
+              usd_in: decimalToString(usdIn)
+            }),
+            (next) => Effect.map(reread(row), (fresh) => moved(next, fresh))
+          )
+        if (bindsAt(quote, row.committed_ms)) {
+          if (!positive(quoted)) return yield* fail("The amount does not cover the fee", promised)
+          return yield* paying(quoted, quote.rate, usdValue(amountIn.value, priceIn.value))
+        }
+        if (row.committed_ms === null) {
+          yield* Effect.logWarning(`swap ${row.tx_in}: the deposit's commit time is unknown; quote ${quote.id} is treated as expired`)
+        }
+        const currentIn = yield* prices.fresh(quote.symbol_in)
+        const currentOut = yield* prices.fresh(quote.symbol_out)
+        if (Option.isNone(currentIn) || Option.isNone(currentOut)) {
+          yield* Effect.logWarning(`swap ${row.tx_in}: quote ${quote.id} expired and no fresh price for ${row.route_text ?? ""}; left for later`)
+          return stay(row)
+        }
+        const out = payoutAmount(amountIn.value, currentIn.value.usd, currentOut.value.usd, spread, feeUsd, tokenOut.decimals)
+        const minimum = Option.getOrElse(parseLooseDecimal(terms.minimum), () => ZERO)
+        if (compareDecimal(out, minimum) < 0) {
+          const current = decimalToString(positive(out) ? out : ZERO)
+          return yield* fail(quoteExpiredBelowMinimum(terms.minimum, current, tokenOut.symbol), promised)
+        }
+        if (!positive(out)) return yield* fail("The amount does not cover the fee", promised)
+        return yield* paying(
+          out,
+          decimalToString(effectiveRate(currentIn.value.usd, currentOut.value.usd, spread)),
+          usdValue(amountIn.value, currentIn.value.usd)
+        )
       })
 
     /**
@@ -429,7 +533,9 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
                   symbol_in: d.token.symbol,
                   amount_in: d.amount,
                   route_text: d.routeText,
-                  state_version_in: d.stateVersion
+                  state_version_in: d.stateVersion,
+                  quote_id: d.quoteId ?? null,
+                  committed_ms: d.committedMs ?? null
                 })
               )
           return yield* advance(row)

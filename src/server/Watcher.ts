@@ -3,11 +3,16 @@
  * account, from the last state version it has seen (kept in the database), and settles each one, registered or
  * not (the spec's 'tracking fails but the swap succeeds' case). Each pass first resumes unfinished swaps. Passes run
  * every `watcherPollInterval` on the Clock.
+ *
+ * A pass that reached the ledger tip then prunes unclaimed quotes that expired over an hour before the earlier of now
+ * and the tip's round time: every deposit committed before the tip has been recorded (with its quote) by then, so
+ * no deposit that could still claim a quote loses it.
  */
-import { Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import { Gateway } from "../gateway/index"
 import { ServerConfig } from "./config"
 import { Db } from "./Db"
+import { Quotes } from "./Quotes"
 import { Settlement } from "./Settlement"
 
 export const WATCHER_POSITION_KEY = "watcher_state_version"
@@ -20,9 +25,11 @@ export const watchPass = Effect.gen(function* () {
   const gateway = yield* Gateway
   const db = yield* Db
   const settlement = yield* Settlement
+  const quotes = yield* Quotes
 
   yield* settlement.resumeUnfinished
-  const tip = (yield* gateway.status.gatewayStatus()).ledger_state.state_version
+  const tipState = (yield* gateway.status.gatewayStatus()).ledger_state
+  const tip = tipState.state_version
   const stored = yield* db.getKv(WATCHER_POSITION_KEY)
   let last: number
   if (Option.isSome(stored) && Number(stored.value) <= tip) {
@@ -65,12 +72,20 @@ export const watchPass = Effect.gen(function* () {
       yield* db.setKv(WATCHER_POSITION_KEY, String(tip))
     }
   }
+  const tipMs = Date.parse(tipState.proposer_round_timestamp)
+  if (Number.isFinite(tipMs)) {
+    yield* quotes.prune(Math.min(yield* Clock.currentTimeMillis, tipMs))
+  } else {
+    yield* Effect.logWarning(
+      `watcher: the ledger tip's round time ${JSON.stringify(tipState.proposer_round_timestamp)} does not parse; quotes are not pruned this pass`
+    )
+  }
   return seen
 }).pipe(Effect.withSpan("Watcher.pass"))
 
 export class Watcher {
   /** Runs passes forever in the layer's scope; a failed pass is logged and retried on the next tick. */
-  static readonly layer: Layer.Layer<never, never, ServerConfig | Gateway | Db | Settlement> = Layer.scopedDiscard(
+  static readonly layer: Layer.Layer<never, never, ServerConfig | Gateway | Db | Quotes | Settlement> = Layer.scopedDiscard(
     Effect.gen(function* () {
       const config = yield* ServerConfig
       const pass = watchPass.pipe(

@@ -105,6 +105,13 @@ export interface ServerConfigShape {
   readonly maxRefundAttempts: number
   /** Largest accepted request body, in bytes. */
   readonly maxBodyBytes: number
+  /** How long a quote of `GET /api/liveprice` binds the exchange after it is issued: 120 s. */
+  readonly quoteTtl: Duration.Duration
+  /**
+   * The secret that signs quote references (HMAC-SHA256). When undefined, 32 random bytes are generated once and kept
+   * in the database, so every process on one database signs alike; set it to share quotes across databases.
+   */
+  readonly quoteSecret: string | undefined
 }
 
 export class ServerConfig extends Context.Tag("hswap/server/ServerConfig")<ServerConfig, ServerConfigShape>() {
@@ -136,5 +143,7 @@ export const makeServerConfig = (
   payoutEpochWindow: 10,
   maxRefundAttempts: 3,
   maxBodyBytes: 4096,
+  quoteTtl: Duration.seconds(120),
+  quoteSecret: undefined,
   ...given
 })

@@ -17,6 +17,7 @@ import { Db } from "./Db"
 import { Maintenance, RateLimiter } from "./Limits"
 import { apiNodeHandler } from "./node"
 import { PriceFeed } from "./PriceFeed"
+import { Quotes } from "./Quotes"
 import { type ApiRequest, type ApiServices, LiquidityCache, handleApi } from "./routes"
 import { Settlement } from "./Settlement"
 import { Signer, makeSigner } from "./Signer"
@@ -25,10 +26,23 @@ import { Watcher } from "./Watcher"
 export { ACCEPTED_ROUTES, ServerConfig, defaultTokens, devnetTokens, makeServerConfig, mainnetTokens } from "./config"
 export type { Route, ServerConfigShape, TokenSpec } from "./config"
 export { Db, SwapState } from "./Db"
-export type { SwapRow } from "./Db"
+export type { QuoteRow, SwapRow } from "./Db"
 export { Maintenance, RateLimiter, isLoopback } from "./Limits"
 export { PriceFeed, seededRandom, walkStep } from "./PriceFeed"
-export type { PriceQuote } from "./PriceFeed"
+export type { ManualPriceFeed, PriceQuote } from "./PriceFeed"
+export {
+  QUOTE_PRUNE_AFTER,
+  QUOTE_REUSED,
+  QUOTE_SECRET_KEY,
+  QUOTE_TAMPERED,
+  QUOTE_UNKNOWN,
+  Quotes,
+  quoteExpiredBelowMinimum,
+  quoteOtherPair,
+  signQuoteRef,
+  verifyQuoteRef
+} from "./Quotes"
+export type { IssuedQuote, QuoteLookup, QuoteTerms } from "./Quotes"
 export { amountLimits, effectiveRate, payoutAmount } from "./pricing"
 export { handleApi, toRecord, LiquidityCache } from "./routes"
 export type { ApiRequest, ApiResponse, ApiServices } from "./routes"
@@ -63,8 +77,9 @@ export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices
   const prices =
     parts.prices ?? PriceFeed.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer as Layer.Layer<HttpClient.HttpClient>))
   const core = Layer.mergeAll(config, parts.gateway, parts.db, parts.signer, prices)
+  const withQuotes = Quotes.Default.pipe(Layer.provideMerge(core))
   const services = Layer.mergeAll(Settlement.Default, RateLimiter.Default, Maintenance.Default, LiquidityCache.Default).pipe(
-    Layer.provideMerge(core)
+    Layer.provideMerge(withQuotes)
   )
   return parts.watcher === false ? services : Layer.merge(services, Watcher.layer.pipe(Layer.provide(services)))
 }
@@ -93,6 +108,12 @@ export interface ExchangeServerOptions {
   readonly watcherPollMs?: number
   readonly watchFromStateVersion?: number
   readonly registrationWaitMs?: number
+  /** How long a quote binds after it is issued, in whole seconds (at least 1). Default 120. */
+  readonly quoteTtlSeconds?: number
+  /** The secret that signs quote references (at least 32 characters); default: one generated and kept in the database. */
+  readonly quoteSecret?: string
+  /** The price feed instead of the configured one (tests: `PriceFeed.manual`). */
+  readonly prices?: Layer.Layer<PriceFeed>
   /** Check at start that the key controls `exchangeAccount` (loads the toolkit). Default true. */
   readonly verifyKey?: boolean
   readonly logLevel?: LogLevelName
@@ -122,7 +143,8 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
     priceUpdateInterval: ms(options.priceUpdateIntervalMs),
     priceStaleAfter: ms(options.priceStaleAfterMs),
     watcherPollInterval: ms(options.watcherPollMs),
-    registrationWait: ms(options.registrationWaitMs)
+    registrationWait: ms(options.registrationWaitMs),
+    quoteTtl: ms(options.quoteTtlSeconds === undefined ? undefined : options.quoteTtlSeconds * 1000)
   })
   return makeServerConfig({
     ...base,
@@ -132,12 +154,16 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
       trustedProxyHops: options.trustedProxyHops,
       tokens: options.tokens,
       priceSeed: options.priceSeed,
-      watchFromStateVersion: options.watchFromStateVersion
+      watchFromStateVersion: options.watchFromStateVersion,
+      quoteSecret: options.quoteSecret
     }),
     priceSourceUrl: options.priceSourceUrl,
     ...Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Duration.decode(v)]))
   })
 }
+
+/** The shortest quote secret accepted (`quoteSecret`, `HSWAP_QUOTE_SECRET`). */
+export const MIN_QUOTE_SECRET_LENGTH = 32
 
 export class ExchangeServerStartError extends Error {
   override readonly name = "ExchangeServerStartError"
@@ -148,6 +174,13 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
   const config = configFromOptions(options)
   if (config.tokens.length === 0) {
     throw new ExchangeServerStartError(`no token table for network ${options.networkId}: pass tokens`)
+  }
+  const ttl = options.quoteTtlSeconds
+  if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 1)) {
+    throw new ExchangeServerStartError(`quoteTtlSeconds must be a whole number of seconds, at least 1, got ${ttl}`)
+  }
+  if (options.quoteSecret !== undefined && options.quoteSecret.length < MIN_QUOTE_SECRET_LENGTH) {
+    throw new ExchangeServerStartError(`quoteSecret must be at least ${MIN_QUOTE_SECRET_LENGTH} characters`)
   }
   const gatewayHttp: Layer.Layer<HttpClient.HttpClient> =
     options.gatewayFetch === undefined
@@ -170,7 +203,8 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
     config,
     gateway,
     db: Db.sqlite(options.databasePath),
-    signer: Signer.layer(signerOptions)
+    signer: Signer.layer(signerOptions),
+    ...(options.prices === undefined ? {} : { prices: options.prices })
   }).pipe(Layer.provide(logger))
   if (options.verifyKey !== false) {
     const derived = await Effect.runPromise(Effect.either(makeSigner(signerOptions).derivedAccount))

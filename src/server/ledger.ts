@@ -5,7 +5,9 @@
 import { Effect, Either, Option, Schema } from "effect"
 import { type Decimal, addDecimal, compareDecimal, decimalToString, isNegative, isPositive, negateDecimal, parseLooseDecimal, ZERO } from "../exchange/decimal"
 import type { CommittedTransactionInfo, GatewayService } from "../gateway/index"
+import { parseSwapMessage } from "../exchange/swap"
 import type { ServerConfigShape, TokenSpec } from "./config"
+import { MAX_QUOTE_REF_LENGTH } from "./Quotes"
 
 /** Sums the exchange account's fungible vaults by resource address. */
 export const accountBalances = (gateway: GatewayService, account: string) =>
@@ -32,14 +34,6 @@ const PlaintextMessage = Schema.Struct({
 export const plaintextMessage = (tx: CommittedTransactionInfo): string | undefined =>
   Option.getOrUndefined(Option.map(Schema.decodeUnknownOption(PlaintextMessage)(tx.message), (m) => m.content.value))
 
-const ROUTE = /([A-Za-z][A-Za-z0-9]{0,15})\s*->\s*([A-Za-z][A-Za-z0-9]{0,15})\s*$/
-
-/** The `FROM -> TO` route at the end of a swap message ('{site} | Radix | FROM -> TO'), as `[from, to]`. */
-export const parseRoute = (message: string | undefined): readonly [string, string] | undefined => {
-  const m = message === undefined ? null : ROUTE.exec(message.trim())
-  return m === null || m[1] === undefined || m[2] === undefined ? undefined : [m[1], m[2]]
-}
-
 export interface Deposit {
   readonly txIn: string
   readonly sender: string
@@ -48,12 +42,25 @@ export interface Deposit {
   /** "FROM -> TO" as the message names it. */
   readonly routeText: string
   readonly stateVersion: number
+  /** The quote reference the message names (' | quote {ref}'), as written, cut to `MAX_QUOTE_REF_LENGTH`. */
+  readonly quoteId: string | undefined
+  /** When the ledger committed the transaction (epoch ms): `confirmed_at`, else `round_timestamp`; undefined if neither parses. */
+  readonly committedMs: number | undefined
+}
+
+/** The commit time of a committed transaction in epoch ms, from `confirmed_at` or else `round_timestamp`. */
+export const commitTimeOf = (tx: Pick<CommittedTransactionInfo, "confirmed_at" | "round_timestamp">): number | undefined => {
+  for (const text of [tx.confirmed_at, tx.round_timestamp]) {
+    const ms = text === undefined ? Number.NaN : Date.parse(text)
+    if (Number.isFinite(ms)) return ms
+  }
+  return undefined
 }
 
 /**
  * Checks a committed transaction as a swap deposit, trusting only the ledger: it succeeded; the exchange account
  * received exactly one accepted from-token; exactly one account lost that token (the sender); the message names a
- * route `FROM -> TO`. The reason of a refusal is returned on the left.
+ * route `FROM -> TO` (and maybe a quote, `parseSwapMessage`). The reason of a refusal is returned on the left.
  */
 export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInfo): Either.Either<Deposit, string> => {
   const txIn = tx.intent_hash ?? ""
@@ -85,14 +92,16 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
   if (compareDecimal(negateDecimal(amountOf(sender.balance_change)), deposit.amount) < 0) {
     return Either.left("The sender's withdrawal does not cover the deposit")
   }
-  const route = parseRoute(plaintextMessage(tx))
-  if (route === undefined) return Either.left("The transaction message names no route (FROM -> TO)")
+  const message = parseSwapMessage(plaintextMessage(tx))
+  if (message === undefined) return Either.left("The transaction message names no route (FROM -> TO)")
   return Either.right({
     txIn,
     sender: sender.entity_address,
     token: deposit.token,
     amount: decimalToString(deposit.amount),
-    routeText: `${route[0]} -> ${route[1]}`,
-    stateVersion: tx.state_version
+    routeText: `${message.from} -> ${message.to}`,
+    stateVersion: tx.state_version,
+    quoteId: message.quoteId?.slice(0, MAX_QUOTE_REF_LENGTH),
+    committedMs: commitTimeOf(tx)
   })
 }

@@ -18,11 +18,21 @@
  *   HSWAP_TOKENS                JSON token table: [{ symbol, name, resource_address, decimals, reference_usd }]
  *                               (required off networks 1 and 240)
  *   HSWAP_WATCH_FROM_STATE_VERSION  where the watcher starts on a fresh database (default: the ledger tip)
+ *   HSWAP_QUOTE_TTL_SECONDS     how long a live-price quote binds the exchange, 10 to 3600 seconds (default 120)
+ *   HSWAP_QUOTE_SECRET          the secret that signs quote references, at least 32 characters (default: 32
+ *                               random bytes generated once and kept in the database)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
  */
 import { Schema } from "effect"
 import { RadixNetworkConfigById } from "../gateway/index"
-import { type ExchangeServerOptions, type LogLevelName, type TokenSpec, listenExchangeServer, startExchangeServer } from "./index"
+import {
+  type ExchangeServerOptions,
+  type LogLevelName,
+  MIN_QUOTE_SECRET_LENGTH,
+  type TokenSpec,
+  listenExchangeServer,
+  startExchangeServer
+} from "./index"
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError"
@@ -99,6 +109,11 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   const watchFrom = int(env, "HSWAP_WATCH_FROM_STATE_VERSION", 1, Number.MAX_SAFE_INTEGER)
   const priceSourceUrl = env["HSWAP_PRICE_SOURCE_URL"]
   const priceSeed = env["HSWAP_PRICE_SEED"]
+  const quoteTtl = int(env, "HSWAP_QUOTE_TTL_SECONDS", 10, 3600)
+  const quoteSecret = env["HSWAP_QUOTE_SECRET"]
+  if (quoteSecret !== undefined && quoteSecret !== "" && quoteSecret.length < MIN_QUOTE_SECRET_LENGTH) {
+    throw new ConfigError(`HSWAP_QUOTE_SECRET must be at least ${MIN_QUOTE_SECRET_LENGTH} characters (got ${quoteSecret.length})`)
+  }
   return {
     host: env["HSWAP_HOST"] ?? "127.0.0.1",
     port: int(env, "HSWAP_PORT", 0, 65535) ?? int(env, "PORT", 0, 65535) ?? 8090,
@@ -115,6 +130,8 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       ...(watchFrom === undefined ? {} : { watchFromStateVersion: watchFrom }),
       ...(priceSourceUrl === undefined || priceSourceUrl === "" ? {} : { priceSourceUrl }),
       ...(priceSeed === undefined || priceSeed === "" ? {} : { priceSeed }),
+      ...(quoteTtl === undefined ? {} : { quoteTtlSeconds: quoteTtl }),
+      ...(quoteSecret === undefined || quoteSecret === "" ? {} : { quoteSecret }),
       ...(tokens === undefined ? {} : { tokens })
     }
   }

@@ -4,7 +4,8 @@
  *
  * Status codes: 200/202 success; 400 bad input; 403 admin from a non-loopback peer; 404 unknown path, resource or
  * transaction; 405 wrong method; 409 maintenance (price, health, swap, transactions); 413 oversized body; 422 a
- * transaction that is not an accepted swap deposit; 429 rate limited; 503 the ledger or a price is unavailable.
+ * transaction that is not an accepted swap deposit; 429 rate limited; 503 the ledger or a price is unavailable, or a
+ * quote could not be stored.
  * Every error body is JSON `{ error, message }`.
  */
 import { Clock, Duration, Effect, Option, Ref, Schema } from "effect"
@@ -36,7 +37,8 @@ import { Db, type SwapRow } from "./Db"
 import { accountBalances } from "./ledger"
 import { clientIp, Maintenance, RateLimiter, isLoopback } from "./Limits"
 import { PriceFeed } from "./PriceFeed"
-import { amountLimits, dec, effectiveRate } from "./pricing"
+import { amountLimits, dec, divCeil, effectiveRate } from "./pricing"
+import { Quotes } from "./Quotes"
 import { Settlement } from "./Settlement"
 
 export interface ApiRequest {
@@ -60,7 +62,7 @@ export interface ApiResponse {
 }
 
 export type ApiServices =
-  ServerConfig | PriceFeed | Db | Settlement | RateLimiter | Maintenance | Gateway | LiquidityCache
+  ServerConfig | PriceFeed | Db | Quotes | Settlement | RateLimiter | Maintenance | Gateway | LiquidityCache
 
 const ok = (json: unknown, status = 200): ApiResponse => ({ status, json })
 const error = (status: number, message: string, headers?: Readonly<Record<string, string>>): ApiResponse => ({
@@ -97,7 +99,11 @@ export const toRecord = (row: SwapRow, exchangeAccount: string): typeof Transact
     timestamp_finalized: row.finalized_ms === null ? null : seconds(row.finalized_ms),
     message: row.message,
     resource_in: row.resource_in,
-    resource_out: refunded ? row.resource_in : row.resource_out
+    resource_out: refunded ? row.resource_in : row.resource_out,
+    quote_id: row.quote_id,
+    quoted_amount_out: row.quoted_out,
+    minimum_received: row.min_received,
+    refund_tx: refunded ? row.refund_intent : null
   }
 }
 
@@ -210,11 +216,32 @@ const livePrice = (fromRaw: string, toRaw: string) =>
     const priceOut = yield* prices.fresh(tokenOut.symbol)
     if (Option.isNone(priceIn) || Option.isNone(priceOut)) return error(503, "Price not available")
     const limits = amountLimits(priceIn.value.usd, tokenIn.decimals, dec(config.minUsd), dec(config.maxUsd))
+    const terms = {
+      symbolIn: tokenIn.symbol,
+      symbolOut: tokenOut.symbol,
+      rate: decimalToString(effectiveRate(priceIn.value.usd, priceOut.value.usd, dec(config.spread))),
+      feeOut: decimalToString(divCeil(dec(config.feeUsd), priceOut.value.usd, tokenOut.decimals)),
+      minIn: decimalToString(limits.min),
+      maxIn: decimalToString(limits.max),
+      priceIn: decimalToString(priceIn.value.usd),
+      priceOut: decimalToString(priceOut.value.usd)
+    }
+    // The quote binds these very strings: what is returned is what is stored.
+    const quotes = yield* Quotes
+    const issued = yield* Effect.either(quotes.issue(terms))
+    if (issued._tag === "Left") {
+      yield* Effect.logError(`liveprice ${tokenIn.symbol} -> ${tokenOut.symbol}: the quote could not be stored`, issued.left)
+      return error(503, "Quote not available")
+    }
     return ok({
       ...symbols,
-      effective_rate: decimalToString(effectiveRate(priceIn.value.usd, priceOut.value.usd, dec(config.spread))),
-      min_amount_in: decimalToString(limits.min),
-      max_amount_in: decimalToString(limits.max)
+      effective_rate: terms.rate,
+      min_amount_in: terms.minIn,
+      max_amount_in: terms.maxIn,
+      quote_id: issued.right.id,
+      quote_expires_at: seconds(issued.right.expiresMs),
+      quote_valid_seconds: quotes.validSeconds,
+      fee_out: terms.feeOut
     } satisfies typeof LivePriceResponse.Encoded)
   })
 

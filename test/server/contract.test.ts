@@ -5,6 +5,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { QUOTE_ID_PATTERN } from "../../src/exchange/api"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { ExchangeApi, ExchangeApiConfig, type ExchangeServiceError, serverMessage } from "../../src/exchange/ExchangeApi"
 import { type ExchangeServer, listenExchangeServer } from "../../src/server/index"
@@ -57,20 +58,41 @@ describe("the exchange API, read by the app's client", () => {
 
   it("liveprice: rates with the 0.1% spread and 1–200 USD limits in input units, for every route", async () => {
     const quote = (from: string, to: string) => api((a) => a.livePrice(from, to)).then(right)
-    expect(await quote(hUSDC, hETH)).toEqual({
+    const before = Math.floor(Date.now() / 1000)
+    const usdcEth = await quote(hUSDC, hETH)
+    expect(usdcEth).toEqual({
       in_symbol: "hUSDC",
       out_symbol: "hETH",
       effective_rate: "0.000333",
       min_amount_in: "1",
-      max_amount_in: "200"
+      max_amount_in: "200",
+      quote_id: expect.stringMatching(QUOTE_ID_PATTERN),
+      quote_expires_at: expect.any(Number),
+      quote_valid_seconds: 120,
+      // 0.10 USD at 3000 USD/hETH, rounded up to 18 decimals.
+      fee_out: "0.000033333333333334"
     })
+    expect(Number(usdcEth.quote_expires_at) - before).toBeGreaterThanOrEqual(120)
+    expect(Number(usdcEth.quote_expires_at) - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(120)
+    // A new quote on every price.
+    expect((await quote(hUSDC, hETH)).quote_id).not.toBe(usdcEth.quote_id)
     expect(await quote(hETH, hUSDC)).toMatchObject({
       effective_rate: "2997",
       min_amount_in: "0.000333333333333334",
       max_amount_in: "0.066666666666666666"
     })
-    expect(await quote(hBTC, hUSDC)).toMatchObject({ effective_rate: "59940", min_amount_in: "0.00001667", max_amount_in: "0.00333333" })
-    expect(await quote(hUSDC, hBTC)).toMatchObject({ effective_rate: "0.00001665", min_amount_in: "1", max_amount_in: "200" })
+    expect(await quote(hBTC, hUSDC)).toMatchObject({
+      effective_rate: "59940",
+      min_amount_in: "0.00001667",
+      max_amount_in: "0.00333333",
+      fee_out: "0.1"
+    })
+    expect(await quote(hUSDC, hBTC)).toMatchObject({
+      effective_rate: "0.00001665",
+      min_amount_in: "1",
+      max_amount_in: "200",
+      fee_out: "0.00000167"
+    })
     expect(await quote(XRD, hUSDC)).toMatchObject({ effective_rate: "0.01998", min_amount_in: "50", max_amount_in: "10000" })
     expect(await quote(hUSDC, XRD)).toMatchObject({ effective_rate: "49.95" })
     expect(await quote(hETH, hBTC)).toEqual({ in_symbol: "hETH", out_symbol: "hBTC", error: "Route not available" })

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import type { CommittedTransactionInfo } from "../../src/gateway/index"
 import { makeServerConfig } from "../../src/server/index"
-import { depositOf, parseRoute } from "../../src/server/ledger"
+import { depositOf } from "../../src/server/ledger"
 
 const { XRD, hUSDC, GKS } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
@@ -62,10 +62,40 @@ describe("what counts as a swap deposit (trusting only the ledger)", () => {
     expect(depositOf(config, transaction)).toEqual(Either.left(reason))
   })
 
+  const paid = (message: string, extra: Partial<CommittedTransactionInfo> = {}) =>
+    depositOf(config, { ...tx([[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"]], message), ...extra })
+
   it("reads the route at the end of the message", () => {
-    expect(parseRoute("hswap.app | Radix | hBTC -> hUSDC")).toEqual(["hBTC", "hUSDC"])
-    expect(parseRoute("hETH->hUSDC  ")).toEqual(["hETH", "hUSDC"])
-    expect(parseRoute("hETH -> hUSDC, thanks")).toBeUndefined()
-    expect(parseRoute("")).toBeUndefined()
+    expect(Either.getOrThrow(paid("hswap.app | Radix | hBTC -> hUSDC")).routeText).toBe("hBTC -> hUSDC")
+    expect(Either.getOrThrow(paid("hETH->hUSDC  ")).routeText).toBe("hETH -> hUSDC")
+    expect(paid("hETH -> hUSDC, thanks")).toEqual(Either.left("The transaction message names no route (FROM -> TO)"))
+    expect(paid("")).toEqual(Either.left("The transaction message names no route (FROM -> TO)"))
+    expect(paid("hswap.app | Radix | hUSDC -> hETH | quote")).toEqual(
+      Either.left("The transaction message names no route (FROM -> TO)")
+    )
+  })
+
+  it("carries the quote reference as written, and none without one", () => {
+    const ref = "qAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB"
+    expect(Either.getOrThrow(paid(`hswap.app | Radix | hUSDC -> hETH | quote ${ref}`))).toMatchObject({
+      routeText: "hUSDC -> hETH",
+      quoteId: ref
+    })
+    // Not checked here (settlement verifies it), only kept: a malformed one too.
+    expect(Either.getOrThrow(paid("hswap.app | Radix | hUSDC -> hETH | quote not-a-ref!")).quoteId).toBe("not-a-ref!")
+    expect(Either.getOrThrow(paid(swap)).quoteId).toBeUndefined()
+  })
+
+  it("cuts an overlong quote reference to 128 characters", () => {
+    const long = `q${"x".repeat(500)}`
+    expect(Either.getOrThrow(paid(`${swap} | quote ${long}`)).quoteId).toBe(long.slice(0, 128))
+  })
+
+  it("takes the commit time from confirmed_at, else the round timestamp", () => {
+    expect(Either.getOrThrow(paid(swap)).committedMs).toBe(Date.parse("2026-01-01T00:00:00.000Z"))
+    expect(Either.getOrThrow(paid(swap, { confirmed_at: "2026-01-01T00:00:05.250Z" })).committedMs).toBe(
+      Date.parse("2026-01-01T00:00:05.250Z")
+    )
+    expect(Either.getOrThrow(paid(swap, { confirmed_at: "never", round_timestamp: "not a time" })).committedMs).toBeUndefined()
   })
 })

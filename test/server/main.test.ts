@@ -1,5 +1,7 @@
+import { Duration } from "effect"
 import { describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { configFromOptions, startExchangeServer } from "../../src/server/index"
 import { optionsFromEnv } from "../../src/server/main"
 
 describe("npm run server: configuration from the environment", () => {
@@ -31,6 +33,8 @@ describe("npm run server: configuration from the environment", () => {
       HSWAP_PRICE_SOURCE_URL: "https://prices.example/usd",
       HSWAP_WATCH_FROM_STATE_VERSION: "123",
       HSWAP_LOG_LEVEL: "warning",
+      HSWAP_QUOTE_TTL_SECONDS: "45",
+      HSWAP_QUOTE_SECRET: "s".repeat(32),
       HSWAP_TOKENS: JSON.stringify([{ symbol: "hUSDC", resource_address: "resource_rdx1x", decimals: 6, reference_usd: "1" }])
     })
     expect(o).toMatchObject({ host: "0.0.0.0", port: 9000 })
@@ -44,6 +48,8 @@ describe("npm run server: configuration from the environment", () => {
       priceSourceUrl: "https://prices.example/usd",
       watchFromStateVersion: 123,
       logLevel: "warning",
+      quoteTtlSeconds: 45,
+      quoteSecret: "s".repeat(32),
       tokens: [{ symbol: "hUSDC", name: "hUSDC", resourceAddress: "resource_rdx1x", decimals: 6, referenceUsd: "1", volatilityBp: 10, logoUrl: "" }]
     })
   })
@@ -56,5 +62,33 @@ describe("npm run server: configuration from the environment", () => {
     await expect(optionsFromEnv({ HSWAP_TRUSTED_PROXY_HOPS: "many" })).rejects.toThrow("HSWAP_TRUSTED_PROXY_HOPS")
     await expect(optionsFromEnv({ HSWAP_TOKENS: "[{}]" })).rejects.toThrow("HSWAP_TOKENS is not a valid token table")
     await expect(optionsFromEnv({ HSWAP_LOG_LEVEL: "loud" })).rejects.toThrow("HSWAP_LOG_LEVEL")
+    for (const ttl of ["0", "9", "3601", "2m", "12.5", "-30"]) {
+      await expect(optionsFromEnv({ HSWAP_QUOTE_TTL_SECONDS: ttl })).rejects.toThrow(
+        `HSWAP_QUOTE_TTL_SECONDS must be a whole number from 10 to 3600, got ${JSON.stringify(ttl)}`
+      )
+    }
+    await expect(optionsFromEnv({ HSWAP_QUOTE_SECRET: "short" })).rejects.toThrow(
+      "HSWAP_QUOTE_SECRET must be at least 32 characters (got 5)"
+    )
+  })
+
+  it("quotes: 120 s and a generated secret unless set; the bounds are accepted", async () => {
+    const o = await optionsFromEnv({})
+    expect(o.server.quoteTtlSeconds).toBeUndefined()
+    expect(o.server.quoteSecret).toBeUndefined()
+    expect(configFromOptions(o.server)).toMatchObject({ quoteTtl: Duration.seconds(120), quoteSecret: undefined })
+    const set = await optionsFromEnv({ HSWAP_QUOTE_TTL_SECONDS: "10", HSWAP_QUOTE_SECRET: "" })
+    expect(set.server).toMatchObject({ quoteTtlSeconds: 10 })
+    expect(set.server.quoteSecret).toBeUndefined()
+    expect(configFromOptions(set.server).quoteTtl).toEqual(Duration.seconds(10))
+    expect((await optionsFromEnv({ HSWAP_QUOTE_TTL_SECONDS: "3600" })).server.quoteTtlSeconds).toBe(3600)
+  })
+
+  it("startExchangeServer refuses a quote TTL below a second and a short secret", async () => {
+    const base = { ...(await optionsFromEnv({})).server, verifyKey: false, databasePath: ":memory:" }
+    await expect(startExchangeServer({ ...base, quoteTtlSeconds: 0.5 })).rejects.toThrow(
+      "quoteTtlSeconds must be a whole number of seconds, at least 1, got 0.5"
+    )
+    await expect(startExchangeServer({ ...base, quoteSecret: "x" })).rejects.toThrow("quoteSecret must be at least 32 characters")
   })
 })
