@@ -75,11 +75,12 @@ describe("the swap card", () => {
     expect(action()).toHaveAttribute("data-state", "disconnected")
   })
 
-  it("walks from 'Enter Amount to Swap' to an estimate, then 'Execute Swap (Reload in Ns)' with its countdown", async () => {
+  it("walks from 'Enter Amount to Swap' to an estimate, then, above the balance, the orange state instead of Execute", async () => {
     const h = await app({ route: api(), session: connected, balance: { _tag: "Ready", amount: "0" } })
     expect(action()).toHaveTextContent("Enter Amount to Swap")
     await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
-    await h.advance("1 second")
+    // The auto-estimate waits for typing to pause (checked every second): within 2 s.
+    await h.advance("2 seconds")
     expect(screen.getByTestId("to-amount")).toHaveTextContent("149.750000")
     const panel = screen.getByTestId("rate-panel")
     expect(panel).toHaveTextContent("1 hETH = 2,997 hUSDC")
@@ -90,9 +91,12 @@ describe("the swap card", () => {
     // No balance is known in this session: the quote is an estimate.
     expect(action()).toHaveTextContent("Estimate the exchange")
     await userEvent.click(action())
-    expect(action()).toHaveTextContent("Execute Swap (Reload in 15s)")
+    // Prepared, but above the balance (0): the orange state says what to do, never a green Execute that must fail.
+    expect(action()).toHaveTextContent("Amount exceeds balance (0 hETH): lower it or press MAX")
+    expect(action()).toHaveAttribute("aria-disabled", "true")
+    expect(action()).toHaveAttribute("data-state", "err_balance")
     await h.advance("1 second")
-    expect(action()).toHaveTextContent("Execute Swap (Reload in 14s)")
+    expect(action()).toHaveAttribute("data-state", "err_balance")
   })
 
   it("explains the spread and fee in a tooltip that opens on keyboard focus", async () => {
@@ -104,7 +108,7 @@ describe("the swap card", () => {
     }
     const h = await app({ route: api(), session: connected, balance: { _tag: "Ready", amount: "0" } })
     await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
-    await h.advance("1 second")
+    await h.advance("2 seconds")
     // The rate panel's tooltip loads its chunk when the panel first renders; the trigger is there meanwhile.
     const trigger = () => within(screen.getByTestId("rate-panel")).getByText("Spread + fee")
     await waitFor(() => expect(trigger()).toHaveAttribute("data-state", "closed"), { timeout: 5000 })
@@ -118,12 +122,13 @@ describe("the swap card", () => {
   it("shows the server's limits in the spec's words", async () => {
     const h = await app({ route: api(), session: connected })
     await userEvent.type(screen.getByLabelText("Amount to swap"), "0.0001")
-    await h.advance("1 second")
-    await waitFor(() => expect(action()).toHaveTextContent("Minimum amount required 1 USD$ (0.0003 hETH)"))
+    await h.advance("2 seconds")
+    // N by the spec's token rules (under 1: 8 decimals).
+    await waitFor(() => expect(action()).toHaveTextContent("Minimum amount required 1 USD$ (0.00030000 hETH)"))
     await userEvent.clear(screen.getByLabelText("Amount to swap"))
     await userEvent.type(screen.getByLabelText("Amount to swap"), "1")
-    await h.advance("1 second")
-    await waitFor(() => expect(action()).toHaveTextContent("Maximum amount allowed 200 USD$ (0.066 hETH)"))
+    await h.advance("2 seconds")
+    await waitFor(() => expect(action()).toHaveTextContent("Maximum amount allowed 200 USD$ (0.06600000 hETH)"))
   })
 
   it("says 'Invalid route' for a pair outside the list, and finds no token for a query that matches none", async () => {

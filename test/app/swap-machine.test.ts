@@ -1,13 +1,18 @@
 import { KeyValueStore } from "@effect/platform"
 import { it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option, Random, Ref, Stream, TestClock } from "effect"
+import { Deferred, Effect, Fiber, FiberId, Layer, Option, Random, Ref, Stream, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { makeLedgerParts, makeServicesLayer } from "../../src/app/runtime/layers"
 import { actionState } from "../../src/exchange/swap"
-import { Celebration, SwapWallet, SwapWalletError } from "../../src/app/features/exchange/machine/ports"
+import {
+  type CancelOutcome,
+  Celebration,
+  SwapWallet,
+  SwapWalletError
+} from "../../src/app/features/exchange/machine/ports"
 import { SwapMachine } from "../../src/app/features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../../src/app/features/exchange/SwapEvents"
-import type { SwapState } from "../../src/app/features/exchange/machine/state"
+import { initialSwapState, reduce, type SwapState } from "../../src/app/features/exchange/machine/state"
 import { Toaster } from "../../src/app/services/Toaster"
 import { Browser } from "../../src/app/services/Browser"
 import { WalletSession } from "../../src/app/services/WalletSession"
@@ -30,7 +35,7 @@ interface Script {
 
 const make = (
   script: Script = {},
-  wallet: "ok" | "reject" | "defect" = "ok",
+  wallet: "ok" | "reject" | "fail" | "defect" | "hold" = "ok",
   balances: Record<string, string> = { [R.hETH]: "1" },
   connected = true
 ) => {
@@ -103,17 +108,27 @@ const make = (
   }
   const sent: Array<{ manifest: string; message: string }> = []
   const celebrations = Ref.unsafeMake(0)
+  /** "hold": the wallet shows the request until `answer` is completed (or Cancel withdraws it). */
+  const answer = Deferred.unsafeMake<{ readonly transactionIntentHash: string }, SwapWalletError>(FiberId.none)
+  const cancelAnswer = { value: "canceled" as CancelOutcome }
   const signer = Layer.succeed(SwapWallet, {
-    send: (input) =>
-      Effect.sync(() => sent.push(input)).pipe(
+    send: ({ manifest, message }) =>
+      Effect.sync(() => sent.push({ manifest, message })).pipe(
         Effect.zipRight(
           wallet === "ok"
             ? Effect.succeed({ transactionIntentHash: TX })
             : wallet === "defect"
               ? Effect.die(new Error("a bug in the wallet port"))
-              : Effect.fail(new SwapWalletError({ reason: "rejectedByUser" }))
+              : wallet === "hold"
+                ? Deferred.await(answer)
+                : wallet === "fail"
+                  ? Effect.fail(new SwapWalletError({ reason: "failedToSignTransaction", kind: "failed" }))
+                  : Effect.fail(new SwapWalletError({ reason: "rejectedByUser", kind: "rejected" }))
         )
-      )
+      ),
+    cancel: Effect.suspend(() =>
+      Effect.as(Deferred.fail(answer, new SwapWalletError({ reason: "canceledByUser", kind: "canceled" })), cancelAnswer.value)
+    )
   })
   const platform = Layer.mergeAll(
     fakeHttp((r) => route(r), requests),
@@ -136,7 +151,7 @@ const make = (
     ),
     Layer.provideMerge(services)
   )
-  return { layer, requests, sent, celebrations, txCalls: () => txCalls }
+  return { layer, requests, sent, celebrations, txCalls: () => txCalls, answer, cancelAnswer }
 }
 
 const priceCalls = (requests: ReadonlyArray<string>): number =>
@@ -380,8 +395,10 @@ describe("SwapMachine", () => {
     const t = make()
     return Effect.gen(function* () {
       const { m } = yield* started
+      // Each Prepare asks the server (an estimate of the same pair reuses the live price instead).
       for (let i = 1; i <= 11; i++) {
         yield* m.setAmount(`0.0${i}`)
+        yield* m.prepare
         yield* TestClock.adjust("1 second")
       }
       expect(priceCalls(t.requests)).toBe(10)
@@ -498,8 +515,8 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.scoped("a rejected transaction: 'Transaction Failed', nothing registered", () => {
-    const t = make({}, "reject")
+  it.scoped("a transaction the wallet failed: 'Transaction Failed', nothing registered", () => {
+    const t = make({}, "fail")
     return Effect.gen(function* () {
       const { m } = yield* started
       yield* prepareAndExecute(m, "0.05")
@@ -567,4 +584,200 @@ describe("SwapMachine", () => {
       yield* Fiber.interrupt(fiber)
     }).pipe(Effect.provide(t.layer))
   })
+
+  // ---- issue 15: binding quotes, one swap per press, honest words, the amount input
+
+  const QUOTE = "qAbCdEfGhIjKl.MnOpQrStUvWxYz0123"
+  const bindingPrice = (rate = "2997") => () =>
+    json({
+      in_symbol: "hETH",
+      out_symbol: "hUSDC",
+      effective_rate: rate,
+      min_amount_in: "0.000333333333333334",
+      max_amount_in: "0.066",
+      quote_id: QUOTE,
+      quote_expires_at: 2_000_000_000,
+      quote_valid_seconds: 120,
+      fee_out: "0.1"
+    })
+
+  it.scoped("a binding quote: the card shows exactly quotedOutput, and the deposit's message names the quote", () => {
+    const t = make({ price: bindingPrice() })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      const s = yield* state
+      // 0.05 × 2997 − 0.1 (the quote's fee_out), cut to hUSDC's 6 decimals.
+      expect(s.quote?.toAmount).toBe("149.75")
+      expect(s.quote?.minimumReceived).toBe("148.2525")
+      expect(s.quote?.binding?.quoteId).toBe(QUOTE)
+      yield* m.execute
+      yield* eventually(() => t.sent.length === 1)
+      expect(t.sent[0]?.message).toBe(`hswap.app | Radix | hETH -> hUSDC | quote ${QUOTE}`)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a malformed quote_id in the live price is refused, never signed into a message", () => {
+    const t = make({
+      price: () =>
+        json({ effective_rate: "2997", min_amount_in: "0.0003", max_amount_in: "0.066", quote_id: "q<script>", fee_out: "0.1", quote_valid_seconds: 120 })
+    })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      expect((yield* state).status).toEqual({ _tag: "error", message: "Impossible to prepare the exchange, please try again." })
+      yield* m.execute
+      expect(t.sent).toHaveLength(0)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.effect("Execute is single-flight in the transition function: the first press moves to checking, later presses do nothing", () =>
+    Effect.sync(() => {
+      const prepared: SwapState = {
+        ...initialSwapState,
+        amount: "0.05",
+        quotePrepared: true,
+        status: { _tag: "success", txHash: undefined },
+        quote: { rate: "2997", inverseRate: "0", toAmount: "149.75", minimumReceived: "148.2525", limits: undefined }
+      }
+      const once = reduce(prepared, { _tag: "ExecutePressed" })
+      expect(once.status._tag).toBe("pending")
+      expect(once.swap).toEqual({ _tag: "checking" })
+      expect(reduce(once, { _tag: "ExecutePressed" })).toBe(once)
+      const inWallet = reduce(once, { _tag: "WalletOpened" })
+      expect(reduce(inWallet, { _tag: "ExecutePressed" })).toBe(inWallet)
+      // Inputs cannot change under a swap in flight.
+      expect(reduce(inWallet, { _tag: "AmountChanged", raw: "7" })).toBe(inWallet)
+      expect(reduce(inWallet, { _tag: "Flipped" })).toBe(inWallet)
+      expect(reduce(inWallet, { _tag: "FromChanged", symbol: "hUSDC" })).toBe(inWallet)
+      // A check that refuses goes back to the prepared quote.
+      expect(reduce(once, { _tag: "ExecuteAborted" })).toEqual({ ...prepared, notice: undefined })
+      // Not prepared: nothing to execute.
+      expect(reduce(initialSwapState, { _tag: "ExecutePressed" })).toBe(initialSwapState)
+    })
+  )
+
+  it.scoped("two presses of Execute before the first one's I/O: exactly one wallet request", () => {
+    const t = make({}, "hold")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      // Both presses start before either has done any I/O (a double click, or Enter twice).
+      const a = yield* Effect.fork(m.execute)
+      const b = yield* Effect.fork(m.execute)
+      yield* Fiber.join(a)
+      yield* Fiber.join(b)
+      yield* m.execute
+      yield* untilState((s) => s.swap?._tag === "wallet")
+      expect(t.sent).toHaveLength(1)
+      yield* Deferred.succeed(t.answer, { transactionIntentHash: TX })
+      yield* untilState((s) => s.swap?._tag === "confirming")
+      yield* m.execute
+      expect(t.sent).toHaveLength(1)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a rejection in the wallet reads as 'Swap canceled', nothing sent, not as a failure", () => {
+    const t = make({}, "reject")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* m.awaitBackground
+      const s = yield* state
+      expect(s.status._tag).toBe("idle")
+      expect(s.swap).toBeUndefined()
+      expect(s.notice).toBe("Swap canceled. You rejected the transaction in your wallet. Nothing was sent.")
+      expect(yield* toasts).toEqual(["Swap canceled: You rejected the transaction in your wallet. Nothing was sent."])
+      expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
+      // The quote can be prepared again at once.
+      expect(view(s)).toBe("ready")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("while the wallet is open the card holds the rate for m:ss; Cancel withdraws the request", () => {
+    const t = make({ price: bindingPrice() }, "hold")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.swap?._tag === "wallet")
+      const opened = yield* state
+      expect(opened.quote?.binding?.expiresAt).toBe(1 + 120_000)
+      yield* TestClock.adjust("30 seconds")
+      const later = yield* state
+      expect(Math.ceil(((later.quote?.binding?.expiresAt ?? 0) - later.now) / 1000)).toBe(91)
+      yield* m.cancel
+      yield* m.awaitBackground
+      const s = yield* state
+      expect(s.swap).toBeUndefined()
+      expect(s.notice).toBe("Swap canceled. The request was withdrawn from your wallet. Nothing was sent.")
+      expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a cancel the wallet cannot confirm says the deposit may still come and will be settled at the quote", () => {
+    const t = make({ price: bindingPrice() }, "hold")
+    t.cancelAnswer.value = "unconfirmed"
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.swap?._tag === "wallet")
+      yield* m.cancel
+      yield* m.awaitBackground
+      expect((yield* toasts)[0]).toBe(
+        "Cancel not confirmed: Your wallet may already have sent the deposit. If it did, it is settled at this quote and shows in Your Transactions."
+      )
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("the amount input: '0,5' is 0.5; '1e5' is refused visibly and the amount stays", () => {
+    const t = make()
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0,5")
+      expect((yield* state).amount).toBe("0.5")
+      yield* m.setAmount("1e5")
+      const s = yield* state
+      expect(s.amount).toBe("0.5")
+      expect(s.amountNotice).toBeTypeOf("string")
+      yield* m.setAmount("0.75")
+      expect((yield* state).amountNotice).toBeUndefined()
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("typing digit by digit sends one estimate request, and never trips the 10-in-30 s client limit", () => {
+    const t = make()
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      const typed = "12345.678901"
+      // A fast typist: one key every 200 ms; one request once typing pauses.
+      for (let i = 1; i <= typed.length; i++) {
+        yield* m.setAmount(typed.slice(0, i))
+        yield* TestClock.adjust("200 millis")
+      }
+      yield* TestClock.adjust("2 seconds")
+      expect(priceCalls(t.requests)).toBe(1)
+      // A slow typist: one key every 1.3 s, 30 keys; the pair's live price serves every other amount.
+      for (let i = 0; i < 30; i++) {
+        yield* m.setAmount(`0.0${i + 10}`)
+        yield* TestClock.adjust("1300 millis")
+      }
+      expect(priceCalls(t.requests)).toBeLessThanOrEqual(4)
+      expect((yield* state).serviceMode).toBe("available")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.effect("the client limit counts only requests sent: the 11th in 30 s is not sent and not counted", () =>
+    Effect.sync(() => {
+      let s = initialSwapState
+      for (let i = 0; i < 10; i++) s = reduce(s, { _tag: "PriceRequested", now: i * 1000 })
+      expect(s.priceRequests).toHaveLength(10)
+      expect(s.serviceMode).toBe("available")
+      s = reduce(s, { _tag: "PriceRequested", now: 10_000 })
+      expect(s.serviceMode).toBe("rate_limited")
+      expect(s.priceRequests).toHaveLength(10)
+    })
+  )
 })

@@ -4,6 +4,7 @@ import { useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
 import { formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
+import { formatNetworkFee } from "../../../exchange/networkFee"
 import { actionLabel, actionState, type ActionState, NETWORK_FEE_TEXT, PRICE_IMPACT_TEXT } from "../../../exchange/swap"
 import { WalletRequest } from "../../../toolkit/index"
 import { useAppConfig } from "../../config/useAppConfig"
@@ -19,6 +20,7 @@ import { TokenSelect } from "./TokenSelect"
 
 const machineState = Stream.unwrap(Effect.map(SwapMachine, (m) => m.state))
 const machineLiquidity = Stream.unwrap(Effect.map(SwapMachine, (m) => m.liquidity))
+const machineFee = Stream.unwrap(Effect.map(SwapMachine, (m) => m.networkFee))
 const sessionStream = Stream.unwrap(Effect.map(WalletSession, (w) => w.session))
 const balancesStream = Stream.unwrap(Effect.map(WalletSession, (w) => w.balances))
 const runMachine = Effect.flatMap(SwapMachine, (m) => m.run)
@@ -32,6 +34,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   const fork = useFork()
   const s: SwapState = useStream(machineState, initialSwapState)
   const liquidity: LiquidityResponse | undefined = useStream(machineLiquidity, undefined)
+  const networkFee: string | undefined = useStream(machineFee, undefined)
   const session = useStream(sessionStream, emptySession)
   const balances = useStream(balancesStream, noBalances)
   // The card's timers run while it is shown.
@@ -63,7 +66,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     amount: s.amount,
     expectedOutput: s.quote?.toAmount,
     toLiquidity,
-    limits: s.quote?.limits
+    limits: s.quote?.limits,
+    balance: fromBalance
   })
   const label = actionLabel(state, {
     from: s.from,
@@ -78,6 +82,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     else if (state === "ready") machine((m) => m.prepare)
     else if (state === "success") machine((m) => m.execute)
   }
+  const binding = s.quote?.binding
+  const heldSeconds = binding === undefined ? undefined : Math.max(0, Math.ceil((binding.expiresAt - s.now) / 1000))
   const clickable = state === "disconnected" || state === "ready" || state === "success"
 
   if (s.serviceMode === "maintenance")
@@ -151,7 +157,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               </button>
             </span>
           </div>
-          <div className="mt-2 flex items-center gap-2">
+          {/* Narrow screens stack the token and MAX above a full-width amount, so a long amount shows whole. */}
+          <div className="mt-2 flex flex-wrap items-center gap-2 sm:flex-nowrap">
             <TokenSelect
               label="From token"
               value={s.from}
@@ -164,21 +171,27 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               autoComplete="off"
               placeholder="0.0"
               value={s.amount}
+              readOnly={s.swap !== undefined}
               onChange={(e) => machine((m) => m.setAmount(e.target.value))}
               data-exceeds={exceeds ? "true" : "false"}
-              className={`w-full min-w-0 rounded-lg border bg-transparent px-2 py-1 text-right text-2xl font-semibold tabular-nums outline-none ${
-                exceeds ? "border-warn" : "border-transparent focus:border-line"
+              aria-invalid={s.amountNotice !== undefined || exceeds}
+              aria-describedby={s.amountNotice === undefined ? undefined : "amount-notice"}
+              className={`order-3 w-full min-w-0 basis-full rounded-lg border bg-transparent px-2 py-1 text-right text-2xl font-semibold tabular-nums outline-none sm:order-2 sm:basis-auto sm:flex-1 ${
+                exceeds || s.amountNotice !== undefined ? "border-warn" : "border-transparent focus:border-line"
               }`}
             />
             <button
               type="button"
-              disabled={fromBalance === undefined}
+              disabled={fromBalance === undefined || s.swap !== undefined}
               onClick={() => fromBalance !== undefined && machine((m) => m.setAmount(fromBalance))}
-              className="rounded-md border border-line px-2 py-1 text-xs font-semibold text-muted hover:text-ink disabled:opacity-50"
+              className="order-2 ml-auto rounded-md border border-line px-2 py-1 text-xs font-semibold text-muted hover:text-ink disabled:opacity-50 sm:order-3 sm:ml-0"
             >
               MAX
             </button>
           </div>
+          <p id="amount-notice" role="status" aria-live="polite" data-testid="amount-notice" className="mt-1 text-right text-xs text-warn">
+            {s.amountNotice ?? ""}
+          </p>
           <p data-testid="from-usd" className="mt-1 text-right text-xs text-muted">
             ≈ {usd(s.amount, s.from)}
           </p>
@@ -200,11 +213,11 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             <span>To</span>
             <span>Balance: {toBalance === undefined ? "—" : formatBalance(toBalance)}</span>
           </div>
-          <div className="mt-2 flex items-center gap-2">
+          <div className="mt-2 flex flex-wrap items-center gap-2 sm:flex-nowrap">
             <TokenSelect label="To token" value={s.to} tokens={tokens} onSelect={(t) => machine((m) => m.setTo(t))} />
             <output
               data-testid="to-amount"
-              className="w-full text-right text-2xl font-semibold tabular-nums text-muted"
+              className="w-full min-w-0 basis-full break-all text-right text-2xl font-semibold tabular-nums text-muted sm:basis-auto sm:flex-1"
             >
               {s.quote === undefined ? "0.0" : formatTokenAmount(s.quote.toAmount)}
             </output>
@@ -228,7 +241,9 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               1 {s.to} = {formatRate(s.quote.inverseRate)} {s.from}
             </Row>
             <Row label="Price impact">{PRICE_IMPACT_TEXT}</Row>
-            <Row label="Network fee">{NETWORK_FEE_TEXT}</Row>
+            <Row label="Network fee">
+              <span data-testid="network-fee">{networkFee === undefined ? NETWORK_FEE_TEXT : formatNetworkFee(networkFee)}</span>
+            </Row>
             <Row
               label={
                 <Tooltip content="A 0.1% spread is included in the rate, and 0.1 USD worth of the received token is deducted from the payout to cover the network fee.">
@@ -243,6 +258,13 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             <Row label="Minimum received">
               {formatTokenAmount(s.quote.minimumReceived)} {s.to}
             </Row>
+            {binding !== undefined && s.quotePrepared && (
+              <Row label="Quote">
+                <span data-testid="quote-binding">
+                  Fixed: you receive exactly {formatTokenAmount(s.quote.toAmount)} {s.to}
+                </span>
+              </Row>
+            )}
           </dl>
         )}
 
@@ -253,7 +275,11 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           aria-disabled={!clickable}
           onClick={clickable ? onAction : undefined}
           className={`w-full rounded-xl px-4 py-3 text-base font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${
-            clickable ? "bg-accent text-accent-ink hover:brightness-110" : "cursor-not-allowed bg-panel-2 text-muted"
+            clickable
+              ? "bg-accent text-accent-ink hover:brightness-110"
+              : state === "err_balance"
+                ? "cursor-not-allowed border border-warn bg-warn/10 text-warn"
+                : "cursor-not-allowed bg-panel-2 text-muted"
           }`}
         >
           {state === "swapping" && (
@@ -264,9 +290,50 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           )}
           {label}
         </button>
+        {s.swap !== undefined && s.swap._tag !== "checking" && (
+          <div
+            role="status"
+            aria-live="polite"
+            data-testid="wallet-pending"
+            data-phase={s.swap._tag}
+            className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-accent/40 bg-accent/5 p-3 text-sm"
+          >
+            <div>
+              <p className="font-semibold">
+                {s.swap._tag === "wallet"
+                  ? "Approve in your wallet"
+                  : s.swap._tag === "canceling"
+                    ? "Canceling the request in your wallet..."
+                    : "Sent. Waiting for the ledger to confirm..."}
+              </p>
+              {heldSeconds !== undefined && s.swap._tag !== "confirming" && (
+                <p data-testid="rate-held" className="text-xs text-muted">
+                  {heldSeconds > 0
+                    ? `The rate is held for ${minutesSeconds(heldSeconds)}`
+                    : "The quote has expired: you are paid at the current rate if it is at least the minimum received, otherwise refunded in full"}
+                </p>
+              )}
+            </div>
+            {s.swap._tag === "wallet" && (
+              <button
+                type="button"
+                data-testid="swap-cancel"
+                onClick={() => machine((m) => m.cancel)}
+                className="rounded-lg border border-line px-3 py-1.5 text-sm font-semibold hover:border-danger hover:text-danger focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+              >
+                Cancel
+              </button>
+            )}
+          </div>
+        )}
         {s.status._tag === "error" && (
           <p role="alert" data-testid="swap-error" className="text-center text-sm text-danger">
             {s.status.message}
+          </p>
+        )}
+        {s.notice !== undefined && s.status._tag !== "error" && (
+          <p role="status" data-testid="swap-notice" className="text-center text-sm text-muted">
+            {s.notice}
           </p>
         )}
       </Card>
@@ -285,6 +352,9 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     </div>
   )
 }
+
+/** Seconds as m:ss. */
+const minutesSeconds = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`
 
 function Row({ label, children }: { readonly label: React.ReactNode; readonly children: React.ReactNode }) {
   return (

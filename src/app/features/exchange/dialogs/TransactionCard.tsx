@@ -2,7 +2,7 @@ import type { ReactNode } from "react"
 import type { TransactionRecord } from "../../../../exchange/api"
 import { formatRelativeTime } from "../../../../exchange/format"
 import { useNow } from "../panels/now"
-import { DashboardLink, RefundNote, StatusBadge, TransactionMessage } from "../panels/TransactionRow"
+import { DashboardLink, refundOf, RefundNote, StatusBadge, TransactionMessage } from "../panels/TransactionRow"
 
 /** The fields the card lays out itself; any other field of the record is listed after them as plain text. */
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
@@ -18,7 +18,11 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   "timestamp_finalized",
   "message",
   "resource_in",
-  "resource_out"
+  "resource_out",
+  "quote_id",
+  "quoted_amount_out",
+  "minimum_received",
+  "refund_tx"
 ])
 
 const utc = (epochSeconds: number) => {
@@ -53,6 +57,7 @@ export function TransactionCard({
   readonly now: number | undefined
 }) {
   const finalized = record.timestamp_finalized
+  const refund = refundOf(record)
   const extra = Object.entries(record as Readonly<Record<string, unknown>>).filter(
     ([k, v]) => !KNOWN_FIELDS.has(k) && (typeof v === "string" || typeof v === "number" || typeof v === "boolean")
   )
@@ -71,15 +76,40 @@ export function TransactionCard({
         <Field name="Amount in">
           <span className="tabular-nums">{amount(record.amount_in, record.asset_in)}</span>
         </Field>
-        <Field name="Amount out">
-          <span className="tabular-nums">{amount(record.amount_out, record.asset_out)}</span>
+        {record.quoted_amount_out !== undefined && (
+          <Field name="Quoted">
+            <span data-testid="card-quoted" className="tabular-nums">
+              {amount(record.quoted_amount_out, refund === undefined ? record.asset_out : undefined)}
+            </span>
+          </Field>
+        )}
+        {record.minimum_received !== undefined && refund === undefined && (
+          <Field name="Minimum received">
+            <span className="tabular-nums">{amount(record.minimum_received, record.asset_out)}</span>
+          </Field>
+        )}
+        <Field name={refund === undefined ? "Amount out" : "Refunded"}>
+          <span data-testid="card-amount-out" className="tabular-nums">
+            {refund === undefined ? amount(record.amount_out, record.asset_out) : amount(record.amount_in, record.asset_in)}
+          </span>
         </Field>
         <Field name="Deposit tx">
           <DashboardLink kind="transaction" id={record.tx_in} full />
         </Field>
-        <Field name="Payout tx">
-          {record.tx_out === undefined ? "—" : <DashboardLink kind="transaction" id={record.tx_out} full />}
-        </Field>
+        {refund === undefined ? (
+          <Field name="Payout tx">
+            {record.tx_out === undefined ? "—" : <DashboardLink kind="transaction" id={record.tx_out} full />}
+          </Field>
+        ) : (
+          <Field name="Refund tx">
+            <DashboardLink kind="transaction" id={refund} full />
+          </Field>
+        )}
+        {record.quote_id !== undefined && (
+          <Field name="Quote">
+            <span className="break-all font-mono text-xs">{record.quote_id}</span>
+          </Field>
+        )}
         <Field name="Finalized">
           {finalized === undefined ? (
             "Not yet"
@@ -106,7 +136,7 @@ export function TransactionCard({
           </Field>
         ))}
       </dl>
-      <RefundNote status={record.status} />
+      <RefundNote record={record} />
       <TransactionMessage message={record.message} />
     </div>
   )

@@ -1,4 +1,4 @@
-import { Cause, Clock, Duration, Effect, Either, FiberSet, Option, Schedule, Stream, SubscriptionRef } from "effect"
+import { Cause, Clock, Duration, Effect, Either, FiberSet, Option, Runtime, Schedule, Stream, SubscriptionRef } from "effect"
 import {
   ForbiddenRoute,
   type LiquidityResponse,
@@ -12,9 +12,11 @@ import {
   buildSwapManifest,
   computeQuote,
   LOW_LIQUIDITY_MESSAGE,
+  type Quote,
   swapMessage,
   TRANSACTION_LIMIT_MESSAGE
 } from "../../../../exchange/swap"
+import { previewSwapFee } from "../../../../exchange/networkFee"
 import { Gateway } from "../../../../gateway/index"
 import { AppConfig } from "../../../config/AppConfig"
 import { Toaster } from "../../../services/Toaster"
@@ -24,10 +26,13 @@ import { SwapEvents } from "../SwapEvents"
 import { Celebration, SwapWallet } from "./ports"
 import {
   canEstimate,
+  estimateSettled,
   initialSwapState,
+  type LivePrice,
   PRICE_CYCLE_SECONDS,
   quoteKeyOf,
   reduce,
+  reusableLivePrice,
   type SwapEvent,
   type SwapState
 } from "./state"
@@ -45,6 +50,32 @@ export const PREPARE_ERROR_STATUS = "Impossible to prepare the exchange, please 
 export const SWAP_FAILED_STATUS = "Transaction failed. Please try again."
 export const UNKNOWN_ERROR = "Unknown error"
 
+/** A rejection in the wallet, or a withdrawn request, is not a failure: nothing left the wallet (issue 15 §3). */
+export const SWAP_CANCELED_TITLE = "Swap canceled"
+export const SWAP_REJECTED_TEXT = "You rejected the transaction in your wallet. Nothing was sent."
+export const SWAP_WITHDRAWN_TEXT = "The request was withdrawn from your wallet. Nothing was sent."
+export const CANCEL_UNCONFIRMED_TITLE = "Cancel not confirmed"
+export const CANCEL_UNCONFIRMED_TEXT =
+  "Your wallet may already have sent the deposit. If it did, it is settled at this quote and shows in Your Transactions."
+
+/** The success toast's words: what was paid when the record shows it, else what the binding quote promised. */
+const successText = (
+  amount: string,
+  quote: Quote,
+  from: TokenEntry,
+  to: TokenEntry,
+  record: TransactionRecord | undefined
+): string => {
+  const sent = `You sent ${formatTokenAmount(amount)} ${from.symbol}`
+  if (record?.status === "completed" && record.amount_out !== undefined)
+    return `${sent} and received ${formatTokenAmount(record.amount_out)} ${to.symbol}.`
+  const promised =
+    quote.binding === undefined
+      ? ` for about ${formatTokenAmount(quote.toAmount)} ${to.symbol}`
+      : ` for ${formatTokenAmount(quote.toAmount)} ${to.symbol} at the quoted rate`
+  return `${sent}${promised}.${record === undefined ? " It will appear in your transactions shortly." : ""}`
+}
+
 /**
  * The swap card's machine. State is a SubscriptionRef moved only by `reduce`; this service turns clicks, time (on
  * Effect's Clock), HTTP answers and the wallet into events. `run` drives the timers while the card is shown; a swap,
@@ -61,6 +92,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
     const signer = yield* SwapWallet
     const celebration = yield* Celebration
     const state = yield* SubscriptionRef.make<SwapState>(initialSwapState)
+    /** The previewed network fee of the prepared quote's deposit, in XRD; undefined until known. */
+    const networkFee = yield* SubscriptionRef.make<string | undefined>(undefined)
     const liquidity = yield* SubscriptionRef.make<LiquidityResponse | undefined>(undefined)
     // Swaps and their follow-ups live as long as the app, not the card.
     const background = yield* FiberSet.make<unknown, unknown>()
@@ -134,7 +167,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         const key = quoteKeyOf(s)
         const [from, to] = [yield* token(s.from), yield* token(s.to)]
         if (from === undefined || to === undefined) return yield* dispatch({ _tag: "QuoteDropped", key })
-        yield* dispatch({ _tag: "PriceRequested", now: yield* now })
+        const requestedAt = yield* now
+        yield* dispatch({ _tag: "PriceRequested", now: requestedAt })
         if ((yield* SubscriptionRef.get(state)).serviceMode === "rate_limited") {
           yield* rateLimitedToast
           return
@@ -176,32 +210,105 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           price.min_amount_in !== undefined && price.max_amount_in !== undefined
             ? { min: price.min_amount_in, max: price.max_amount_in }
             : undefined
-        const current = yield* SubscriptionRef.get(state)
-        const quote =
-          price.effective_rate === undefined
-            ? undefined
-            : computeQuote({
-                amount: s.amount,
-                effectiveRate: price.effective_rate,
-                toDecimals: to.decimals,
-                toPriceUsd: current.prices[to.symbol],
-                limits
-              })
+        if (price.effective_rate === undefined) return yield* fail()
+        // The server's binding quote: its validity counts from when the answer arrived, on this Clock.
+        const receivedAt = yield* now
+        const binding =
+          typeof price.quote_id === "string" && price.fee_out !== undefined && price.quote_valid_seconds !== undefined
+            ? {
+                quoteId: price.quote_id,
+                feeOut: price.fee_out,
+                expiresAt: receivedAt + Math.max(0, Math.floor(price.quote_valid_seconds)) * 1000
+              }
+            : undefined
+        const live: LivePrice = {
+          pair: `${s.from}|${s.to}`,
+          effectiveRate: price.effective_rate,
+          limits,
+          binding,
+          at: receivedAt
+        }
+        const quote = yield* quoteAt(live, s.amount, to)
         if (quote === undefined) return yield* fail()
+        yield* dispatch({ _tag: "LivePriceReceived", price: live })
         yield* dispatch({ _tag: "ApiReachability", reachable: true })
         yield* dispatch({ _tag: "QuoteReceived", key, quote, prepared })
+        if (prepared) yield* FiberSet.run(background, previewFee(s.amount, from))
+      })
+
+    /**
+     * The network fee the deposit will cost (issue 15 §3), from the Gateway's transaction preview of the very
+     * manifest Execute sends; one preview per manifest. Until it answers, or when it cannot, the card shows the
+     * spec's text.
+     */
+    const feeByManifest = new Map<string, string>()
+    const previewFee = (amount: string, from: TokenEntry) =>
+      Effect.gen(function* () {
+        const account = (yield* latest(wallet.session))?.selected
+        if (account === undefined) return yield* SubscriptionRef.set(networkFee, undefined)
+        const manifest = buildSwapManifest({
+          account,
+          fromResource: from.resourceAddress,
+          amount,
+          divisibility: from.decimals,
+          exchangeAccount: config.exchangeAccount
+        })
+        const known = feeByManifest.get(manifest)
+        if (known !== undefined) return yield* SubscriptionRef.set(networkFee, known)
+        yield* SubscriptionRef.set(networkFee, undefined)
+        const fee = yield* previewSwapFee(manifest).pipe(Effect.provideService(Gateway, gateway))
+        feeByManifest.set(manifest, fee)
+        const now = yield* SubscriptionRef.get(state)
+        if (now.amount === amount && now.from === from.symbol) yield* SubscriptionRef.set(networkFee, fee)
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.zipRight(
+            Effect.logWarning("network fee preview failed; showing the spec's fee text", cause),
+            SubscriptionRef.set(networkFee, undefined)
+          )
+        )
+      )
+
+    /** The figures for `amount` at a live price (exactly the binding quote's output when there is one). */
+    const quoteAt = (live: LivePrice, amount: string, to: TokenEntry) =>
+      Effect.map(SubscriptionRef.get(state), (current) =>
+        computeQuote({
+          amount,
+          effectiveRate: live.effectiveRate,
+          toDecimals: to.decimals,
+          toPriceUsd: current.prices[to.symbol],
+          limits: live.limits,
+          binding: live.binding
+        })
+      )
+
+    /**
+     * The auto-estimate (spec §4, checked every second): another amount of the same pair is priced from the last
+     * live price while it is fresh, with no request; otherwise a request goes out once typing has paused.
+     */
+    const estimate = (s: SwapState, at: number) =>
+      Effect.gen(function* () {
+        const live = reusableLivePrice(s, at)
+        if (live !== undefined) {
+          const to = yield* token(s.to)
+          if (to === undefined) return
+          const quote = yield* quoteAt(live, s.amount, to)
+          if (quote !== undefined) return yield* dispatch({ _tag: "QuoteReceived", key: quoteKeyOf(s), quote, prepared: false })
+        }
+        if (estimateSettled(s, at)) yield* fetchQuote(false, false)
       })
 
     /** One second of the card's life: the countdown, the price cycle, the re-quote and the auto-estimate. */
     const tick = Effect.gen(function* () {
       const before = yield* SubscriptionRef.get(state)
-      yield* dispatch({ _tag: "Ticked" })
+      const at = yield* now
+      yield* dispatch({ _tag: "Ticked", now: at })
       const after = yield* SubscriptionRef.get(state)
       if (before.cycle === 1 && after.cycle === PRICE_CYCLE_SECONDS) yield* fetchHealth
       if (after.status._tag === "success" && after.quotePrepared && before.countdown === 1 && after.countdown === 0)
         yield* fetchQuote(true, false)
       else if (after.status._tag !== "pending" && canEstimate(after) && after.quoteKey !== quoteKeyOf(after))
-        yield* fetchQuote(false, false)
+        yield* estimate(after, at)
     })
 
     const checkLimits = Effect.flatMap(now, (t) => dispatch({ _tag: "LimitsChecked", now: t }))
@@ -248,7 +355,12 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         return last
       })
 
-    const swap = (s: SwapState, account: string, from: TokenEntry, to: TokenEntry) =>
+    /** Reads the account's balances again now (the commit changed them), never failing the swap. */
+    const freshBalances = wallet.reloadBalances.pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("balances after the swap failed", cause))
+    )
+
+    const swap = (s: SwapState, quote: Quote, account: string, from: TokenEntry, to: TokenEntry) =>
       Effect.gen(function* () {
         const manifest = buildSwapManifest({
           account,
@@ -257,12 +369,26 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           divisibility: from.decimals,
           exchangeAccount: config.exchangeAccount
         })
-        yield* dispatch({ _tag: "SwapStarted" })
+        const message = swapMessage(config.brand.messagePrefix, from.symbol, to.symbol, quote.binding?.quoteId)
+        yield* dispatch({ _tag: "WalletOpened" })
+        const runtime = yield* Effect.runtime<never>()
         const sent = yield* Effect.either(
-          signer.send({ manifest, message: swapMessage(config.brand.messagePrefix, from.symbol, to.symbol) })
+          signer.send({
+            manifest,
+            message,
+            onSubmitted: (hash) => Runtime.runFork(runtime)(dispatch({ _tag: "WalletSubmitted", txHash: hash }))
+          })
         )
         if (Either.isLeft(sent)) {
-          yield* Effect.logWarning("swap transaction failed", sent.left)
+          const e = sent.left
+          if (e.kind === "rejected" || e.kind === "canceled") {
+            yield* Effect.logInfo("swap not sent", e.reason)
+            const text = e.kind === "rejected" ? SWAP_REJECTED_TEXT : SWAP_WITHDRAWN_TEXT
+            yield* dispatch({ _tag: "SwapCanceled", notice: `${SWAP_CANCELED_TITLE}. ${text}` })
+            yield* toaster.show({ title: SWAP_CANCELED_TITLE, description: text })
+            return
+          }
+          yield* Effect.logWarning("swap transaction failed", e)
           yield* dispatch({ _tag: "SwapFailed", message: SWAP_FAILED_STATUS })
           yield* toaster.show({
             title: "Transaction Failed",
@@ -272,7 +398,10 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           return
         }
         const txHash = sent.right.transactionIntentHash
+        yield* dispatch({ _tag: "WalletSubmitted", txHash })
         // From here the swap happened on the ledger: nothing below may turn it into a failure, not even a defect.
+        // The deposit left the wallet: its balances are read again at once, not after tracking.
+        yield* Effect.forkIn(freshBalances, yield* Effect.scope)
         yield* gateway.transaction.committedDetails(txHash).pipe(
           Effect.tap((d) => Effect.logInfo("swap committed", d.transaction.transaction_status)),
           Effect.catchAll((e) => Effect.logWarning("committed details failed", e)),
@@ -288,16 +417,16 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         yield* dispatch({ _tag: "SwapSucceeded", txHash, now: yield* now })
         const submitted = { txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount }
         yield* events.publish(seen === undefined ? submitted : { ...submitted, seen })
-        yield* toaster.show({
-          title: "Swap Successful",
-          description: `You sent ${formatTokenAmount(s.amount)} ${from.symbol}${
-            s.quote ? ` for about ${formatTokenAmount(s.quote.toAmount)} ${to.symbol}` : ""
-          }.${seen?.some((t) => t.tx_in === txHash) ? "" : " It will appear in your transactions shortly."}`
+        const record = seen?.find((t) => t.tx_in === txHash)
+        yield* toaster.show({ title: "Swap Successful", description: successText(s.amount, quote, from, to, record) })
+        // The payout, when the record shows it, changed the to-token's balance too: read once more before the reset.
+        yield* Effect.all([celebration.celebrate, record?.status === "completed" ? freshBalances : Effect.void], {
+          concurrency: "unbounded",
+          discard: true
         })
-        yield* Effect.all([celebration.celebrate, wallet.reloadBalances], { concurrency: "unbounded", discard: true })
         yield* Effect.sleep(RESET_AFTER_SWAP)
         yield* dispatch({ _tag: "Reset" })
-      }).pipe(Effect.withSpan("SwapMachine.swap"))
+      }).pipe(Effect.scoped, Effect.withSpan("SwapMachine.swap"))
 
     /**
      * Spec §8 "Unknown state: toast 'Unknown error'": what a click started ended in a way no rule covers (a defect).
@@ -326,59 +455,78 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       if (after.status._tag === "pending") yield* dispatch({ _tag: "QuoteDropped", key: quoteKeyOf(after) })
     })
 
-    /** A click in `success`: the checks with their toasts, then the swap (in the background scope). */
+    /**
+     * A press of Execute (click, Enter or Space). Single-flight: the first press moves the machine to `checking` in
+     * one atomic step before any I/O, and every later press finds it there and does nothing until the swap ends.
+     * Then the checks with their toasts, then the swap (in the background scope).
+     */
     const execute = Effect.gen(function* () {
-      const s = yield* SubscriptionRef.get(state)
-      if (s.status._tag !== "success" || !s.quotePrepared || s.quote === undefined) return
+      const s = yield* SubscriptionRef.modify(state, (current) => {
+        const next = reduce(current, { _tag: "ExecutePressed" })
+        return [next === current ? undefined : current, next]
+      })
+      if (s === undefined || s.quote === undefined) return
+      const quote = s.quote
+      const abort = (toast: { readonly title: string; readonly description: string }) =>
+        Effect.zipRight(dispatch({ _tag: "ExecuteAborted" }), toaster.show({ ...toast, variant: "destructive" }))
       const session = yield* latest(wallet.session)
       const balances = yield* latest(wallet.balances)
       const [from, to] = [yield* token(s.from), yield* token(s.to)]
-      if (from === undefined || to === undefined) return
+      if (from === undefined || to === undefined) return yield* dispatch({ _tag: "ExecuteAborted" })
       // A quote stays prepared when the wallet disconnects; without an account there is no balance to compare with.
       const account = session?.selected
       if (account === undefined)
-        return yield* toaster.show({
-          title: "No account selected",
-          description: "Please select an account to execute the swap.",
-          variant: "destructive"
-        })
+        return yield* abort({ title: "No account selected", description: "Please select an account to execute the swap." })
       const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
       if (exceedsBalance(s.amount, balance))
-        return yield* toaster.show({
+        return yield* abort({
           title: "Amount exceeds balance",
-          description: `You have only ${formatTokenAmount(balance)} ${from.symbol} in your wallet.`,
-          variant: "destructive"
+          description: `You have only ${formatTokenAmount(balance)} ${from.symbol} in your wallet.`
         })
       yield* refreshLiquidity
       const toLiquidity = liquidityOf(yield* SubscriptionRef.get(liquidity), to.symbol)
-      if (!liquidityCovers(toLiquidity, s.quote.toAmount))
-        return yield* toaster.show({
-          title: "Insufficient liquidity",
-          description: LOW_LIQUIDITY_MESSAGE,
-          variant: "destructive"
-        })
+      if (!liquidityCovers(toLiquidity, quote.toAmount))
+        return yield* abort({ title: "Insufficient liquidity", description: LOW_LIQUIDITY_MESSAGE })
       if ((yield* SubscriptionRef.get(state)).txLimitReached)
-        return yield* toaster.show({
-          title: "Transaction limit",
-          description: TRANSACTION_LIMIT_MESSAGE,
-          variant: "destructive"
-        })
-      yield* FiberSet.run(background, unknownError(swap(s, account, from, to)))
+        return yield* abort({ title: "Transaction limit", description: TRANSACTION_LIMIT_MESSAGE })
+      yield* FiberSet.run(background, unknownError(swap(s, quote, account, from, to)))
+    })
+
+    /**
+     * Cancel while the wallet shows the request: the request is withdrawn (the swap's own fiber then reports 'Swap
+     * canceled'). When the wallet cannot confirm the withdrawal it may still send the deposit; the message names
+     * the quote, so the exchange settles it at that quote either way, and the user is told so.
+     */
+    const cancel = Effect.gen(function* () {
+      const before = yield* SubscriptionRef.get(state)
+      if (before.swap?._tag !== "wallet") return
+      yield* dispatch({ _tag: "CancelRequested" })
+      const outcome = yield* signer.cancel
+      if (outcome !== "unconfirmed") return
+      // The swap's own fiber reports first; if the wallet sends after all, the swap goes on and needs no warning.
+      const after = yield* state.changes.pipe(
+        Stream.filter((s) => s.swap === undefined || s.swap._tag === "confirming"),
+        Stream.runHead
+      )
+      if (Option.isSome(after) && after.value.swap === undefined && after.value.status._tag === "idle")
+        yield* toaster.show({ title: CANCEL_UNCONFIRMED_TITLE, description: CANCEL_UNCONFIRMED_TEXT })
     })
 
     return {
       state: state.changes as Stream.Stream<SwapState>,
       liquidity: liquidity.changes as Stream.Stream<LiquidityResponse | undefined>,
+      networkFee: networkFee.changes as Stream.Stream<string | undefined>,
       tokens,
       current: SubscriptionRef.get(state),
       run,
       dispatch,
       setFrom: (symbol: string) => dispatch({ _tag: "FromChanged", symbol }),
       setTo: (symbol: string) => dispatch({ _tag: "ToChanged", symbol }),
-      setAmount: (raw: string) => dispatch({ _tag: "AmountChanged", raw }),
+      setAmount: (raw: string) => Effect.flatMap(now, (at) => dispatch({ _tag: "AmountChanged", raw, now: at })),
       flip: dispatch({ _tag: "Flipped" }),
       prepare: unknownError(prepare),
       execute: unknownError(execute),
+      cancel: unknownError(cancel),
       /** For tests: waits for background swaps to finish. */
       awaitBackground: FiberSet.awaitEmpty(background)
     } as const

@@ -1,10 +1,24 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { WalletRequest } from "../../../../toolkit/index"
 
+/**
+ * How a wallet request ended without a transaction: the user rejected it in the wallet, the dApp withdrew it
+ * (Cancel, a disconnect), or it failed. Only `failed` is a failure in the spec's sense (§8).
+ */
+export type SwapWalletErrorKind = "rejected" | "canceled" | "failed"
+
 /** The wallet refused, failed or never answered: the swap did not happen. */
 export class SwapWalletError extends Schema.TaggedError<SwapWalletError>()("SwapWalletError", {
-  reason: Schema.String
+  reason: Schema.String,
+  kind: Schema.optionalWith(Schema.Literal("rejected", "canceled", "failed"), { default: () => "failed" })
 }) {}
+
+/** The toolkit's error tags that mean "nothing was sent" rather than "it went wrong". */
+const kindOf = (tag: string): SwapWalletErrorKind =>
+  tag === "rejectedByUser" ? "rejected" : tag === "canceledByUser" || tag === "RequestIgnored" ? "canceled" : "failed"
+
+/** What the wallet said to a cancel: it withdrew the request, or it could not confirm that (it may still send). */
+export type CancelOutcome = "canceled" | "unconfirmed" | "nothing_to_cancel"
 
 /** What the swap machine needs from the wallet: one transaction, signed and submitted, reported by intent hash. */
 export class SwapWallet extends Context.Tag("hswap/SwapWallet")<
@@ -13,22 +27,51 @@ export class SwapWallet extends Context.Tag("hswap/SwapWallet")<
     readonly send: (input: {
       readonly manifest: string
       readonly message: string
+      /** Called once the wallet has signed and submitted, with the intent hash, before the commit is known. */
+      readonly onSubmitted?: (transactionIntentHash: string) => void
     }) => Effect.Effect<{ readonly transactionIntentHash: string }, SwapWalletError>
+    /** Withdraws the transaction request that is waiting in the wallet. */
+    readonly cancel: Effect.Effect<CancelOutcome>
   }
 >() {
   /** Through the toolkit: version 1, the message, then the toolkit's status poll until committed. */
   static readonly Live = Layer.effect(
     SwapWallet,
     Effect.map(WalletRequest, (wallet) => ({
-      send: ({ manifest, message }) =>
-        wallet.sendTransaction({ transactionManifest: manifest, version: 1, message }).pipe(
-          Effect.flatMap((r) =>
-            r.transactionIntentHash === ""
-              ? Effect.fail(new SwapWalletError({ reason: "the wallet answered without a transaction hash" }))
-              : Effect.succeed({ transactionIntentHash: r.transactionIntentHash })
+      send: ({ manifest, message, onSubmitted }) =>
+        wallet
+          .sendTransaction({
+            transactionManifest: manifest,
+            version: 1,
+            message,
+            ...(onSubmitted === undefined ? {} : { onTransactionId: onSubmitted })
+          })
+          .pipe(
+            Effect.flatMap((r) =>
+              r.transactionIntentHash === ""
+                ? Effect.fail(new SwapWalletError({ reason: "the wallet answered without a transaction hash" }))
+                : Effect.succeed({ transactionIntentHash: r.transactionIntentHash })
+            ),
+            Effect.mapError((e) => {
+              if (e instanceof SwapWalletError) return e
+              const reason = describe(e)
+              return new SwapWalletError({ reason, kind: kindOf(reason) })
+            })
           ),
-          Effect.mapError((e) => (e instanceof SwapWalletError ? e : new SwapWalletError({ reason: describe(e) })))
+      cancel: Effect.gen(function* () {
+        // The newest transaction request still waiting for the wallet's answer.
+        const items = yield* wallet.getRequestItems
+        const waiting = items
+          .filter((i) => i.type === "sendTransaction" && i.status === "pending" && i.showCancel)
+          .sort((a, b) => b.createdAt - a.createdAt)[0]
+        if (waiting === undefined) return "nothing_to_cancel" as const
+        const answer = yield* wallet.cancelRequest(waiting.interactionId)
+        return answer === "requestCancelSuccess" ? ("canceled" as const) : ("unconfirmed" as const)
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logWarning("cancelling the wallet request failed", cause), "unconfirmed" as const)
         )
+      )
     }))
   )
 }

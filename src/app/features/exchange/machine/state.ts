@@ -3,13 +3,15 @@
  * `reduce` says what the state becomes. The orchestration (SwapMachine.ts) only turns time, HTTP answers and the
  * wallet into events.
  */
-import { isAmountPositive, sanitizeAmountInput } from "../../../../exchange/amount"
+import { isAmountPositive, readAmountInput } from "../../../../exchange/amount"
 import {
   DEFAULT_PAIR,
   isAcceptedRoute,
   overLimit,
   PRICE_REQUEST_LIMIT,
+  type Limits,
   type Quote,
+  type BindingQuote,
   recordRequest,
   type RequestWindow,
   SWAP_LIMIT,
@@ -22,6 +24,34 @@ export const QUOTE_REFRESH_SECONDS = 15
 export const PRICE_CYCLE_SECONDS = 15
 
 export type ServiceMode = "available" | "rate_limited" | "maintenance"
+
+/**
+ * An auto-estimate waits until the inputs have been still this long, so typing digit by digit sends one request,
+ * not one a keystroke (issue 15 §4).
+ */
+export const ESTIMATE_DEBOUNCE_MILLIS = 750
+/** A live price younger than this serves estimates for other amounts of the same pair without a request. */
+export const LIVE_PRICE_REUSE_MILLIS = 15_000
+
+/**
+ * Where an executed swap is (issue 15 §2): `checking` from the press until the checks pass (no I/O has happened
+ * before it is entered), `wallet` while the wallet shows the request, `canceling` after Cancel, `confirming` once
+ * the wallet submitted and the commit is awaited.
+ */
+export type SwapPhase =
+  | { readonly _tag: "checking" }
+  | { readonly _tag: "wallet" }
+  | { readonly _tag: "canceling" }
+  | { readonly _tag: "confirming"; readonly txHash: string }
+
+/** The last live price of a pair, reused for estimates of other amounts while it is fresh. */
+export interface LivePrice {
+  readonly pair: string
+  readonly effectiveRate: string
+  readonly limits: Limits | undefined
+  readonly binding: BindingQuote | undefined
+  readonly at: number
+}
 
 export interface SwapState {
   readonly from: string
@@ -47,6 +77,17 @@ export interface SwapState {
   readonly priceRequests: RequestWindow
   readonly swaps: RequestWindow
   readonly txLimitReached: boolean
+  /** Why the last amount input was refused (it kept its previous value); cleared by the next accepted input. */
+  readonly amountNotice: string | undefined
+  /** When the inputs last changed (Clock millis), for the auto-estimate's debounce. */
+  readonly editedAt: number
+  /** The Clock's time at the last tick (for the quote's m:ss). */
+  readonly now: number
+  /** The executed swap's phase while status is pending for a swap; undefined otherwise. */
+  readonly swap: SwapPhase | undefined
+  /** A neutral outcome to show under the button ('Swap canceled…'); not an error. */
+  readonly notice: string | undefined
+  readonly livePrice: LivePrice | undefined
 }
 
 export const initialSwapState: SwapState = {
@@ -65,13 +106,19 @@ export const initialSwapState: SwapState = {
   prices: {},
   priceRequests: [],
   swaps: [],
-  txLimitReached: false
+  txLimitReached: false,
+  amountNotice: undefined,
+  editedAt: 0,
+  now: 0,
+  swap: undefined,
+  notice: undefined,
+  livePrice: undefined
 }
 
 export type SwapEvent =
   | { readonly _tag: "FromChanged"; readonly symbol: string }
   | { readonly _tag: "ToChanged"; readonly symbol: string }
-  | { readonly _tag: "AmountChanged"; readonly raw: string }
+  | { readonly _tag: "AmountChanged"; readonly raw: string; readonly now?: number }
   | { readonly _tag: "Flipped" }
   | { readonly _tag: "PrepareStarted" }
   | { readonly _tag: "PriceRequested"; readonly now: number }
@@ -82,8 +129,18 @@ export type SwapEvent =
   | { readonly _tag: "ServiceModeChanged"; readonly mode: ServiceMode; readonly by?: "server" | "client" }
   | { readonly _tag: "ApiReachability"; readonly reachable: boolean }
   | { readonly _tag: "PricesReceived"; readonly prices: Readonly<Record<string, number>> }
-  | { readonly _tag: "Ticked" }
+  | { readonly _tag: "Ticked"; readonly now?: number }
+  | { readonly _tag: "LivePriceReceived"; readonly price: LivePrice }
   | { readonly _tag: "LimitsChecked"; readonly now: number }
+  /** Execute pressed (click or key): accepted only in `success` with a prepared quote and no swap under way. */
+  | { readonly _tag: "ExecutePressed" }
+  /** A check refused the swap before the wallet was asked (its toast says why): back to the prepared quote. */
+  | { readonly _tag: "ExecuteAborted" }
+  | { readonly _tag: "WalletOpened" }
+  | { readonly _tag: "CancelRequested" }
+  | { readonly _tag: "WalletSubmitted"; readonly txHash: string }
+  /** Nothing was sent: the user rejected it in the wallet, or it was withdrawn. Not a failure. */
+  | { readonly _tag: "SwapCanceled"; readonly notice: string }
   | { readonly _tag: "SwapStarted" }
   | { readonly _tag: "SwapFailed"; readonly message: string }
   | { readonly _tag: "SwapSucceeded"; readonly txHash: string; readonly now: number }
@@ -101,23 +158,44 @@ const cleared = (s: SwapState): SwapState => ({
   quoteKey: undefined,
   quotePrepared: false,
   countdown: 0,
-  status: { _tag: "idle" }
+  status: { _tag: "idle" },
+  notice: undefined
 })
+
+/** While a swap is under way its inputs are what was sent: they cannot change under it. */
+const swapping = (s: SwapState) => s.swap !== undefined
+
+/** A cached live price for the current pair, fresh enough for an estimate at `now`. */
+export const reusableLivePrice = (s: SwapState, now: number): LivePrice | undefined => {
+  const p = s.livePrice
+  if (p === undefined || p.pair !== `${s.from}|${s.to}`) return undefined
+  if (now - p.at >= LIVE_PRICE_REUSE_MILLIS) return undefined
+  if (p.binding !== undefined && now >= p.binding.expiresAt) return undefined
+  return p
+}
+
+/** The auto-estimate may send a request now: the inputs have been still for the debounce. */
+export const estimateSettled = (s: SwapState, now: number) => now - s.editedAt >= ESTIMATE_DEBOUNCE_MILLIS
 
 export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
   switch (e._tag) {
     case "FromChanged":
-      if (e.symbol === s.from) return s
+      if (e.symbol === s.from || swapping(s)) return s
       // Choosing the other side's token swaps the pair rather than making an invalid one.
       return cleared({ ...s, from: e.symbol, to: e.symbol === s.to ? s.from : s.to })
     case "ToChanged":
-      if (e.symbol === s.to) return s
+      if (e.symbol === s.to || swapping(s)) return s
       return cleared({ ...s, to: e.symbol, from: e.symbol === s.from ? s.to : s.from })
     case "AmountChanged": {
-      const amount = sanitizeAmountInput(e.raw)
-      return amount === s.amount ? s : cleared({ ...s, amount })
+      if (swapping(s)) return s
+      const read = readAmountInput(e.raw, s.amount)
+      if (read._tag === "Refused") return s.amountNotice === read.reason ? s : { ...s, amountNotice: read.reason }
+      const editedAt = e.now ?? s.editedAt
+      if (read.value === s.amount) return s.amountNotice === undefined ? s : { ...s, amountNotice: undefined }
+      return cleared({ ...s, amount: read.value, amountNotice: undefined, editedAt })
     }
     case "Flipped": {
+      if (swapping(s)) return s
       // The tokens and the amounts swap: the received amount becomes the amount to send.
       const received = s.quote?.toAmount
       return cleared({
@@ -130,13 +208,16 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
     case "PrepareStarted":
       return { ...s, status: { _tag: "pending" } }
     case "PriceRequested": {
+      // Only requests that are sent count: the one that would go over the limit is not sent, and not counted.
       const priceRequests = recordRequest(s.priceRequests, e.now, PRICE_REQUEST_LIMIT.windowMillis)
       return overLimit(priceRequests, e.now, PRICE_REQUEST_LIMIT)
-        ? { ...s, priceRequests, serviceMode: "rate_limited", rateLimitedBy: "client" }
+        ? { ...s, serviceMode: "rate_limited", rateLimitedBy: "client" }
         : { ...s, priceRequests }
     }
+    case "LivePriceReceived":
+      return { ...s, livePrice: e.price }
     case "QuoteReceived":
-      if (e.key !== quoteKeyOf(s)) return s
+      if (e.key !== quoteKeyOf(s) || swapping(s)) return s
       return e.prepared || s.quotePrepared
         ? {
             ...s,
@@ -155,9 +236,9 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
             status: s.status._tag === "pending" ? s.status : { _tag: "idle" }
           }
     case "QuoteDropped":
-      return e.key !== quoteKeyOf(s) ? s : { ...cleared(s), quoteKey: e.key }
+      return e.key !== quoteKeyOf(s) || swapping(s) ? s : { ...cleared(s), quoteKey: e.key }
     case "QuoteFailed":
-      return e.key !== quoteKeyOf(s)
+      return e.key !== quoteKeyOf(s) || swapping(s)
         ? s
         : { ...cleared(s), quoteKey: e.key, status: { _tag: "error", message: e.message } }
     case "ServiceModeChanged":
@@ -165,7 +246,9 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
         ...s,
         serviceMode: e.mode,
         rateLimitedBy: e.mode === "rate_limited" ? (e.by ?? "server") : undefined,
-        status: e.mode === "available" ? s.status : s.status._tag === "pending" ? { _tag: "idle" } : s.status
+        // A swap under way is not interrupted by a service mode: it ends by its own events.
+        status:
+          e.mode === "available" || swapping(s) ? s.status : s.status._tag === "pending" ? { _tag: "idle" } : s.status
       }
     case "ApiReachability":
       return s.apiUnavailable === !e.reachable ? s : { ...s, apiUnavailable: !e.reachable }
@@ -174,7 +257,7 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
     case "Ticked": {
       const cycle = s.cycle <= 1 ? PRICE_CYCLE_SECONDS : s.cycle - 1
       const counting = s.status._tag === "success" && s.quotePrepared && s.countdown > 0
-      return { ...s, cycle, countdown: counting ? s.countdown - 1 : s.countdown }
+      return { ...s, cycle, countdown: counting ? s.countdown - 1 : s.countdown, now: e.now ?? s.now }
     }
     case "LimitsChecked": {
       const txLimitReached = swapLimitReached(s.swaps, e.now)
@@ -188,13 +271,36 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
         ...(clientLimitOver ? { serviceMode: "available" as const, rateLimitedBy: undefined } : {})
       }
     }
+    case "ExecutePressed":
+      return s.status._tag === "success" && s.quotePrepared && s.quote !== undefined && !swapping(s)
+        ? { ...s, status: { _tag: "pending" }, swap: { _tag: "checking" }, notice: undefined }
+        : s
+    case "ExecuteAborted":
+      return s.swap?._tag === "checking" ? { ...s, status: { _tag: "success", txHash: undefined }, swap: undefined } : s
+    case "WalletOpened":
+      return s.swap?._tag === "checking" ? { ...s, swap: { _tag: "wallet" } } : s
+    case "CancelRequested":
+      return s.swap?._tag === "wallet" ? { ...s, swap: { _tag: "canceling" } } : s
+    case "WalletSubmitted":
+      return s.swap === undefined ? s : { ...s, swap: { _tag: "confirming", txHash: e.txHash } }
+    case "SwapCanceled":
+      // Back to an estimate: the figures stay, a new Prepare fetches a fresh binding quote.
+      return {
+        ...s,
+        status: { _tag: "idle" },
+        swap: undefined,
+        quotePrepared: false,
+        countdown: 0,
+        notice: e.notice
+      }
     case "SwapStarted":
       return { ...s, status: { _tag: "pending" } }
     case "SwapFailed":
-      return { ...s, status: { _tag: "error", message: e.message } }
+      return { ...s, status: { _tag: "error", message: e.message }, swap: undefined }
     case "SwapSucceeded":
       return {
         ...s,
+        swap: undefined,
         status: { _tag: "success", txHash: e.txHash },
         quotePrepared: false,
         countdown: 0,

@@ -92,8 +92,23 @@ export function TransactionMessage({ message }: { readonly message: string | und
   )
 }
 
-export function RefundNote({ status }: { readonly status: string }) {
-  if (!needsRefundNote(status)) return null
+/** The refund's transaction once the exchange has refunded the deposit. */
+export const refundOf = (r: Pick<TransactionRecord, "refund_tx">): string | undefined => r.refund_tx
+
+/**
+ * Under a canceled or failed swap: the spec's promise of a refund (§2) while none is made, and once the exchange
+ * has refunded, that fact with the refund's link instead of "will be refunded".
+ */
+export function RefundNote({ record }: { readonly record: TransactionRecord }) {
+  const refund = refundOf(record)
+  if (refund !== undefined)
+    return (
+      <p data-testid="refund-note" data-refunded="true" className="text-xs text-muted">
+        Refunded: {formatTokenAmount(record.amount_in)} {record.asset_in} went back to your account ·{" "}
+        <DashboardLink kind="transaction" id={refund} />
+      </p>
+    )
+  if (!needsRefundNote(record.status)) return null
   return (
     <p data-testid="refund-note" className="text-xs text-red-300">
       {REFUND_NOTE}
@@ -101,9 +116,26 @@ export function RefundNote({ status }: { readonly status: string }) {
   )
 }
 
+/** What a binding quote promised next to what was paid (nothing when the deposit named no quote). */
+export function QuoteLine({ record }: { readonly record: TransactionRecord }) {
+  if (record.quoted_amount_out === undefined || refundOf(record) !== undefined) return null
+  const symbol = record.asset_out === undefined ? "" : ` ${record.asset_out}`
+  return (
+    <p data-testid="quote-line" className="text-xs text-muted tabular-nums">
+      Quoted {formatTokenAmount(record.quoted_amount_out)}
+      {symbol}
+      {record.status === "completed" && record.amount_out !== undefined
+        ? ` · paid ${formatTokenAmount(record.amount_out)}${symbol}`
+        : ""}
+    </p>
+  )
+}
+
 /** "0.5 hETH → 1,234.5 hUSDC"; the output is '…' until the swap has one. */
 export const swapSummary = (r: TransactionRecord) =>
-  `${formatTokenAmount(r.amount_in)} ${r.asset_in} → ${
+  refundOf(r) !== undefined
+    ? `${formatTokenAmount(r.amount_in)} ${r.asset_in} → refunded`
+    : `${formatTokenAmount(r.amount_in)} ${r.asset_in} → ${
     r.amount_out === undefined ? "…" : formatTokenAmount(r.amount_out)
   }${r.asset_out === undefined ? "" : ` ${r.asset_out}`}`
 
@@ -155,7 +187,7 @@ export function TransactionRow({
       <div className="flex flex-wrap items-center gap-x-1.5 text-xs text-muted">
         <span>Tx</span>
         <DashboardLink kind="transaction" id={record.tx_in} />
-        {record.tx_out !== undefined && (
+        {record.tx_out !== undefined && refundOf(record) === undefined && (
           <>
             <span aria-hidden>·</span>
             <span>Payout</span>
@@ -163,7 +195,8 @@ export function TransactionRow({
           </>
         )}
       </div>
-      <RefundNote status={record.status} />
+      <QuoteLine record={record} />
+      <RefundNote record={record} />
       <TransactionMessage message={record.message} />
     </li>
   )
