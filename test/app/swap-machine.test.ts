@@ -732,6 +732,22 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
+  it.scoped("Cancel with nothing left to cancel (the wallet just answered) goes back to waiting, never stuck", () => {
+    const t = make({ price: bindingPrice() }, "hold")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.swap?._tag === "wallet")
+      // This wallet fake always answers, so the "nothing to cancel" is scripted through a dispatch pair.
+      yield* m.dispatch({ _tag: "CancelRequested" })
+      expect((yield* state).swap).toEqual({ _tag: "canceling" })
+      yield* m.dispatch({ _tag: "CancelUndone" })
+      expect((yield* state).swap).toEqual({ _tag: "wallet" })
+      yield* Deferred.succeed(t.answer, { transactionIntentHash: TX })
+      yield* untilState((s) => s.swap?._tag === "confirming")
+    }).pipe(Effect.provide(t.layer))
+  })
+
   it.scoped("the amount input: '0,5' is 0.5; '1e5' is refused visibly and the amount stays", () => {
     const t = make()
     return Effect.gen(function* () {

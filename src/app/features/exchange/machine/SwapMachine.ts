@@ -54,6 +54,8 @@ export const UNKNOWN_ERROR = "Unknown error"
 export const SWAP_CANCELED_TITLE = "Swap canceled"
 export const SWAP_REJECTED_TEXT = "You rejected the transaction in your wallet. Nothing was sent."
 export const SWAP_WITHDRAWN_TEXT = "The request was withdrawn from your wallet. Nothing was sent."
+export const SWAP_IGNORED_TEXT =
+  "Your wallet had already received the request. If it still sends the deposit, it is settled at this quote and shows in Your Transactions."
 export const CANCEL_UNCONFIRMED_TITLE = "Cancel not confirmed"
 export const CANCEL_UNCONFIRMED_TEXT =
   "Your wallet may already have sent the deposit. If it did, it is settled at this quote and shows in Your Transactions."
@@ -383,7 +385,12 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           const e = sent.left
           if (e.kind === "rejected" || e.kind === "canceled") {
             yield* Effect.logInfo("swap not sent", e.reason)
-            const text = e.kind === "rejected" ? SWAP_REJECTED_TEXT : SWAP_WITHDRAWN_TEXT
+            const text =
+              e.kind === "rejected"
+                ? SWAP_REJECTED_TEXT
+                : e.reason === "RequestIgnored"
+                  ? SWAP_IGNORED_TEXT
+                  : SWAP_WITHDRAWN_TEXT
             yield* dispatch({ _tag: "SwapCanceled", notice: `${SWAP_CANCELED_TITLE}. ${text}` })
             yield* toaster.show({ title: SWAP_CANCELED_TITLE, description: text })
             return
@@ -502,6 +509,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       if (before.swap?._tag !== "wallet") return
       yield* dispatch({ _tag: "CancelRequested" })
       const outcome = yield* signer.cancel
+      // The wallet answered meanwhile: the swap goes on as it would have.
+      if (outcome === "nothing_to_cancel") return yield* dispatch({ _tag: "CancelUndone" })
       if (outcome !== "unconfirmed") return
       // The swap's own fiber reports first; if the wallet sends after all, the swap goes on and needs no warning.
       const after = yield* state.changes.pipe(

@@ -17,8 +17,12 @@ export class SwapWalletError extends Schema.TaggedError<SwapWalletError>()("Swap
 const kindOf = (tag: string): SwapWalletErrorKind =>
   tag === "rejectedByUser" ? "rejected" : tag === "canceledByUser" || tag === "RequestIgnored" ? "canceled" : "failed"
 
-/** What the wallet said to a cancel: it withdrew the request, or it could not confirm that (it may still send). */
-export type CancelOutcome = "canceled" | "unconfirmed" | "nothing_to_cancel"
+/**
+ * What became of a cancel: the wallet confirmed it withdrew the request (`canceled`); the wallet could not confirm
+ * (`unconfirmed`); the wallet had already received the transaction, so the dApp stopped waiting and asked it to
+ * drop the request, which it may not do (`ignored`, as the official toolkit's "ignore"); or no request was waiting.
+ */
+export type CancelOutcome = "canceled" | "unconfirmed" | "ignored" | "nothing_to_cancel"
 
 /** What the swap machine needs from the wallet: one transaction, signed and submitted, reported by intent hash. */
 export class SwapWallet extends Context.Tag("hswap/SwapWallet")<
@@ -62,9 +66,14 @@ export class SwapWallet extends Context.Tag("hswap/SwapWallet")<
         // The newest transaction request still waiting for the wallet's answer.
         const items = yield* wallet.getRequestItems
         const waiting = items
-          .filter((i) => i.type === "sendTransaction" && i.status === "pending" && i.showCancel)
+          .filter((i) => i.type === "sendTransaction" && i.status === "pending")
           .sort((a, b) => b.createdAt - a.createdAt)[0]
         if (waiting === undefined) return "nothing_to_cancel" as const
+        if (!waiting.showCancel) {
+          // The wallet already shows the transaction: it can only be asked to drop it.
+          yield* wallet.ignoreTransaction(waiting.interactionId)
+          return "ignored" as const
+        }
         const answer = yield* wallet.cancelRequest(waiting.interactionId)
         return answer === "requestCancelSuccess" ? ("canceled" as const) : ("unconfirmed" as const)
       }).pipe(

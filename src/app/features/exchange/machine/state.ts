@@ -138,6 +138,8 @@ export type SwapEvent =
   | { readonly _tag: "ExecuteAborted" }
   | { readonly _tag: "WalletOpened" }
   | { readonly _tag: "CancelRequested" }
+  /** Nothing was left to cancel (the wallet had just answered): back to waiting for it. */
+  | { readonly _tag: "CancelUndone" }
   | { readonly _tag: "WalletSubmitted"; readonly txHash: string }
   /** Nothing was sent: the user rejected it in the wallet, or it was withdrawn. Not a failure. */
   | { readonly _tag: "SwapCanceled"; readonly notice: string }
@@ -281,6 +283,8 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
       return s.swap?._tag === "checking" ? { ...s, swap: { _tag: "wallet" } } : s
     case "CancelRequested":
       return s.swap?._tag === "wallet" ? { ...s, swap: { _tag: "canceling" } } : s
+    case "CancelUndone":
+      return s.swap?._tag === "canceling" ? { ...s, swap: { _tag: "wallet" } } : s
     case "WalletSubmitted":
       return s.swap === undefined ? s : { ...s, swap: { _tag: "confirming", txHash: e.txHash } }
     case "SwapCanceled":
