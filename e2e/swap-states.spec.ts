@@ -20,7 +20,7 @@ test.beforeEach(async ({ page }) => {
   await blockExternal(page)
 })
 
-test("rejecting in the wallet: 'Transaction Failed', and nothing is recorded", async ({ page }, info) => {
+test("rejecting in the wallet: 'Swap canceled', nothing sent, and nothing is recorded", async ({ page }, info) => {
   test.setTimeout(90_000)
   await connect(page, "manual")
   await page.getByLabel("Amount to swap").fill("0.011")
@@ -31,10 +31,12 @@ test("rejecting in the wallet: 'Transaction Failed', and nothing is recorded", a
   const request = page.getByTestId("devnet-wallet-request")
   await expect(request).toContainText("0.011")
   await request.getByTestId("devnet-wallet-reject").click()
-  await expect(page.getByTestId("toast").filter({ hasText: "Transaction Failed" })).toContainText(
-    "Your swap could not be completed. Please check your balance and try again."
+  // A rejection is the user's choice, not a failure (issue 15): no 'Transaction Failed', no 'check your balance'.
+  await expect(page.getByTestId("toast").filter({ hasText: "Swap canceled" })).toContainText(
+    "You rejected the transaction in your wallet. Nothing was sent."
   )
-  await expect(page.getByTestId("swap-error")).toHaveText("Transaction failed. Please try again.")
+  await expect(page.getByTestId("swap-notice")).toContainText("Nothing was sent")
+  await expect(page.getByTestId("swap-error")).toHaveCount(0)
   await snap(page, info, "swap-rejected")
   await expect(panel(page)).toContainText("rejectedByUser")
   // Nothing reached the exchange: no record of a 0.011 hETH swap.
@@ -60,7 +62,7 @@ test("a pair outside the accepted routes says 'Invalid route'", async ({ page },
   await snap(page, info, "swap-invalid-route")
 })
 
-test("an amount above the balance: orange border, 'Estimate the exchange', and the balance toast on execute", async ({
+test("an amount above the balance: orange border, 'Estimate the exchange', an orange button, and the balance toast on a press", async ({
   page
 }, info) => {
   // Widen the server's 200 USD limit for this page only, so that an amount above the balance can be quoted.
@@ -74,7 +76,9 @@ test("an amount above the balance: orange border, 'Estimate the exchange', and t
   await expect(page.getByLabel("Amount to swap")).toHaveAttribute("data-exceeds", "true")
   await expect(action(page)).toHaveText("Estimate the exchange")
   await action(page).click()
-  await expect(action(page)).toHaveText(/^Execute Swap/)
+  // Prepared, but never a green Execute that can only fail: the orange state says what to do.
+  await expect(action(page)).toHaveText(/^Amount exceeds balance \([\d.]+ hETH\): lower it or press MAX$/)
+  await expect(action(page)).toHaveAttribute("data-state", "err_balance")
   await action(page).click()
   await expect(page.getByTestId("toast").filter({ hasText: "Amount exceeds balance" })).toContainText(
     /You have only [\d.]+ hETH in your wallet\./

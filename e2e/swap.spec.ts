@@ -35,10 +35,12 @@ test("swap hETH for hUSDC end to end: connect, quote, execute, the devnet wallet
   // The auto-estimate arrives within a second: the to-amount and the rate panel.
   await expect(page.getByTestId("rate-panel")).toBeVisible()
   await expect(page.getByTestId("rate-panel")).toContainText("< 0.01%")
-  await expect(page.getByTestId("rate-panel")).toContainText("0.1 XRD (1 tx)")
+  await expect(page.getByTestId("rate-panel")).toContainText("0.1% + 0.1 USD")
   await expect(action(page)).toHaveText("Prepare the exchange")
   await action(page).click()
   await expect(action(page)).toHaveText(/^Execute Swap \(Reload in \d+s\)$/)
+  // The fee line is the transaction preview of this very deposit (the wallet's fee lock included).
+  await expect(page.getByTestId("network-fee")).toHaveText("0.18 XRD (1 tx)")
   await snap(page, info, "swap-quoted")
   const reads: Array<string> = []
   page.on("request", (r) => {

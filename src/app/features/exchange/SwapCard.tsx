@@ -80,11 +80,12 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   const onAction = () => {
     if (state === "disconnected") fork(Effect.flatMap(WalletRequest, (w) => w.connect()))
     else if (state === "ready") machine((m) => m.prepare)
-    else if (state === "success") machine((m) => m.execute)
+    // Above the balance the button is orange, not a green Execute; a press gives the spec's balance toast (§5).
+    else if (state === "success" || state === "err_balance") machine((m) => m.execute)
   }
   const binding = s.quote?.binding
   const heldSeconds = binding === undefined ? undefined : Math.max(0, Math.ceil((binding.expiresAt - s.now) / 1000))
-  const clickable = state === "disconnected" || state === "ready" || state === "success"
+  const clickable = state === "disconnected" || state === "ready" || state === "success" || state === "err_balance"
 
   if (s.serviceMode === "maintenance")
     return (
@@ -275,10 +276,10 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           aria-disabled={!clickable}
           onClick={clickable ? onAction : undefined}
           className={`w-full rounded-xl px-4 py-3 text-base font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${
-            clickable
-              ? "bg-accent text-accent-ink hover:brightness-110"
-              : state === "err_balance"
-                ? "cursor-not-allowed border border-warn bg-warn/10 text-warn"
+            state === "err_balance"
+              ? "border border-warn bg-warn/10 text-warn hover:bg-warn/20"
+              : clickable
+                ? "bg-accent text-accent-ink hover:brightness-110"
                 : "cursor-not-allowed bg-panel-2 text-muted"
           }`}
         >
