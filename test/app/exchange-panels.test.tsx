@@ -195,6 +195,44 @@ describe("TransactionRow", () => {
     ])
   })
 
+  it("a refunded row says so with the refund's link instead of 'will be refunded', and never calls it a payout", async () => {
+    const refund = "txid_loc1rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr01"
+    const h = await mount(
+      <TransactionList
+        records={[record({ status: "canceled", tx_out: refund, refund_tx: refund, amount_out: "0.5", asset_out: "hETH" })]}
+        now={T0}
+        onSelect={noop}
+      />
+    )
+    const row = rows()[0]!
+    const note = within(row).getByTestId("refund-note")
+    expect(note).toHaveAttribute("data-refunded", "true")
+    expect(note).toHaveTextContent("Refunded: 0.50000000 hETH went back to your account")
+    expect(note).not.toHaveTextContent("will be refunded")
+    expect(within(note).getByRole("link")).toHaveAttribute("href", `${h.config.dashboardUrl}/transaction/${refund}`)
+    expect(row).toHaveTextContent("0.50000000 hETH → refunded")
+    expect(row).not.toHaveTextContent("Payout")
+  })
+
+  it("shows what a binding quote promised next to what was paid", async () => {
+    await mount(
+      <TransactionList
+        records={[
+          record({ quote_id: "qAbCdEf123.XyZ987654", quoted_amount_out: "1234.5", amount_out: "1234.5" }),
+          record({ tx_in: "txid_2", status: "pending", quoted_amount_out: "99.25", amount_out: undefined }),
+          record({ tx_in: "txid_3" })
+        ]}
+        now={T0}
+        onSelect={noop}
+      />
+    )
+    expect(rows().map((r) => within(r).queryByTestId("quote-line")?.textContent ?? null)).toEqual([
+      "Quoted 1.2345K hUSDC · paid 1.2345K hUSDC",
+      "Quoted 99.250000 hUSDC",
+      null
+    ])
+  })
+
   it("shows a message only under the prefix rule, always as plain text", async () => {
     const messages = [
       `${PREFIX} | Radix | hETH -> hUSDC`,
