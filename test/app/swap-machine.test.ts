@@ -108,6 +108,7 @@ const make = (
   }
   const sent: Array<{ manifest: string; message: string }> = []
   const celebrations = Ref.unsafeMake(0)
+  const reloads = Ref.unsafeMake(0)
   /** "hold": the wallet shows the request until `answer` is completed (or Cancel withdraws it). */
   const answer = Deferred.unsafeMake<{ readonly transactionIntentHash: string }, SwapWalletError>(FiberId.none)
   const cancelAnswer = { value: "canceled" as CancelOutcome }
@@ -133,12 +134,22 @@ const make = (
   const platform = Layer.mergeAll(
     fakeHttp((r) => route(r), requests),
     KeyValueStore.layerMemory,
-    WalletSession.fromState(
-      connected
-        ? { accounts: [{ address: alice, label: "Main" }], selected: alice }
-        : { accounts: [], selected: undefined },
-      { _tag: "Hidden" },
-      balances
+    // The session by hand, counting balance reloads.
+    Layer.effect(
+      WalletSession,
+      Effect.map(
+        Effect.provide(
+          WalletSession,
+          WalletSession.fromState(
+            connected
+              ? { accounts: [{ address: alice, label: "Main" }], selected: alice }
+              : { accounts: [], selected: undefined },
+            { _tag: "Hidden" },
+            balances
+          )
+        ),
+        (w) => ({ ...w, reloadBalances: Ref.update(reloads, (n) => n + 1) })
+      )
     ),
     Browser.recording([]),
     Layer.setRandom(Random.make("swap"))
@@ -151,7 +162,7 @@ const make = (
     ),
     Layer.provideMerge(services)
   )
-  return { layer, requests, sent, celebrations, txCalls: () => txCalls, answer, cancelAnswer }
+  return { layer, requests, sent, celebrations, reloads, txCalls: () => txCalls, answer, cancelAnswer }
 }
 
 const priceCalls = (requests: ReadonlyArray<string>): number =>
@@ -745,6 +756,21 @@ describe("SwapMachine", () => {
       expect((yield* state).swap).toEqual({ _tag: "wallet" })
       yield* Deferred.succeed(t.answer, { transactionIntentHash: TX })
       yield* untilState((s) => s.swap?._tag === "confirming")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("the balances are read again as soon as the deposit is submitted, not after tracking", () => {
+    const t = make({}, "hold")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.swap?._tag === "wallet")
+      expect(yield* Ref.get(t.reloads)).toBe(0)
+      yield* Deferred.succeed(t.answer, { transactionIntentHash: TX })
+      // Tracking is still waiting on its 5 s spacing (the clock has not moved), yet the balances were reloaded.
+      yield* eventually(() => Ref.get(t.reloads).pipe(Effect.runSync) >= 1)
+      expect(t.txCalls()).toBeLessThanOrEqual(1)
+      expect((yield* state).status._tag).toBe("pending")
     }).pipe(Effect.provide(t.layer))
   })
 
