@@ -427,10 +427,10 @@ class SubintentBuilder {
       version: rest.version,
       manifestVersion: rest.manifestVersion,
       subintentManifest: rest.subintentManifest,
-      ...(rest.blobs ? { blobs: rest.blobs } : {}),
-      ...(rest.message !== undefined ? { message: rest.message } : {}),
+      ...(rest.header ? { header: rest.header } : {}),
       expiration,
-      ...(rest.header ? { header: rest.header } : {})
+      ...(rest.blobs ? { blobs: rest.blobs } : {}),
+      ...(rest.message !== undefined ? { message: rest.message } : {})
     }
     return this.callback ? { item, onSubmittedSuccess: this.callback } : { item }
   }

@@ -8,6 +8,7 @@ import { Effect, Either, Schema } from "effect"
 import { concatBytes, fromBase64Url, fromHex, fromUtf8, toBase64Url, toHex, utf8 } from "./bytes.js"
 import { Crypto } from "./crypto.js"
 import { WalletInteraction, type WalletInteractionResponse } from "./schemas.js"
+import { decodeUntrusted } from "./untrusted.js"
 
 /** The query parameters, in the order the official toolkit appends them. */
 export const deepLinkParamOrder = [
@@ -39,10 +40,26 @@ export interface ParsedDeepLink extends DeepLinkParams {
   readonly interaction: WalletInteraction
 }
 
-const decodeInteraction = Schema.decodeUnknownEither(WalletInteraction)
+const decodeInteraction = decodeUntrusted(WalletInteraction)
 
-/** Parses and decodes a deep link; `Left` with a reason when anything is missing or malformed. */
+/** Longer links are refused before parsing (a deep link is a few KB). */
+export const MAX_DEEP_LINK_CHARS = 1_000_000
+
+/**
+ * Parses and decodes a deep link; `Left` with a reason when anything is missing or malformed. Never throws: the
+ * request goes through the guarded entry (`decodeUntrusted`).
+ */
 export const parseDeepLink = (link: string): Either.Either<ParsedDeepLink, string> => {
+  try {
+    return parseDeepLinkUnguarded(link)
+  } catch {
+    return Either.left("the link could not be read")
+  }
+}
+
+const parseDeepLinkUnguarded = (link: string): Either.Either<ParsedDeepLink, string> => {
+  if (typeof link !== "string") return Either.left("not a URL")
+  if (link.length > MAX_DEEP_LINK_CHARS) return Either.left("the link is too long")
   let url: URL
   try {
     url = new URL(link)

@@ -6,7 +6,7 @@
  * probe is answered within 200 ms or the extension is taken as missing; a send with no extension fails with
  * `missingExtension` instead of hanging.
  */
-import { Deferred, Duration, Effect, Layer, Option, PubSub, Queue, Runtime, Stream, SubscriptionRef } from "effect"
+import { Deferred, Duration, Effect, Either, Layer, Option, PubSub, Queue, Runtime, Stream, SubscriptionRef } from "effect"
 import type { Scope } from "effect"
 import { timing } from "./config.js"
 import { Crypto } from "./crypto.js"
@@ -18,11 +18,11 @@ import {
   MessageLifeCycleExtensionStatusEvent,
   type MessageLifeCycleEventType,
   type OutgoingExtensionMessage,
-  validate,
   type WalletInteraction,
   WalletInteractionResponse
 } from "./schemas.js"
 import { Storage } from "./storage.js"
+import { decodeUntrusted, isJsonObject, readInteractionId, toPlainJson, untrustedLimits } from "./untrusted.js"
 
 /** Larger incoming messages are refused (a wallet response is a few KB). */
 export const MAX_MESSAGE_CHARS = 1_000_000
@@ -42,36 +42,42 @@ export type ExtensionIncoming =
   | { readonly _tag: "Response"; readonly response: WalletInteractionResponse }
   | { readonly _tag: "Invalid"; readonly interactionId: string | undefined; readonly error: WalletResponseValidation }
 
-const interactionIdOf = (detail: unknown): string | undefined =>
-  typeof detail === "object" && detail !== null && "interactionId" in detail && typeof detail.interactionId === "string"
-    ? detail.interactionId
-    : undefined
+const decodeStatus = decodeUntrusted(MessageLifeCycleExtensionStatusEvent)
+const decodeEvent = decodeUntrusted(MessageLifeCycleEvent)
+const decodeResponse = decodeUntrusted(WalletInteractionResponse)
 
-const decodeStatus = validate(MessageLifeCycleExtensionStatusEvent)
-const decodeEvent = validate(MessageLifeCycleEvent)
-const decodeResponse = validate(WalletInteractionResponse)
+/** What `classifyIncoming` makes of one `detail`: a decoded message, or a reason to drop it. */
+export type ExtensionClassified = ExtensionIncoming | { readonly _tag: "Dropped"; readonly reason: string }
 
-/** Classifies and decodes one incoming `detail`. `undefined` for messages that are not for us. */
-export const decodeIncoming = (detail: unknown): ExtensionIncoming | undefined => {
-  if (typeof detail !== "object" || detail === null) return undefined
-  let size = 0
-  try {
-    size = JSON.stringify(detail)?.length ?? 0
-  } catch {
-    size = Number.POSITIVE_INFINITY
-  }
-  const interactionId = interactionIdOf(detail)
-  if (size > MAX_MESSAGE_CHARS) {
+const issuesText = (error: WalletResponseValidation) =>
+  error.issues
+    .slice(0, 3)
+    .map((i) => (i.path === "" ? i.message : `${i.path.slice(0, 200)}: ${i.message}`))
+    .join("; ")
+
+/**
+ * Classifies one incoming `detail` through the guarded entry (`decodeUntrusted`); never throws. A lifecycle event
+ * (it has an `eventType`) that does not decode is dropped, never failing a request; anything else that does not
+ * decode as a wallet response is `Invalid`, with its interactionId when one is readable.
+ */
+export const classifyIncoming = (detail: unknown): ExtensionClassified => {
+  const plain = toPlainJson(detail, { ...untrustedLimits, maxChars: MAX_MESSAGE_CHARS })
+  if (Either.isLeft(plain)) {
+    const interactionId = readInteractionId(detail)
     return {
       _tag: "Invalid",
       interactionId,
-      error: new WalletResponseValidation({ interactionId: interactionId ?? "", issues: [{ path: "", message: "message too large" }] })
+      error: new WalletResponseValidation({ interactionId: interactionId ?? "", issues: [plain.left] })
     }
   }
-  if ("eventType" in detail) {
-    if (detail.eventType === "extensionStatus") {
-      const status = decodeStatus(detail)
-      if (status._tag === "Left") return undefined
+  const json = plain.right
+  if (!isJsonObject(json)) {
+    return { _tag: "Dropped", reason: `not a message (${json === null ? "null" : Array.isArray(json) ? "array" : typeof json})` }
+  }
+  if (Object.prototype.hasOwnProperty.call(json, "eventType")) {
+    if (json["eventType"] === "extensionStatus") {
+      const status = decodeStatus(json)
+      if (Either.isLeft(status)) return { _tag: "Dropped", reason: `an extensionStatus event: ${issuesText(status.left)}` }
       return {
         _tag: "Status",
         status: {
@@ -81,18 +87,21 @@ export const decodeIncoming = (detail: unknown): ExtensionIncoming | undefined =
         }
       }
     }
-    const event = decodeEvent(detail)
-    return event._tag === "Right"
+    const event = decodeEvent(json)
+    return Either.isRight(event)
       ? { _tag: "Event", eventType: event.right.eventType, interactionId: event.right.interactionId }
-      : undefined
+      : { _tag: "Dropped", reason: `a lifecycle event: ${issuesText(event.left)}` }
   }
-  const response = decodeResponse(detail)
-  if (response._tag === "Right") return { _tag: "Response", response: response.right }
-  return {
-    _tag: "Invalid",
-    interactionId,
-    error: new WalletResponseValidation({ interactionId: interactionId ?? "", issues: response.left })
-  }
+  const response = decodeResponse(json)
+  if (Either.isRight(response)) return { _tag: "Response", response: response.right }
+  const interactionId = readInteractionId(json)
+  return { _tag: "Invalid", interactionId, error: new WalletResponseValidation({ ...response.left, interactionId: interactionId ?? "" }) }
+}
+
+/** Classifies and decodes one incoming `detail`. `undefined` for messages that are not for us. Never throws. */
+export const decodeIncoming = (detail: unknown): ExtensionIncoming | undefined => {
+  const classified = classifyIncoming(detail)
+  return classified._tag === "Dropped" ? undefined : classified
 }
 
 export interface SendHooks {
@@ -119,18 +128,39 @@ export class Extension extends Effect.Service<Extension>()("hswap/toolkit/Extens
     const detected = yield* Deferred.make<void>()
     const sent = yield* SubscriptionRef.make<ReadonlyArray<OutgoingExtensionMessage>>([])
 
+    const handle = (incoming: ExtensionClassified) =>
+      Effect.gen(function* () {
+        if (incoming._tag === "Dropped") {
+          return yield* Effect.logWarning(`toolkit extension: a message was dropped: ${incoming.reason}`)
+        }
+        if (incoming._tag === "Invalid" && incoming.interactionId === undefined) {
+          yield* Effect.logWarning(
+            `toolkit extension: a message with no readable interactionId was dropped: ${issuesText(incoming.error)}`
+          )
+          return
+        }
+        if (incoming._tag === "Status") {
+          yield* SubscriptionRef.set(status, incoming.status)
+          yield* Deferred.succeed(detected, undefined)
+        }
+        yield* PubSub.publish(hub, incoming)
+      })
+
+    /** The window listener: whatever arrives, it returns normally and stays attached. */
     const onMessage = (event: Event) => {
-      const incoming = decodeIncoming((event as CustomEvent<unknown>).detail)
-      if (incoming === undefined) return
-      Runtime.runSync(runtime)(
-        Effect.gen(function* () {
-          if (incoming._tag === "Status") {
-            yield* SubscriptionRef.set(status, incoming.status)
-            yield* Deferred.succeed(detected, undefined)
-          }
-          yield* PubSub.publish(hub, incoming)
-        })
-      )
+      let detail: unknown
+      try {
+        detail = (event as CustomEvent<unknown>).detail
+      } catch {
+        detail = undefined
+      }
+      try {
+        Runtime.runSync(runtime)(handle(classifyIncoming(detail)))
+      } catch {
+        // Unreachable by construction (classification never throws, handling is pure); kept so that a listener
+        // can never throw into the page.
+        Runtime.runFork(runtime)(Effect.logError("toolkit extension: an incoming message could not be handled"))
+      }
     }
     yield* Effect.acquireRelease(
       Effect.sync(() => env.events.addEventListener(eventType.incomingMessage, onMessage)),

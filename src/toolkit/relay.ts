@@ -5,7 +5,7 @@
  * typed error and the rest of the batch is still delivered.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Duration, Effect, Layer, Option, type Ref, Schedule, Schema } from "effect"
+import { Clock, Duration, Effect, Layer, Option, type Ref, Schedule } from "effect"
 import { timing, ToolkitConfig } from "./config.js"
 import { fromHex, fromUtf8, isHex, signatureMessage, splitSealbox, toHex } from "./bytes.js"
 import { Crypto } from "./crypto.js"
@@ -23,8 +23,9 @@ import {
   UnhandledEnvironment,
   WalletResponseValidation
 } from "./errors.js"
-import { RelayResponseEntry, type Session, validate, type WalletInteraction, WalletInteractionResponse } from "./schemas.js"
+import { RelayResponseEntry, type Session, type WalletInteraction, WalletInteractionResponse } from "./schemas.js"
 import { Storage } from "./storage.js"
+import { decodeUntrusted, untrustedLimits } from "./untrusted.js"
 
 /** Larger relay entries are refused without decrypting (hex characters). */
 export const MAX_ENTRY_HEX_CHARS = 2_000_000
@@ -49,13 +50,11 @@ export interface DappIdentity {
   readonly identity: string
 }
 
-const decodeEntry = Schema.decodeUnknownEither(RelayResponseEntry)
-const validateResponse = validate(WalletInteractionResponse)
+const decodeEntry = decodeUntrusted(RelayResponseEntry, { ...untrustedLimits, maxChars: MAX_ENTRY_HEX_CHARS + 10_000 })
+const decodeResponse = decodeUntrusted(WalletInteractionResponse)
 
-const interactionIdIn = (json: unknown): string | undefined =>
-  typeof json === "object" && json !== null && "interactionId" in json && typeof json.interactionId === "string"
-    ? json.interactionId
-    : undefined
+/** At most this much of a relay's `error` text goes into a message. */
+const MAX_ERROR_TEXT = 200
 
 export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
   effect: Effect.gen(function* () {
@@ -137,14 +136,18 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
       return link
     })
 
-    const decryptEntry = Effect.fn("Relay.decryptEntry")(function* (entry: unknown) {
+    const decryptEntryUnguarded = Effect.fn("Relay.decryptEntry")(function* (entry: unknown) {
       const decoded = decodeEntry(entry)
       if (decoded._tag === "Left") {
-        return yield* new FailedToDecryptWalletResponseData({ message: "not a relay entry" })
+        const tooLarge = decoded.left.issues.some((i) => i.message === "message too large")
+        return yield* tooLarge
+          ? new WalletResponseValidation({ issues: [{ path: "data", message: "message too large" }] })
+          : new FailedToDecryptWalletResponseData({ message: "not a relay entry" })
       }
       const value = decoded.right
       if ("error" in value) {
-        return yield* new RadixConnectRelayRequestFailed({ message: `the relay entry carries an error: ${value.error}` })
+        const text = value.error.length > MAX_ERROR_TEXT ? `${value.error.slice(0, MAX_ERROR_TEXT)}…` : value.error
+        return yield* new RadixConnectRelayRequestFailed({ message: `the relay entry carries an error: ${JSON.stringify(text)}` })
       }
       if (value.data.length > MAX_ENTRY_HEX_CHARS) {
         return yield* new WalletResponseValidation({ issues: [{ path: "data", message: "message too large" }] })
@@ -162,12 +165,21 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
         try: (): unknown => JSON.parse(fromUtf8(plain)),
         catch: (cause) => new FailedToDecryptWalletResponseData({ cause, message: "the plaintext is not JSON" })
       })
-      const response = validateResponse(json)
-      if (response._tag === "Left") {
-        return yield* new WalletResponseValidation({ interactionId: interactionIdIn(json) ?? "", issues: response.left })
-      }
+      const response = decodeResponse(json)
+      if (response._tag === "Left") return yield* response.left
       return response.right
     })
+
+    /**
+     * Decrypts and decodes one relay entry through the guarded entry. Never dies: an unexpected defect (a crypto
+     * primitive throwing on hostile bytes) is `FailedToDecryptWalletResponseData`.
+     */
+    const decryptEntry = (entry: unknown): Effect.Effect<WalletInteractionResponse, RelayEntryError> =>
+      decryptEntryUnguarded(entry).pipe(
+        Effect.catchAllDefect(() =>
+          Effect.fail(new FailedToDecryptWalletResponseData({ message: "the entry could not be decrypted" }))
+        )
+      )
 
     /** One `getResponses` call. A transport failure is `FailedToFetch`; anything else is `failedToPoll`. */
     const getResponses = Effect.fn("Relay.getResponses")(function* (sessionId: string) {
@@ -210,8 +222,16 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
             Effect.logWarning("relay: fetch failed, retrying", e.cause).pipe(Effect.as([] as ReadonlyArray<RelayDelivery>))
           )
         )
-        yield* Effect.forEach(deliveries, options.deliver, { discard: true })
-      })
+        // Each entry on its own: one that cannot be delivered costs only itself.
+        yield* Effect.forEach(
+          deliveries,
+          (delivery) =>
+            options
+              .deliver(delivery)
+              .pipe(Effect.catchAllDefect(() => Effect.logError("toolkit relay: an entry could not be delivered"))),
+          { discard: true }
+        )
+      }).pipe(Effect.catchAllDefect(() => Effect.logError("toolkit relay: a poll failed unexpectedly; retrying")))
       return tick.pipe(
         Effect.repeat(Schedule.spaced(Duration.millis(timing.relayPoll))),
         Effect.zipRight(Effect.never)

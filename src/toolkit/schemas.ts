@@ -144,25 +144,33 @@ export const ExpireAfterDelay = Schema.Struct({
 export const Expiration = Schema.Union(ExpireAtTime, ExpireAfterDelay)
 export type Expiration = typeof Expiration.Type
 
+/**
+ * The optional subintent header of the official toolkit 2.3.0. Keys in the order its `header()` call receives them
+ * (as in its README); `networkId` last, because the official toolkit appends it when it sends the request.
+ */
 export const SubintentHeader = Schema.Struct({
-  networkId: opt(Num),
   startEpochInclusive: Num,
   endEpochExclusive: Num,
   minProposerTimestampInclusive: opt(Num),
   maxProposerTimestampExclusive: opt(Num),
-  intentDiscriminator: Num
+  intentDiscriminator: Num,
+  networkId: opt(Num)
 })
 export type SubintentHeader = typeof SubintentHeader.Type
 
+/**
+ * Keys in the order the official builder's state receives them: discriminator, version, manifestVersion, then
+ * `manifest()`, `header()` (which may only follow `manifest()`), `setExpiration()`, then `addBlobs()` and `message()`.
+ */
 export const SubintentRequestItem = Schema.Struct({
   discriminator: Schema.Literal("subintent"),
   version: Num,
   manifestVersion: Num,
   subintentManifest: Schema.String,
-  blobs: opt(Schema.Array(Schema.String)),
-  message: opt(Schema.String),
+  header: opt(SubintentHeader),
   expiration: Expiration,
-  header: opt(SubintentHeader)
+  blobs: opt(Schema.Array(Schema.String)),
+  message: opt(Schema.String)
 })
 export type SubintentRequestItem = typeof SubintentRequestItem.Type
 
@@ -541,12 +549,13 @@ const expectedOf = (ast: SchemaAST.AST): string => {
 }
 
 const receivedOf = (input: unknown): string => {
-  if (typeof input === "string") return JSON.stringify(input)
+  if (typeof input === "string") return JSON.stringify(input.length > 64 ? `${input.slice(0, 64)}…` : input)
   if (typeof input === "number" || typeof input === "bigint" || typeof input === "boolean") return String(input)
   if (input === null) return "null"
   if (input === undefined) return "undefined"
   if (Array.isArray(input)) return "Array"
-  if (typeof input === "object") return Object.getPrototypeOf(input)?.constructor?.name ?? "Object"
+  // Only the name of a constructor of our own realm's prototypes: the value itself is never converted.
+  if (typeof input === "object") return Object.getPrototypeOf(input) === Object.prototype ? "Object" : "object"
   return typeof input
 }
 

@@ -6,7 +6,7 @@
  * reported on `corruptions` and reset, never thrown into the UI; in keyed partitions only the bad entries are dropped.
  */
 import { KeyValueStore } from "@effect/platform"
-import { Effect, Layer, Option, Schema, SubscriptionRef } from "effect"
+import { Effect, Either, Layer, Option, Schema, SubscriptionRef } from "effect"
 import { ToolkitConfig } from "./config.js"
 import { FailedToReadFromLocalStorage, FailedToWriteToLocalStorage, PatchingStateFailed } from "./errors.js"
 import {
@@ -18,6 +18,7 @@ import {
   Session,
   WalletInteractionResponse
 } from "./schemas.js"
+import { decodeUntrusted } from "./untrusted.js"
 
 export type PartitionName = "state" | "requests" | "sessions" | "identities" | "walletResponses" | "connectorExtension"
 
@@ -55,6 +56,12 @@ export interface KeyedPartition<A> {
   ) => Effect.Effect<A, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage | PatchingStateFailed>
   readonly removeItem: (id: string) => Effect.Effect<void, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage>
   readonly clear: Effect.Effect<void, FailedToWriteToLocalStorage>
+}
+
+/** Stored JSON is untrusted too (another script may write it): decoded through the guarded entry, never throwing. */
+const decodeStored = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = decodeUntrusted(schema)
+  return (json: unknown): Option.Option<A> => Either.getRight(decode(json))
 }
 
 export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", {
@@ -104,7 +111,7 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
 
     const objectPartition = <A, I>(partition: PartitionName, schema: Schema.Schema<A, I>): ObjectPartition<A> => {
       const key = keyOf(partition)
-      const decode = Schema.decodeUnknownOption(schema)
+      const decode = decodeStored(schema)
       const encode = Schema.encode(schema)
       const get = Effect.flatMap(readJson(key), (json) => {
         if (Option.isNone(json)) return Effect.succeed(Option.none<A>())
@@ -137,7 +144,7 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
 
     const keyedPartition = <A, I>(partition: PartitionName, schema: Schema.Schema<A, I>): KeyedPartition<A> => {
       const key = keyOf(partition)
-      const decodeEntry = Schema.decodeUnknownOption(schema)
+      const decodeEntry = decodeStored(schema)
       const encodeEntry = Schema.encode(schema)
       const getAll: Effect.Effect<Readonly<Record<string, A>>, FailedToReadFromLocalStorage> = Effect.gen(function* () {
         const json = yield* readJson(key)

@@ -14,7 +14,6 @@ import {
   FiberMap,
   Option,
   Schedule,
-  Schema,
   Stream,
   SubscriptionRef
 } from "effect"
@@ -74,6 +73,7 @@ import {
   type WalletInteractionResponse
 } from "./schemas.js"
 import { Storage } from "./storage.js"
+import { decodeUntrusted } from "./untrusted.js"
 
 export type ButtonStatus = "default" | "pending" | "success" | "error"
 
@@ -149,7 +149,8 @@ export const applyPatch = (item: RequestItem, patch: ItemPatch): RequestItem => 
   return next
 }
 
-const decodeInteraction = Schema.decodeUnknown(WalletInteraction)
+/** The interceptor's answer is the dApp's code, but it goes through the guarded entry all the same. */
+const decodeInteraction = decodeUntrusted(WalletInteraction)
 
 export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolkit/WalletRequest", {
   scoped: Effect.gen(function* () {
@@ -215,7 +216,25 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
 
     // ---------------------------------------------------------------- items
 
-    const getItem = (id: string) => storage.requests.getById(id).pipe(Effect.orElseSucceed(() => Option.none<RequestItem>()))
+    /** This tab's requests still waiting for their answer, as first stored (to restore one that storage lost). */
+    const own = new Map<string, RequestItem>()
+
+    /** A request of this tab whose caller still waits, but whose stored item is gone or unreadable: stored again. */
+    const restoreOwn = (id: string) =>
+      Effect.gen(function* () {
+        const item = own.get(id)
+        const waiter = waiters.get(id)
+        if (item === undefined || waiter === undefined || (yield* Deferred.isDone(waiter))) return Option.none<RequestItem>()
+        yield* Effect.logWarning(`toolkit: the stored request ${JSON.stringify(id)} was missing or unreadable; restored`)
+        yield* storage.requests.setItems({ [id]: item }).pipe(Effect.ignore)
+        return Option.some(item)
+      })
+
+    const getItem = (id: string) =>
+      storage.requests.getById(id).pipe(
+        Effect.orElseSucceed(() => Option.none<RequestItem>()),
+        Effect.flatMap((found) => (Option.isSome(found) ? Effect.succeed(found) : restoreOwn(id)))
+      )
 
     const patch = (id: string, p: ItemPatch) =>
       storage.requests.patchItem(id, (item) => applyPatch(item, p)).pipe(
@@ -318,7 +337,9 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
           return
         }
         const item = found.value
-        if (item.status !== "pending" || item.walletResponse !== undefined) return
+        if (item.status !== "pending") return
+        // A second copy of a transaction's response while its status is polled here changes nothing.
+        if (item.walletResponse !== undefined && (yield* FiberMap.has(background, `poll:${id}`))) return
         yield* storage.walletResponses.removeItem(id).pipe(Effect.ignore)
 
         if (response.discriminator === "failure") {
@@ -421,7 +442,13 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
               : Effect.void
         })
         yield* handleResponse(response)
-      }).pipe(Effect.catchAll((error) => locked(fail(id, error))))
+      }).pipe(
+        Effect.catchAll((error) => locked(fail(id, error))),
+        // Never leave the caller waiting: an unexpected defect ends the request with a tagged error.
+        Effect.catchAllDefect(() =>
+          locked(fail(id, new FailedToSendDappRequest({ interactionId: id, message: "the request failed unexpectedly" })))
+        )
+      )
 
     /** Adds the request item, sends the interaction, and waits until the request is settled. */
     const submit = Effect.fn("WalletRequest.submit")(function* (
@@ -443,6 +470,7 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
       }
       const waiter = yield* Deferred.make<RequestItem, RequestFailure>()
       waiters.set(interactionId, waiter)
+      own.set(interactionId, item)
       if (callbacks.onTransactionId) onTransactionId.set(interactionId, callbacks.onTransactionId)
       if (callbacks.onSubmittedSuccess) onSubmittedSuccess.set(interactionId, callbacks.onSubmittedSuccess)
       yield* storage.requests
@@ -455,6 +483,7 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
         Effect.ensuring(
           Effect.sync(() => {
             waiters.delete(interactionId)
+            own.delete(interactionId)
             onTransactionId.delete(interactionId)
           })
         )
@@ -559,10 +588,54 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
 
     // ---------------------------------------------------------------- background loops
 
-    /** The 1 s sweep: picks up items and responses written by another tab, resumes pre-authorisation polls. */
-    const sweep = Effect.gen(function* () {
+    /**
+     * What a caller of this tab gets when its stored request was settled elsewhere (another tab, or a write to
+     * storage): `undefined` while it is still waiting.
+     */
+    const exitOfStored = (item: RequestItem): Exit.Exit<RequestItem, RequestFailure> | undefined => {
+      const interactionId = item.interactionId
+      switch (item.status) {
+        case "pending":
+          return undefined
+        case "pendingCommit":
+          return item.type === "preAuthorizationRequest"
+            ? Exit.succeed(item)
+            : Exit.fail(new FailedToUpdateRdtState({ interactionId, message: "the stored request is in a state it cannot have" }))
+        case "success":
+          return Exit.succeed(item)
+        case "ignored":
+          return Exit.fail(new RequestIgnored({ interactionId }))
+        case "timedOut":
+          return Exit.fail(new PreAuthorizationTimedOut({ interactionId }))
+        case "fail":
+        case "cancelled":
+          return Exit.fail(fromWalletFailure({ interactionId, error: item.error ?? "unknown" }))
+      }
+    }
+
+    /** Settles this tab's callers whose stored request is no longer waiting for the wallet. */
+    const settleFromStorage = (items: ReadonlyArray<RequestItem>) =>
+      locked(
+        Effect.forEach(
+          items,
+          (item) =>
+            Effect.suspend(() => {
+              const waiter = waiters.get(item.interactionId)
+              const exit = waiter ? exitOfStored(item) : undefined
+              return waiter && exit ? Deferred.done(waiter, exit) : Effect.void
+            }),
+          { discard: true }
+        )
+      )
+
+    /**
+     * The 1 s sweep: picks up items and responses written by another tab, settles callers whose request was settled
+     * there, resumes pre-authorisation polls.
+     */
+    const sweepOnce = Effect.gen(function* () {
       yield* refresh
       const items = yield* SubscriptionRef.get(itemsRef)
+      yield* settleFromStorage(items)
       const pending = items.filter((i) => i.status === "pending")
       if (pending.length > 0) {
         const responses: Readonly<Record<string, WalletInteractionResponse>> = yield* storage.walletResponses.getAll.pipe(
@@ -583,18 +656,22 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
         }
       }
     })
+    /** A sweep that fails unexpectedly is logged; the next one runs on time. */
+    const sweep = sweepOnce.pipe(Effect.catchAllDefect(() => Effect.logError("toolkit: a sweep failed unexpectedly")))
     yield* Effect.forkScoped(sweep.pipe(Effect.repeat(Schedule.spaced(Duration.millis(timing.requestResolverSweep)))))
 
     // Responses from the extension that no live send is waiting for (e.g. after a reload).
     const queue = yield* extension.subscribe
     yield* Effect.forkScoped(
       Stream.fromQueue(queue).pipe(
+        // One message at a time, each on its own: whatever one does, the next is still read.
         Stream.runForEach((m) =>
-          m._tag === "Response"
+          (m._tag === "Response"
             ? handleResponse(m.response)
             : m._tag === "Invalid" && m.interactionId !== undefined
               ? locked(fail(m.interactionId, m.error))
               : Effect.void
+          ).pipe(Effect.catchAllDefect(() => Effect.logError("toolkit: an extension message could not be handled")))
         )
       )
     )
@@ -613,7 +690,8 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
           ? handleResponse(d.response)
           : d.interactionId !== undefined
             ? locked(fail(d.interactionId, d.error))
-            : Effect.logWarning("toolkit: a relay entry could not be read", d.error)
+            : Effect.logWarning("toolkit: a relay entry with no readable interactionId was dropped", d.error)
+      // A relay answer that ends polling fails the requests pending then; polling resumes for later requests.
       yield* Effect.forkScoped(
         relay.poll({ hasPending: anyPending, deliver }).pipe(
           Effect.catchAll((error) =>
@@ -623,7 +701,10 @@ export class WalletRequest extends Effect.Service<WalletRequest>()("hswap/toolki
               const cause = error._tag === "failedToPoll" ? error : new FailedToPoll({ cause: error })
               for (const item of items) if (item.status === "pending") yield* locked(fail(item.interactionId, cause))
             })
-          )
+          ),
+          Effect.catchAllDefect(() => Effect.logError("toolkit: relay polling failed unexpectedly")),
+          Effect.zipRight(Effect.sleep(Duration.millis(timing.relayPoll))),
+          Effect.forever
         )
       )
     }
