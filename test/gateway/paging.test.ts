@@ -5,7 +5,7 @@ import { fakeHttp, ledgerState, withGateway } from "./support.js"
 
 const metadataItem = (key: string, value: string) => ({
   key,
-  value: { raw_hex: "5c", programmatic_json: { kind: "Enum" }, typed: { type: "String", value } },
+  value: { raw_hex: "5c", programmatic_json: { kind: "String", value }, typed: { type: "String", value } },
   is_locked: false,
   last_updated_at_state_version: 1
 })

@@ -165,14 +165,139 @@ export const PublicKeyHash = taggedUnion(
 )
 export type PublicKeyHash = typeof PublicKeyHash.Type
 
-/** `ProgrammaticScryptoSborValue`: recursive SBOR JSON, kept opaque beyond its `kind`. */
-export const ProgrammaticScryptoSborValue = Schema.Struct(
-  { kind: Schema.String, type_name: opt(Schema.String), field_name: opt(Schema.String) },
-  JsonObject
+export const ProgrammaticScryptoSborValueKind = literalEnum(
+  "Bool",
+  "I8",
+  "I16",
+  "I32",
+  "I64",
+  "I128",
+  "U8",
+  "U16",
+  "U32",
+  "U64",
+  "U128",
+  "String",
+  "Enum",
+  "Array",
+  "Bytes",
+  "Map",
+  "Tuple",
+  "Reference",
+  "Own",
+  "Decimal",
+  "PreciseDecimal",
+  "NonFungibleLocalId"
 )
-export type ProgrammaticScryptoSborValue = typeof ProgrammaticScryptoSborValue.Type
+export type ProgrammaticScryptoSborValueKind = typeof ProgrammaticScryptoSborValueKind.Type
 
-export const ScryptoSborValue = Schema.Struct({ raw_hex: Schema.String, programmatic_json: JsonObject })
+interface SborNamed {
+  readonly type_name?: string | undefined
+  readonly field_name?: string | undefined
+}
+type SborValueKind = "I8" | "I16" | "I32" | "I64" | "I128" | "U8" | "U16" | "U32" | "U64" | "U128" | "String"
+type SborStringKind = SborValueKind | "Reference" | "Own" | "Decimal" | "PreciseDecimal" | "NonFungibleLocalId"
+/** `ProgrammaticScryptoSborValue`: SBOR as JSON, discriminated by `kind` (22 kinds), recursive. */
+export type ProgrammaticScryptoSborValue =
+  | (SborNamed & { readonly kind: "Bool"; readonly value: boolean })
+  | (SborNamed & { readonly kind: SborStringKind; readonly value: string })
+  | (SborNamed & {
+      readonly kind: "Array"
+      readonly element_kind: ProgrammaticScryptoSborValueKind
+      readonly element_type_name?: string | undefined
+      readonly elements: ReadonlyArray<ProgrammaticScryptoSborValue>
+    })
+  | (SborNamed & {
+      readonly kind: "Bytes"
+      readonly element_kind: ProgrammaticScryptoSborValueKind
+      readonly element_type_name?: string | undefined
+      readonly hex: string
+    })
+  | (SborNamed & {
+      readonly kind: "Enum"
+      /** A string in the OpenAPI spec and the SDK's model; the real Gateway sends a number (see the fixtures). */
+      readonly variant_id: string | number
+      readonly variant_name?: string | undefined
+      readonly fields: ReadonlyArray<ProgrammaticScryptoSborValue>
+    })
+  | (SborNamed & { readonly kind: "Tuple"; readonly fields: ReadonlyArray<ProgrammaticScryptoSborValue> })
+  | (SborNamed & {
+      readonly kind: "Map"
+      readonly key_kind: ProgrammaticScryptoSborValueKind
+      readonly key_type_name?: string | undefined
+      readonly value_kind: ProgrammaticScryptoSborValueKind
+      readonly value_type_name?: string | undefined
+      readonly entries: ReadonlyArray<{
+        readonly key: ProgrammaticScryptoSborValue
+        readonly value: ProgrammaticScryptoSborValue
+      }>
+    })
+  | UnknownVariant<"kind">
+
+const sborValue: Schema.Schema<ProgrammaticScryptoSborValue, unknown> = Schema.suspend(
+  (): Schema.Schema<ProgrammaticScryptoSborValue, unknown> => ProgrammaticScryptoSborValue
+)
+const sborNamed = { type_name: opt(Schema.String), field_name: opt(Schema.String) }
+
+export const ProgrammaticScryptoSborValue: Schema.Schema<ProgrammaticScryptoSborValue, unknown> = taggedUnion(
+  "kind",
+  Schema.Struct({ kind: Schema.Literal("Bool"), ...sborNamed, value: Schema.Boolean }),
+  Schema.Struct({
+    kind: Schema.Literal(
+      "I8",
+      "I16",
+      "I32",
+      "I64",
+      "I128",
+      "U8",
+      "U16",
+      "U32",
+      "U64",
+      "U128",
+      "String",
+      "Reference",
+      "Own",
+      "Decimal",
+      "PreciseDecimal",
+      "NonFungibleLocalId"
+    ),
+    ...sborNamed,
+    value: Schema.String
+  }),
+  Schema.Struct({
+    kind: Schema.Literal("Array"),
+    ...sborNamed,
+    element_kind: ProgrammaticScryptoSborValueKind,
+    element_type_name: opt(Schema.String),
+    elements: Schema.Array(sborValue)
+  }),
+  Schema.Struct({
+    kind: Schema.Literal("Bytes"),
+    ...sborNamed,
+    element_kind: ProgrammaticScryptoSborValueKind,
+    element_type_name: opt(Schema.String),
+    hex: Schema.String
+  }),
+  Schema.Struct({
+    kind: Schema.Literal("Enum"),
+    ...sborNamed,
+    variant_id: Schema.Union(Schema.String, Schema.Number),
+    variant_name: opt(Schema.String),
+    fields: Schema.Array(sborValue)
+  }),
+  Schema.Struct({ kind: Schema.Literal("Tuple"), ...sborNamed, fields: Schema.Array(sborValue) }),
+  Schema.Struct({
+    kind: Schema.Literal("Map"),
+    ...sborNamed,
+    key_kind: ProgrammaticScryptoSborValueKind,
+    key_type_name: opt(Schema.String),
+    value_kind: ProgrammaticScryptoSborValueKind,
+    value_type_name: opt(Schema.String),
+    entries: Schema.Array(Schema.Struct({ key: sborValue, value: sborValue }))
+  })
+) as unknown as Schema.Schema<ProgrammaticScryptoSborValue, unknown>
+
+export const ScryptoSborValue = Schema.Struct({ raw_hex: Schema.String, programmatic_json: ProgrammaticScryptoSborValue })
 export type ScryptoSborValue = typeof ScryptoSborValue.Type
 
 export const NonFungibleGlobalId = Schema.Struct({ resource_address: Schema.String, non_fungible_id: Schema.String })
@@ -252,7 +377,7 @@ export type MetadataTypedValue = typeof MetadataTypedValue.Type
 
 export const EntityMetadataItemValue = Schema.Struct({
   raw_hex: Schema.String,
-  programmatic_json: JsonObject,
+  programmatic_json: ProgrammaticScryptoSborValue,
   typed: MetadataTypedValue
 })
 

@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { CursorLimit, NonFungibleGlobalId, opt, taggedUnion } from "./common.js"
 
-export const ResourceHoldersRequest = Schema.Struct({ ...CursorLimit, resource_address: Schema.String })
+export const ResourceHoldersRequest = Schema.Struct({ ...CursorLimit, resource_address: opt(Schema.String) })
 export type ResourceHoldersRequest = typeof ResourceHoldersRequest.Type
 
 export const ResourceHoldersCollectionItem = taggedUnion(

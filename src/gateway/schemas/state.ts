@@ -6,6 +6,7 @@ import {
   EntityMetadataCollection,
   EntityMetadataItem,
   JsonObject,
+  ProgrammaticScryptoSborValue,
   PublicKey,
   ScryptoSborValue,
   WithLedgerState,
@@ -119,10 +120,21 @@ export const StateEntityDetailsRequest = Schema.Struct({
 })
 export type StateEntityDetailsRequest = typeof StateEntityDetailsRequest.Type
 
+export const RoleKey = Schema.Struct({ name: Schema.String, module: ObjectModuleId })
+export type RoleKey = typeof RoleKey.Type
+
+/** `resolution: "Explicit"` carries its `explicit_rule` (a Core API `AccessRule`); `"Owner"` defers to the owner role. */
+export const ComponentEntityRoleAssignmentEntryAssignment = taggedUnion(
+  "resolution",
+  Schema.Struct({ resolution: Schema.Literal(RoleAssignmentResolution.Explicit), explicit_rule: JsonObject }),
+  Schema.Struct({ resolution: Schema.Literal(RoleAssignmentResolution.Owner) })
+)
+export type ComponentEntityRoleAssignmentEntryAssignment = typeof ComponentEntityRoleAssignmentEntryAssignment.Type
+
 export const ComponentEntityRoleAssignmentEntry = Schema.Struct({
-  role_key: Schema.Struct({ name: Schema.String, module: ObjectModuleId }),
-  assignment: Schema.Struct({ resolution: RoleAssignmentResolution, explicit_rule: opt(JsonObject) }),
-  updater_roles: opt(Schema.Array(Schema.Struct({ name: Schema.String, module: ObjectModuleId })))
+  role_key: RoleKey,
+  assignment: ComponentEntityRoleAssignmentEntryAssignment,
+  updater_roles: opt(Schema.Array(RoleKey))
 })
 export const ComponentEntityRoleAssignments = Schema.Struct({
   owner: JsonObject,
@@ -130,7 +142,98 @@ export const ComponentEntityRoleAssignments = Schema.Struct({
 })
 export type ComponentEntityRoleAssignments = typeof ComponentEntityRoleAssignments.Type
 
-export const NativeResourceDetails = Schema.Struct({ kind: NativeResourceKind }, JsonObject)
+export const NativeResourceRedemptionValueItem = Schema.Struct({
+  resource_address: Schema.String,
+  amount: opt(Schema.String)
+})
+export type NativeResourceRedemptionValueItem = typeof NativeResourceRedemptionValueItem.Type
+
+const redemption = {
+  redemption_resource_count: Schema.Number,
+  unit_redemption_value: Schema.Array(NativeResourceRedemptionValueItem)
+}
+const K = NativeResourceKind
+
+/** `native_resource_details`, discriminated by `kind` (the 16 kinds of v1.10.1). */
+export const NativeResourceDetails = taggedUnion(
+  "kind",
+  Schema.Struct({
+    kind: Schema.Literal(
+      K.Xrd,
+      K.PackageOwnerBadge,
+      K.AccountOwnerBadge,
+      K.IdentityOwnerBadge,
+      K.ValidatorOwnerBadge,
+      K.Secp256k1SignatureResource,
+      K.Ed25519SignatureResource,
+      K.GlobalCallerResource,
+      K.PackageOfDirectCallerResource,
+      K.SystemExecutionResource
+    )
+  }),
+  Schema.Struct({ kind: Schema.Literal(K.AccessControllerRecoveryBadge), access_controller_address: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal(K.ValidatorClaimNft), validator_address: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal(K.ValidatorLiquidStakeUnit), validator_address: Schema.String, ...redemption }),
+  Schema.Struct({
+    kind: Schema.Literal(K.OneResourcePoolUnit, K.TwoResourcePoolUnit, K.MultiResourcePoolUnit),
+    pool_address: Schema.String,
+    ...redemption
+  })
+)
+export type NativeResourceDetails = typeof NativeResourceDetails.Type
+
+export const TwoWayLinkedDappsCollection = Schema.Struct({
+  items: Schema.Array(Schema.Struct({ dapp_address: Schema.String }))
+})
+export type TwoWayLinkedDappsCollection = typeof TwoWayLinkedDappsCollection.Type
+
+export const TwoWayLinkedEntitiesCollection = Schema.Struct({
+  items: Schema.Array(
+    Schema.Struct({ entity_address: Schema.String, auto_link_blueprints: opt(Schema.Array(Schema.String)) })
+  )
+})
+export type TwoWayLinkedEntitiesCollection = typeof TwoWayLinkedEntitiesCollection.Type
+
+export const TwoWayLinkedDappOnLedgerDetails = Schema.Struct({
+  dapps: opt(TwoWayLinkedDappsCollection),
+  entities: opt(TwoWayLinkedEntitiesCollection),
+  primary_locker: opt(Schema.String)
+})
+export type TwoWayLinkedDappOnLedgerDetails = typeof TwoWayLinkedDappOnLedgerDetails.Type
+
+export const RoyaltyAmount = Schema.Struct({ amount: Schema.String, unit: Schema.Literal("XRD", "USD") })
+export type RoyaltyAmount = typeof RoyaltyAmount.Type
+
+/** `ComponentRoyaltyConfig` and `BlueprintRoyaltyConfig` (the same shape). */
+export const RoyaltyConfig = Schema.Struct({
+  is_enabled: Schema.Boolean,
+  method_rules: opt(Schema.Array(Schema.Struct({ method_name: Schema.String, royalty_amount: opt(RoyaltyAmount) })))
+})
+export type RoyaltyConfig = typeof RoyaltyConfig.Type
+export const ComponentRoyaltyConfig = RoyaltyConfig
+export const BlueprintRoyaltyConfig = RoyaltyConfig
+
+export const PackageCodeCollectionItem = Schema.Struct({
+  vm_type: PackageVmType,
+  code_hash_hex: Schema.String,
+  code_hex: Schema.String
+})
+export type PackageCodeCollectionItem = typeof PackageCodeCollectionItem.Type
+
+export const PackageBlueprintCollectionItem = Schema.Struct({
+  name: Schema.String,
+  version: Schema.String,
+  definition: JsonObject,
+  dependant_entities: opt(Schema.Array(Schema.String)),
+  auth_template: opt(JsonObject),
+  auth_template_is_locked: opt(Schema.Boolean),
+  royalty_config: opt(BlueprintRoyaltyConfig),
+  royalty_config_is_locked: opt(Schema.Boolean)
+})
+export type PackageBlueprintCollectionItem = typeof PackageBlueprintCollectionItem.Type
+
+export const EntitySchemaCollectionItem = Schema.Struct({ schema_hash_hex: Schema.String, schema_hex: Schema.String })
+export type EntitySchemaCollectionItem = typeof EntitySchemaCollectionItem.Type
 
 export const StateEntityDetailsResponseFungibleResourceDetails = Schema.Struct({
   type: Schema.Literal("FungibleResource"),
@@ -139,7 +242,7 @@ export const StateEntityDetailsResponseFungibleResourceDetails = Schema.Struct({
   total_supply: Schema.String,
   total_minted: Schema.String,
   total_burned: Schema.String,
-  two_way_linked_dapps: opt(JsonObject),
+  two_way_linked_dapps: opt(TwoWayLinkedDappsCollection),
   native_resource_details: opt(NativeResourceDetails)
 })
 
@@ -151,7 +254,7 @@ export const StateEntityDetailsResponseNonFungibleResourceDetails = Schema.Struc
   total_minted: Schema.String,
   total_burned: Schema.String,
   non_fungible_data_mutable_fields: Schema.Array(Schema.String),
-  two_way_linked_dapps: opt(JsonObject),
+  two_way_linked_dapps: opt(TwoWayLinkedDappsCollection),
   native_resource_details: opt(NativeResourceDetails)
 })
 
@@ -169,13 +272,13 @@ export const StateEntityDetailsResponseNonFungibleVaultDetails = Schema.Struct({
 
 export const StateEntityDetailsResponsePackageDetails = Schema.Struct({
   type: Schema.Literal("Package"),
-  codes: collection(JsonObject),
+  codes: collection(PackageCodeCollectionItem),
   vm_type: PackageVmType,
   code_hash_hex: Schema.String,
   code_hex: Schema.String,
   royalty_vault_balance: opt(Schema.String),
-  blueprints: opt(collection(JsonObject)),
-  schemas: opt(collection(JsonObject)),
+  blueprints: opt(collection(PackageBlueprintCollectionItem)),
+  schemas: opt(collection(EntitySchemaCollectionItem)),
   role_assignments: opt(ComponentEntityRoleAssignments),
   two_way_linked_dapp_address: opt(Schema.String)
 })
@@ -188,11 +291,11 @@ export const StateEntityDetailsResponseComponentDetails = Schema.Struct({
   state: opt(JsonObject),
   role_assignments: opt(ComponentEntityRoleAssignments),
   royalty_vault_balance: opt(Schema.String),
-  royalty_config: opt(JsonObject),
+  royalty_config: opt(ComponentRoyaltyConfig),
   two_way_linked_dapp_address: opt(Schema.String),
   direct_linked_dapp_address: opt(Schema.String),
   blueprint_linked_dapp_address: opt(Schema.String),
-  two_way_linked_dapp_details: opt(JsonObject),
+  two_way_linked_dapp_details: opt(TwoWayLinkedDappOnLedgerDetails),
   native_resource_details: opt(NativeResourceDetails)
 })
 
@@ -244,10 +347,7 @@ export type StateEntityMetadataPageResponse = typeof StateEntityMetadataPageResp
 
 export const StateEntitySchemaPageRequest = StateEntityMetadataPageRequest
 export type StateEntitySchemaPageRequest = typeof StateEntitySchemaPageRequest.Type
-export const StateEntitySchemaPageResponse = pageResponse(
-  Schema.Struct({ schema_hash_hex: Schema.String, schema_hex: Schema.String }),
-  { address: Schema.String }
-)
+export const StateEntitySchemaPageResponse = pageResponse(EntitySchemaCollectionItem, { address: Schema.String })
 export type StateEntitySchemaPageResponse = typeof StateEntitySchemaPageResponse.Type
 
 export const StateEntityFungiblesPageRequest = Schema.Struct({
@@ -342,7 +442,7 @@ export type StateKeyValueStoreKeysResponse = typeof StateKeyValueStoreKeysRespon
 export const StateKeyValueStoreDataRequest = Schema.Struct({
   ...AtLedgerState,
   key_value_store_address: Schema.String,
-  keys: Schema.Array(Schema.Struct({ key_hex: opt(Schema.String), key_json: opt(JsonObject) }))
+  keys: Schema.Array(Schema.Struct({ key_hex: opt(Schema.String), key_json: opt(ProgrammaticScryptoSborValue) }))
 })
 export type StateKeyValueStoreDataRequest = typeof StateKeyValueStoreDataRequest.Type
 export const StateKeyValueStoreDataResponse = Schema.Struct({
@@ -424,27 +524,16 @@ export const StatePackageBlueprintPageRequest = Schema.Struct({
   package_address: Schema.String
 })
 export type StatePackageBlueprintPageRequest = typeof StatePackageBlueprintPageRequest.Type
-export const StatePackageBlueprintPageResponse = pageResponse(
-  Schema.Struct({
-    name: Schema.String,
-    version: Schema.String,
-    definition: JsonObject,
-    dependant_entities: opt(Schema.Array(Schema.String)),
-    auth_template: opt(JsonObject),
-    auth_template_is_locked: opt(Schema.Boolean),
-    royalty_config: opt(JsonObject),
-    royalty_config_is_locked: opt(Schema.Boolean)
-  }),
-  { package_address: Schema.String }
-)
+export const StatePackageBlueprintPageResponse = pageResponse(PackageBlueprintCollectionItem, {
+  package_address: Schema.String
+})
 export type StatePackageBlueprintPageResponse = typeof StatePackageBlueprintPageResponse.Type
 
 export const StatePackageCodePageRequest = StatePackageBlueprintPageRequest
 export type StatePackageCodePageRequest = typeof StatePackageCodePageRequest.Type
-export const StatePackageCodePageResponse = pageResponse(
-  Schema.Struct({ vm_type: PackageVmType, code_hash_hex: Schema.String, code_hex: Schema.String }),
-  { package_address: Schema.String }
-)
+export const StatePackageCodePageResponse = pageResponse(PackageCodeCollectionItem, {
+  package_address: Schema.String
+})
 export type StatePackageCodePageResponse = typeof StatePackageCodePageResponse.Type
 
 // ---------------------------------------------------------------------------------------------------------------------

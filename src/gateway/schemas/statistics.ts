@@ -5,7 +5,7 @@ import { AtLedgerState, LedgerStateSelector, WithLedgerState, opt } from "./comm
 export const ValidatorsUptimeRequest = Schema.Struct({
   ...AtLedgerState,
   from_ledger_state: opt(LedgerStateSelector),
-  validator_addresses: Schema.Array(Schema.String)
+  validator_addresses: opt(Schema.Array(Schema.String))
 })
 export type ValidatorsUptimeRequest = typeof ValidatorsUptimeRequest.Type
 

@@ -44,7 +44,6 @@ export type StreamTransactionsRequest = typeof StreamTransactionsRequest.Type
 
 export const StreamTransactionsResponse = Schema.Struct({
   ...WithLedgerState,
-  total_count: opt(Schema.Number),
   next_cursor: opt(Schema.String),
   items: Schema.Array(CommittedTransactionInfo)
 })

@@ -1,6 +1,14 @@
 /** `/transaction/*` requests and responses, and the committed-transaction shapes shared with `/stream/transactions`. */
 import { Schema } from "effect"
-import { AtLedgerState, JsonObject, PublicKey, WithLedgerState, opt, taggedUnion } from "./common.js"
+import {
+  AtLedgerState,
+  JsonObject,
+  ProgrammaticScryptoSborValue,
+  PublicKey,
+  WithLedgerState,
+  opt,
+  taggedUnion
+} from "./common.js"
 import {
   AccountDefaultDepositRule,
   AccountResourcePreferenceRule,
@@ -35,6 +43,33 @@ export type TransactionDetailsOptIns = typeof TransactionDetailsOptIns.Type
 // ---------------------------------------------------------------------------------------------------------------------
 // Committed transaction
 
+/** One of `receipt.detailed_events` (the `detailed_events` opt-in). */
+export const DetailedEventsItem = Schema.Struct({
+  identifier: Schema.Struct({ package: Schema.String, blueprint: Schema.String, event: Schema.String }),
+  payload_type_definition: taggedUnion(
+    "kind",
+    Schema.Struct({
+      kind: Schema.Literal("SchemaLocal"),
+      local_type_id: Schema.Number,
+      entity: Schema.String,
+      schema_hash_hex: Schema.String
+    }),
+    Schema.Struct({ kind: Schema.Literal("WellKnown"), well_known_type_id: Schema.Number })
+  ),
+  emitter: taggedUnion(
+    "type",
+    Schema.Struct({
+      type: Schema.Literal("EntityMethod"),
+      method_emitter: Schema.Struct({ entity: Schema.String, module: Schema.String }),
+      outer_emitter: opt(Schema.String),
+      global_emitter: Schema.String
+    }),
+    Schema.Struct({ type: Schema.Literal("PackageFunction"), function_emitter: Schema.Struct({ blueprint: Schema.String }) })
+  ),
+  payload: Schema.Struct({ programmatic_json: JsonObject })
+})
+export type DetailedEventsItem = typeof DetailedEventsItem.Type
+
 export const TransactionReceipt = Schema.Struct({
   status: opt(TransactionStatus),
   fee_summary: opt(JsonObject),
@@ -44,17 +79,8 @@ export const TransactionReceipt = Schema.Struct({
   state_updates: opt(JsonObject),
   next_epoch: opt(JsonObject),
   output: opt(Schema.Unknown),
-  events: opt(Schema.Array(Schema.Struct({ name: Schema.String, emitter: JsonObject, data: JsonObject }))),
-  detailed_events: opt(
-    Schema.Array(
-      Schema.Struct({
-        identifier: JsonObject,
-        payload_type_definition: JsonObject,
-        emitter: JsonObject,
-        payload: JsonObject
-      })
-    )
-  ),
+  events: opt(Schema.Array(Schema.Struct({ name: Schema.String, emitter: JsonObject, data: ProgrammaticScryptoSborValue }))),
+  detailed_events: opt(Schema.Array(DetailedEventsItem)),
   error_message: opt(Schema.String)
 })
 export type TransactionReceipt = typeof TransactionReceipt.Type
@@ -153,8 +179,15 @@ export const TransactionPreviewResponse = Schema.Struct({
 })
 export type TransactionPreviewResponse = typeof TransactionPreviewResponse.Type
 
+/** `PreviewTransaction`, discriminated by `type` (only `Compiled` in v1.10.1). */
+export const PreviewTransaction = taggedUnion(
+  "type",
+  Schema.Struct({ type: Schema.Literal("Compiled"), preview_transaction_hex: Schema.String })
+)
+export type PreviewTransaction = typeof PreviewTransaction.Type
+
 export const TransactionPreviewV2Request = Schema.Struct({
-  preview_transaction: Schema.Struct({ type: Schema.Literal("Compiled"), preview_transaction_hex: Schema.String }),
+  preview_transaction: PreviewTransaction,
   flags: opt(
     Schema.Struct({
       use_free_credit: opt(Schema.Boolean),
