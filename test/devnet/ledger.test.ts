@@ -14,7 +14,7 @@ import * as path from "node:path"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
 import { devnetFee } from "../../src/devnet/ledger/execute.js"
 import { formatDecimal, parseDecimal } from "../../src/devnet/ledger/decimal.js"
-import { Ledger } from "../../src/devnet/ledger/Ledger.js"
+import { type CommittedTransaction, Ledger, type SubmitResult } from "../../src/devnet/ledger/Ledger.js"
 import type { DevnetKey } from "../../src/devnet/ledger/genesis.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
 
@@ -49,6 +49,12 @@ const submitManifest = (
     return { built, result }
   })
 
+/** The commit a submission made; fails the test when there is none. */
+const committedOf = (submitted: SubmitResult): CommittedTransaction => {
+  if (submitted.transaction === undefined) throw new Error(`${submitted.intentHash} did not commit`)
+  return submitted.transaction
+}
+
 const balancesOf = (accounts: ReadonlyArray<string>, resources: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
@@ -78,11 +84,12 @@ const expectCommittedFailure = (
     const { result } = yield* submitManifest(manifest, signers(ledger))
     const submitted = Either.getOrThrow(result)
     expect(submitted.duplicate).toBe(false)
-    expect(submitted.transaction.status).toBe("CommittedFailure")
-    expect(submitted.transaction.errorMessage).toContain(errorPart)
+    const tx = committedOf(submitted)
+    expect(tx.status).toBe("CommittedFailure")
+    expect(tx.errorMessage).toContain(errorPart)
     const fee = devnetFee(instructionCount)
-    expect(submitted.transaction.feePaid).toBe(formatDecimal(fee))
-    expect(submitted.transaction.balanceChanges).toEqual([])
+    expect(tx.feePaid).toBe(formatDecimal(fee))
+    expect(tx.balanceChanges).toEqual([])
     const after = yield* balancesOf(watched, [XRD, hUSDC, hETH])
     const expected = { ...before, [`${user1}|${XRD}`]: formatDecimal(atto(before[`${user1}|${XRD}`] ?? "0") - fee) }
     expect(after).toEqual(expected)
@@ -129,7 +136,7 @@ describe("devnet Ledger", () => {
       expect(submitted.intentHash).toBe(built.intentHash)
       expect(submitted.intentHash).toMatch(/^txid_loc1/)
       expect(submitted.duplicate).toBe(false)
-      const tx = submitted.transaction
+      const tx = committedOf(submitted)
       expect(tx.status).toBe("CommittedSuccess")
       expect(tx.stateVersion).toBe(2)
       const fee = devnetFee(7)
@@ -286,7 +293,7 @@ describe("devnet Ledger", () => {
     }).pipe(Effect.provide(Ledger.memory()))
   )
 
-  it.effect("an expired epoch window is Rejected once the clock has moved past it; the status says so", () =>
+  it.effect("an expired epoch window is refused before the node (Gateway's own check): untracked, status Unknown", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger
       const built = yield* buildNotarizedTransaction({
@@ -300,11 +307,136 @@ describe("devnet Ledger", () => {
       expect((yield* ledger.state).epoch).toBe(3)
       const result = yield* Effect.either(ledger.submit(built.notarizedTransactionHex))
       expect(Either.isLeft(result)).toBe(true)
-      if (Either.isLeft(result)) expect(result.left.reason).toContain("TransactionEpochNoLongerValid")
-      const status = yield* ledger.transactionStatus(built.intentHash)
-      expect(status._tag).toBe("Rejected")
+      if (Either.isLeft(result)) {
+        expect(result.left.reason).toBe("Transaction is no longer valid from epoch 3 but it is now epoch 3")
+        expect(result.left.permanence).toBe("Static")
+      }
+      expect((yield* ledger.transactionStatus(built.intentHash))._tag).toBe("Unknown")
+      expect((yield* ledger.intentStatus(built.intentHash)).payloads).toEqual([])
       expect(yield* ledger.balance(user1, hUSDC)).toBe("5000")
       expect(yield* ledger.balance(user1, XRD)).toBe("10000")
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a fee lock above the balance is a temporary rejection; the Gateway's resubmission commits it once funded", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const poor = ledger.genesis.users[2]
+      // user3 sends away all but 1 XRD, then locks 5 XRD: ErrorBeforeLoanAndDeferredCostsRepaid (temporary).
+      const drain = yield* submitManifest(transferManifest(poor.address, user1, XRD, "9994.9"), [poor.key])
+      expect(committedOf(Either.getOrThrow(drain.result)).status).toBe("CommittedSuccess")
+      const remaining = yield* ledger.balance(poor.address, XRD)
+      expect(atto(remaining)).toBeLessThan(atto("5"))
+      const { built, result } = yield* submitManifest(transferManifest(poor.address, user1, hUSDC, "1"), [poor.key])
+      expect(Either.isLeft(result) && result.left.permanence).toBe("Temporary")
+      const pending = yield* ledger.intentStatus(built.intentHash)
+      expect(pending.committed).toBeUndefined()
+      expect(pending.payloads).toMatchObject([
+        { payloadStatus: "TransientlyRejected", intentStatus: "LikelyButNotCertainRejection", submissionCount: 1 }
+      ])
+      expect(pending.payloads[0]?.latestRejectionReason).toContain("ErrorBeforeLoanAndDeferredCostsRepaid")
+      // The same payload again: a duplicate, not re-executed.
+      const again = yield* ledger.submit(built.notarizedTransactionHex)
+      expect(again).toMatchObject({ duplicate: true, transaction: undefined })
+      // Fund the account; resubmissions at +10 s, +30 s, +70 s meet the node's cached rejection (2 minutes),
+      // the one at +150 s is executed afresh and commits.
+      const fund = yield* submitManifest(transferManifest(user1, poor.address, XRD, "100"), [ledger.genesis.users[0].key])
+      expect(Either.isRight(fund.result)).toBe(true)
+      yield* TestClock.adjust("100 seconds")
+      yield* ledger.state
+      expect((yield* ledger.intentStatus(built.intentHash)).committed).toBeUndefined()
+      yield* TestClock.adjust("51 seconds")
+      const done = yield* ledger.intentStatus(built.intentHash)
+      expect(done.committed?.status).toBe("CommittedSuccess")
+      expect(done.payloads[0]).toMatchObject({ payloadStatus: "Committed", resubmitFromMs: undefined })
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("a temporary rejection that never clears: 5 submissions, then the Gateway concludes", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      // Signed by user2, but user1's account locks the fee: the owner's proof is missing (temporary).
+      const { built, result } = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), [
+        ledger.genesis.users[1].key
+      ])
+      expect(Either.isLeft(result) && result.left.permanence).toBe("Temporary")
+      for (let i = 0; i < 40; i++) {
+        yield* TestClock.adjust("10 seconds")
+        yield* ledger.state
+      }
+      const info = yield* ledger.intentStatus(built.intentHash)
+      expect(info.payloads).toMatchObject([
+        {
+          payloadStatus: "TransientlyRejected",
+          submissionCount: 5,
+          resubmitFromMs: undefined,
+          handlingStatusReason: "Concluded due to exceeding max submission to node count"
+        }
+      ])
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("duplicates are keyed on the payload hash: the same intent in another payload is not a duplicate", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const { epoch } = yield* ledger.state
+      const intent = {
+        manifest: transferManifest(user1, user2, hUSDC, "2"),
+        signers: [ledger.genesis.users[0].key],
+        startEpochInclusive: epoch,
+        nonce: 77
+      }
+      const first = yield* buildNotarizedTransaction({ ...intent, notary: ledger.genesis.notary })
+      const committed = yield* ledger.submit(first.notarizedTransactionHex)
+      expect(committed.duplicate).toBe(false)
+      // Same intent, notarized again by the same notary: the payload differs only when the signature does, so we
+      // re-sign with an extra signature to get a second payload of the same intent.
+      const second = yield* buildNotarizedTransaction({
+        ...intent,
+        signers: [ledger.genesis.users[0].key, ledger.genesis.users[1].key],
+        notary: ledger.genesis.notary
+      })
+      expect(second.intentHash).toBe(first.intentHash)
+      expect(second.notarizedTransactionHex).not.toBe(first.notarizedTransactionHex)
+      const clash = yield* ledger.submit(second.notarizedTransactionHex)
+      expect(clash).toMatchObject({ duplicate: false, transaction: undefined })
+      const info = yield* ledger.intentStatus(first.intentHash)
+      expect(info.committed?.payloadHash).toBe(committed.payloadHash)
+      expect(info.payloads.map((p) => p.payloadStatus)).toEqual(["Committed", "ClashingCommit"])
+      expect((yield* ledger.submit(first.notarizedTransactionHex)).duplicate).toBe(true)
+      expect(yield* ledger.balance(user2, hUSDC)).toBe("5002")
+    }).pipe(Effect.provide(Ledger.memory()))
+  )
+
+  it.effect("each round change is a committed round-update transaction with its own state version", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const start = yield* ledger.state
+      expect(start).toMatchObject({ state_version: 1, epoch: 1, round: 1 })
+      yield* TestClock.adjust("1 second")
+      const next = yield* ledger.state
+      expect(next).toMatchObject({ state_version: 2, epoch: 1, round: 2 })
+      expect(yield* ledger.state).toEqual(next) // the same round: nothing new
+      yield* TestClock.adjust("5 minutes")
+      const epoch2 = yield* ledger.state
+      expect(epoch2).toMatchObject({ state_version: 3, epoch: 2, round: 2 })
+      const all = yield* ledger.transactions({
+        order: "Asc",
+        kind: "All",
+        status: "All",
+        withdrawnFrom: [],
+        depositedInto: [],
+        affected: [],
+        resources: [],
+        limit: 10
+      })
+      expect(all.items.map((t) => [t.kind, t.epoch, t.round, t.nextEpoch])).toEqual([
+        ["Genesis", 1, 1, undefined],
+        ["RoundUpdate", 1, 2, undefined],
+        ["RoundUpdate", 2, 2, 2]
+      ])
+      const stamp = yield* ledger.ledgerStateAt(2)
+      expect(Option.getOrThrow(stamp)).toEqual(next)
     }).pipe(Effect.provide(Ledger.memory()))
   )
 

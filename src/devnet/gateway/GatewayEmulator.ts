@@ -4,7 +4,7 @@
  * (20 addresses per request, pages of 100 with opaque cursors). Any other path answers the Gateway's
  * ErrorResponse shape saying it is not supported by the devnet.
  */
-import { Cause, Data, Effect, Option, ParseResult, Schema } from "effect"
+import { Cause, Data, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { decodeBech32m, encodeBech32m } from "../../exchange/bech32m.js"
 import { TransactionDetailsOptIns } from "../../gateway/index.js"
 import { addressKind, isAccountAddress, vaultAddress } from "../ledger/address.js"
@@ -12,15 +12,20 @@ import { type CommittedTransaction, Ledger, type LedgerState, type StreamQuery }
 import { parseDecimal } from "../ledger/decimal.js"
 import { loadRet, parseManifestText } from "../ledger/transaction.js"
 import { type GatewayMetadataItem, metadataItem, virtualOwnerMetadata } from "./metadata.js"
+import { statusResponse } from "./status.js"
 import {
   PreviewRequest,
+  costingParameters,
+  emptyStateUpdates,
+  feeDestination,
   feeSummary,
   previewMessageError,
   previewNodeError,
   previewReceipt,
   previewRequestErrors,
   previewResourceChanges,
-  previewSignerAccounts
+  previewSignerAccounts,
+  vaultReference
 } from "./preview.js"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -69,8 +74,13 @@ const otherError = (error: string) =>
     validation_errors: [{ path: "?", errors: [error] }]
   })
 
+/** `EntityNotFoundException` (404, message "Entity not found"), babylon-gateway v1.10.1 `Exceptions/`. */
 const entityNotFound = (address: string) =>
-  gatewayFailure(404, `Entity not found: ${address}`, { type: "EntityNotFoundError", address })
+  gatewayFailure(404, "Entity not found", { type: "EntityNotFoundError", address })
+
+/** `InvalidEntityException` (400, message "Invalid entity"): the address is of another kind of entity. */
+const invalidEntity = (address: string) =>
+  gatewayFailure(400, "Invalid entity", { type: "InvalidEntityError", address })
 
 const notSupported = (path: string) =>
   gatewayFailure(
@@ -127,6 +137,41 @@ const FungiblesPageRequest = Schema.Struct({
   opt_ins: opt(Schema.Struct({ explicit_metadata: opt(Schema.Array(Schema.String)) }))
 })
 const FungibleVaultsPageRequest = Schema.Struct({ ...Paging, address: Address, resource_address: Address })
+const NonFungiblesPageRequest = Schema.Struct({
+  ...Paging,
+  address: Address,
+  aggregation_level: opt(AggregationLevel),
+  opt_ins: opt(
+    Schema.Struct({
+      non_fungible_include_nfids: opt(Schema.Boolean),
+      explicit_metadata: opt(Schema.Array(Schema.String))
+    })
+  )
+})
+const NonFungibleVaultsPageRequest = Schema.Struct({
+  ...Paging,
+  address: Address,
+  resource_address: Address,
+  opt_ins: opt(Schema.Struct({ non_fungible_include_nfids: opt(Schema.Boolean) }))
+})
+const NonFungibleVaultIdsPageRequest = Schema.Struct({
+  ...Paging,
+  address: Address,
+  vault_address: Address,
+  resource_address: Address
+})
+const NonFungibleIdsRequest = Schema.Struct({ ...Paging, resource_address: Address })
+const NonFungibleIdListRequest = Schema.Struct({
+  at_ledger_state: opt(LedgerStateSelector),
+  resource_address: Address,
+  non_fungible_ids: Schema.Array(Schema.String)
+})
+const KeyValueStoreKeysRequest = Schema.Struct({ ...Paging, key_value_store_address: Address })
+const KeyValueStoreDataRequest = Schema.Struct({
+  at_ledger_state: opt(LedgerStateSelector),
+  key_value_store_address: Address,
+  keys: Schema.Array(Schema.Struct({ key_hex: opt(Schema.String), key_json: opt(Schema.Unknown) }))
+})
 
 
 const SubmitRequest = Schema.Struct({ notarized_transaction_hex: Schema.String })
@@ -199,7 +244,15 @@ export const SUPPORTED_PATHS = [
   "/state/entity/details",
   "/state/entity/page/metadata",
   "/state/entity/page/fungibles/",
-  "/state/entity/page/fungible-vaults/"
+  "/state/entity/page/fungible-vaults/",
+  "/state/entity/page/non-fungibles/",
+  "/state/entity/page/non-fungible-vaults/",
+  "/state/entity/page/non-fungible-vault/ids",
+  "/state/non-fungible/ids",
+  "/state/non-fungible/data",
+  "/state/non-fungible/location",
+  "/state/key-value-store/keys",
+  "/state/key-value-store/data"
 ] as const
 
 /** Release info reported by `/status/gateway-status`. */
@@ -453,6 +506,58 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
     }
   }
 
+  // --- entities ---
+
+  const wk = networkConfig.well_known_addresses
+  /**
+   * The well-known non-fungible badges every network has from genesis, with their id types; none is ever minted
+   * on the devnet (signatures and callers are virtual badges; no account or package is securified).
+   */
+  const NON_FUNGIBLE_BADGES = new Map<string, "Bytes" | "Integer">([
+    [wk.secp256k1_signature_virtual_badge, "Bytes"],
+    [wk.ed25519_signature_virtual_badge, "Bytes"],
+    [wk.package_of_direct_caller_virtual_badge, "Bytes"],
+    [wk.global_caller_virtual_badge, "Bytes"],
+    [wk.system_transaction_badge, "Integer"],
+    [wk.package_owner_badge, "Bytes"],
+    [wk.validator_owner_badge, "Bytes"],
+    [wk.account_owner_badge, "Bytes"],
+    [wk.identity_owner_badge, "Bytes"]
+  ])
+  const nonFungibleBadge = (address: string) => NON_FUNGIBLE_BADGES.get(address)
+
+  type EntityKind = "Component" | "FungibleResource" | "NonFungibleResource" | "Vault"
+  /** What the ledger has at `address` at a state version (accounts and identities are pre-allocated). */
+  const entityKindOf = (address: string, version: number) =>
+    Effect.gen(function* () {
+      const kind = addressKind(address)
+      if (isAccountAddress(address) || kind === "GlobalVirtualEd25519Identity" || kind === "GlobalIdentity") {
+        return "Component" as EntityKind
+      }
+      if (nonFungibleBadge(address) !== undefined) return "NonFungibleResource" as EntityKind
+      if (kind === "GlobalFungibleResourceManager") {
+        const resource = yield* ledger.resource(address)
+        return Option.isSome(resource) && resource.value.createdAtStateVersion <= version
+          ? ("FungibleResource" as EntityKind)
+          : undefined
+      }
+      if (kind === "InternalFungibleVault") {
+        return Option.isSome(yield* ledger.vaultOwner(address)) ? ("Vault" as EntityKind) : undefined
+      }
+      return undefined
+    })
+
+  /**
+   * `EntityQuerier.GetEntity<T>`: 404 `EntityNotFoundError` when nothing is at the address (pre-allocated accounts
+   * and identities always exist), 400 `InvalidEntityError` when it is another kind of entity.
+   */
+  const requireEntity = (address: string, version: number, expected: EntityKind) =>
+    Effect.gen(function* () {
+      const kind = yield* entityKindOf(address, version)
+      if (kind === undefined) return yield* entityNotFound(address)
+      if (kind !== expected) return yield* invalidEntity(address)
+    })
+
   // --- handlers ---
 
   const entityDetails = (body: unknown) =>
@@ -503,9 +608,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
           }
           if (kind === "GlobalFungibleResourceManager") {
             const resource = yield* ledger.resource(address)
-            if (Option.isNone(resource) || resource.value.createdAtStateVersion > version) {
-              return yield* entityNotFound(address)
-            }
+            if (Option.isNone(resource) || resource.value.createdAtStateVersion > version) return undefined
             const r = resource.value
             return {
               address,
@@ -528,10 +631,10 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
           }
           if (kind === "InternalFungibleVault") {
             const owner = yield* ledger.vaultOwner(address)
-            if (Option.isNone(owner)) return yield* entityNotFound(address)
+            if (Option.isNone(owner)) return undefined
             const vaults = yield* ledger.accountVaults(owner.value.account, version)
             const vault = vaults.find((v) => v.resource === owner.value.resource)
-            if (vault === undefined) return yield* entityNotFound(address)
+            if (vault === undefined) return undefined
             return {
               address,
               metadata,
@@ -556,10 +659,30 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
               }
             }
           }
-          return yield* entityNotFound(address)
+          const badge = nonFungibleBadge(address)
+          if (badge !== undefined) {
+            return {
+              address,
+              fungible_resources: { total_count: 0, items: [] },
+              non_fungible_resources: emptyNonFungibles,
+              metadata,
+              ...explicit,
+              details: {
+                type: "NonFungibleResource",
+                role_assignments: { owner: { rule: { type: "DenyAll" }, updater: "None" }, entries: [] },
+                non_fungible_id_type: badge,
+                total_supply: "0",
+                total_minted: "0",
+                total_burned: "0",
+                non_fungible_data_mutable_fields: []
+              }
+            }
+          }
+          // Not on the ledger: omitted, as `EntityQuerier.GetEntities` leaves out what it cannot find.
+          return undefined
         })
       )
-      return { ledger_state: ledgerState, items }
+      return { ledger_state: ledgerState, items: items.filter((item) => item !== undefined) }
     })
 
   const metadataPage = (body: unknown) =>
@@ -568,6 +691,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       yield* validateAddress("address", request.address)
       const { limit, offset } = yield* pageParams(request, true)
       const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      if ((yield* entityKindOf(request.address, version)) === undefined) return yield* entityNotFound(request.address)
       const all = yield* metadataItems(request.address, version)
       return { ledger_state: ledgerState, ...paginate(all, offset, limit), address: request.address }
     })
@@ -579,6 +703,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       yield* validateExplicit(request.opt_ins?.explicit_metadata)
       const { limit, offset } = yield* pageParams(request, true)
       const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      yield* requireEntity(request.address, version, "Component")
       const all = isAccountAddress(request.address)
         ? yield* fungibleItems(
             request.address,
@@ -597,6 +722,8 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       yield* validateAddress("resource_address", request.resource_address)
       const { limit, offset } = yield* pageParams(request, true)
       const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      yield* requireEntity(request.address, version, "Component")
+      yield* requireEntity(request.resource_address, version, "FungibleResource")
       const vaults = isAccountAddress(request.address) ? yield* ledger.accountVaults(request.address, version) : []
       const all = vaults
         .filter((v) => v.resource === request.resource_address)
@@ -613,17 +740,202 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       }
     })
 
+  // --- non-fungibles and key-value stores (babylon-gateway v1.10.1 `EntityStateQuerier`, `NonFungibleQuerier`,
+  // `KeyValueStoreQuerier`): the devnet holds no non-fungible vault and no key-value store, so every collection is
+  // empty, and the errors are the Gateway's for an unknown or mistyped entity. ---
+
+  /** `EntityNonFungibleResourcesPage`: a component's non-fungible resources (none on the devnet). */
+  const nonFungiblesPage = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(NonFungiblesPageRequest, body)
+      yield* validateAddress("address", request.address)
+      yield* validateExplicit(request.opt_ins?.explicit_metadata)
+      const { limit, offset } = yield* pageParams(request, true)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      yield* requireEntity(request.address, version, "Component")
+      return { ledger_state: ledgerState, ...paginate([], offset, limit), address: request.address }
+    })
+
+  /** `EntityNonFungibleResourceVaults`: the component must be one, the resource a non-fungible resource. */
+  const nonFungibleVaultsPage = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(NonFungibleVaultsPageRequest, body)
+      yield* validateAddress("address", request.address)
+      yield* validateAddress("resource_address", request.resource_address)
+      const { limit, offset } = yield* pageParams(request, true)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      yield* requireEntity(request.address, version, "Component")
+      yield* requireEntity(request.resource_address, version, "NonFungibleResource")
+      return {
+        ledger_state: ledgerState,
+        ...paginate([], offset, limit),
+        address: request.address,
+        resource_address: request.resource_address
+      }
+    })
+
+  /** `EntityNonFungibleIds`: component, non-fungible resource, then the vault, each looked up in that order. */
+  const nonFungibleVaultIdsPage = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(NonFungibleVaultIdsPageRequest, body)
+      yield* validateAddress("address", request.address)
+      yield* validateAddress("resource_address", request.resource_address)
+      yield* validateAddress("vault_address", request.vault_address)
+      yield* pageParams(request, true)
+      const { version } = yield* atState(request.at_ledger_state)
+      yield* requireEntity(request.address, version, "Component")
+      yield* requireEntity(request.resource_address, version, "NonFungibleResource")
+      // No non-fungible vault exists on the devnet, so a vault address is never one.
+      return yield* requireEntity(request.vault_address, version, "Vault").pipe(
+        Effect.zipRight(entityNotFound(request.vault_address))
+      )
+    })
+
+  const nonFungibleIds = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(NonFungibleIdsRequest, body)
+      yield* validateAddress("resource_address", request.resource_address)
+      const { limit, offset } = yield* pageParams(request, true)
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      yield* requireEntity(request.resource_address, version, "NonFungibleResource")
+      return {
+        ledger_state: ledgerState,
+        resource_address: request.resource_address,
+        non_fungible_ids: paginate([], offset, limit)
+      }
+    })
+
+  /** `StateNonFungibleDataRequestValidator` / `...LocationRequestValidator`: 1 to 100 ids, none empty. */
+  const nonFungibleIdList = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(NonFungibleIdListRequest, body)
+      yield* validateAddress("resource_address", request.resource_address)
+      if (request.non_fungible_ids.length === 0) {
+        return yield* invalidField("non_fungible_ids", "'Non Fungible Ids' must not be empty.")
+      }
+      if (request.non_fungible_ids.length > MAX_PAGE_SIZE) {
+        return yield* invalidField(
+          "non_fungible_ids.Count",
+          `'Count' must be less than or equal to '${MAX_PAGE_SIZE}'. You entered ${request.non_fungible_ids.length}.`
+        )
+      }
+      const empty = request.non_fungible_ids.findIndex((id) => id.length === 0)
+      if (empty >= 0) {
+        return yield* invalidField(`non_fungible_ids[${empty}]`, "'Non Fungible Ids' must not be empty.")
+      }
+      const { version, ledgerState } = yield* atState(request.at_ledger_state)
+      yield* requireEntity(request.resource_address, version, "NonFungibleResource")
+      return { request, ledgerState }
+    })
+
+  /** Ids that were never minted are left out (`NonFungibleResourceQueries.NonFungibleIdData` selects minted ids). */
+  const nonFungibleData = (body: unknown) =>
+    Effect.map(nonFungibleIdList(body), ({ ledgerState, request }) => ({
+      ledger_state: ledgerState,
+      resource_address: request.resource_address,
+      non_fungible_id_type: nonFungibleBadge(request.resource_address) ?? "Bytes",
+      non_fungible_ids: []
+    }))
+
+  const nonFungibleLocation = (body: unknown) =>
+    Effect.map(nonFungibleIdList(body), ({ ledgerState, request }) => ({
+      ledger_state: ledgerState,
+      resource_address: request.resource_address,
+      non_fungible_ids: []
+    }))
+
+  /**
+   * `GetNonPreAllocatedEntity<InternalKeyValueStoreEntity>`: a virtual account or identity that was never written is
+   * not found; an entity of another kind is invalid; no key-value store exists on the devnet.
+   */
+  const requireKeyValueStore = (address: string, version: number) =>
+    Effect.gen(function* () {
+      const kind = yield* entityKindOf(address, version)
+      const persisted =
+        kind === "Component" ? isAccountAddress(address) && (yield* ledger.accountVaults(address, version)).length > 0 : true
+      if (kind === undefined || !persisted) return yield* entityNotFound(address)
+      return yield* invalidEntity(address)
+    })
+
+  const keyValueStoreKeys = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(KeyValueStoreKeysRequest, body)
+      yield* validateAddress("key_value_store_address", request.key_value_store_address)
+      yield* pageParams(request, true)
+      const { version } = yield* atState(request.at_ledger_state)
+      return yield* requireKeyValueStore(request.key_value_store_address, version)
+    })
+
+  /** `StateKeyValueStoreDataRequestValidator` and `...KeyItemValidator`: 1 to 100 keys, each `key_hex` or `key_json`. */
+  const keyValueStoreData = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(KeyValueStoreDataRequest, body)
+      yield* validateAddress("key_value_store_address", request.key_value_store_address)
+      if (request.keys.length === 0) return yield* invalidField("keys", "'Keys' must not be empty.")
+      if (request.keys.length > MAX_PAGE_SIZE) {
+        return yield* invalidField(
+          "keys.Count",
+          `'Count' must be less than or equal to '${MAX_PAGE_SIZE}'. You entered ${request.keys.length}.`
+        )
+      }
+      const errors: Array<{ path: string; errors: ReadonlyArray<string> }> = []
+      request.keys.forEach((key, i) => {
+        if (key.key_hex !== undefined && (!/^[0-9a-fA-F]*$/.test(key.key_hex) || key.key_hex.length % 2 === 1)) {
+          errors.push({ path: `keys[${i}].key_hex`, errors: ["'Key Hex' must be HEX-encoded value."] })
+        }
+        if (key.key_hex === undefined && key.key_json === undefined) {
+          errors.push({ path: `keys[${i}]`, errors: ["Either key_hex or key_json must be not empty."] })
+        }
+      })
+      if (errors.length > 0) return yield* invalidRequest(errors)
+      const { version } = yield* atState(request.at_ledger_state)
+      return yield* requireKeyValueStore(request.key_value_store_address, version)
+    })
+
   const feeAtto = (tx: CommittedTransaction): bigint => {
     const fee = parseDecimal(tx.feePaid)
     if (fee === undefined) throw new Error(`The ledger recorded an unreadable fee ${tx.feePaid} at ${tx.stateVersion}`)
     return fee
   }
 
+  /**
+   * `CommittedTransactionInfo` by babylon-gateway v1.10.1 `TransactionQuerier.MapSingleTransaction`: the receipt
+   * carries `status` and `error_message` always, `next_epoch` when the transaction ended an epoch, `output` unless
+   * `receipt_output: false` (it defaults to true), and `fee_summary`, `fee_source`, `fee_destination`,
+   * `costing_parameters`, `state_updates`, `events`, `detailed_events` only when opted in; `affected_global_entities`,
+   * `raw_hex`, `manifest_instructions` and `balance_changes` are opt-ins too; `payload_hash`, `intent_hash`,
+   * `message` and `manifest_classes` belong to user transactions only.
+   *
+   * The devnet keeps no substates or SBOR events: `state_updates` has empty lists and `events`/`detailed_events`
+   * are empty lists. A user transaction's `output` has one entry per instruction (unit, or the bucket it returned).
+   */
   const transactionInfo = (tx: CommittedTransaction, optIns: TransactionDetailsOptIns | undefined) => {
+    const fee = feeAtto(tx)
     const receipt = {
       status: tx.status,
-      ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage }),
-      ...(optIns?.receipt_fee_summary === true ? { fee_summary: feeSummary(feeAtto(tx)) } : {})
+      ...(optIns?.receipt_output !== false && tx.kind === "User"
+        ? { output: tx.outputs.map((hex) => ({ hex, programmatic_json: null })) }
+        : {}),
+      ...(optIns?.receipt_fee_summary === true ? { fee_summary: feeSummary(fee) } : {}),
+      ...(optIns?.receipt_fee_source === true
+        ? {
+            fee_source: {
+              from_vaults: tx.feeBalanceChanges.map((c) => ({
+                vault_entity: vaultReference(c.entity, c.resource),
+                xrd_amount: c.change.startsWith("-") ? c.change.slice(1) : c.change
+              }))
+            }
+          }
+        : {}),
+      ...(optIns?.receipt_fee_destination === true ? { fee_destination: feeDestination(fee) } : {}),
+      ...(optIns?.receipt_costing_parameters === true ? { costing_parameters: costingParameters(0) } : {}),
+      ...(tx.nextEpoch === undefined
+        ? {}
+        : { next_epoch: { epoch: tx.nextEpoch, validators: [], significant_protocol_update_readiness: [] } }),
+      ...(optIns?.receipt_state_changes === true ? { state_updates: emptyStateUpdates } : {}),
+      ...(optIns?.receipt_events === true ? { events: [] } : {}),
+      ...(optIns?.detailed_events === true ? { detailed_events: [] } : {}),
+      ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage })
     }
     return {
       state_version: tx.stateVersion,
@@ -665,73 +977,17 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
     }
   }
 
+  /**
+   * `/transaction/status`: babylon-gateway v1.10.1 `PendingTransactionResponseAggregator` over what the ledger knows
+   * of the intent (its commit, and every payload of it submitted through this Gateway). A payload refused at submit
+   * (bad hex, static validation, the epoch check) was never tracked, so its intent reads `Unknown`.
+   */
   const transactionStatus = (body: unknown) =>
     Effect.gen(function* () {
       const request = yield* decodeBody(StatusRequest, body)
+      const info = yield* ledger.intentStatus(request.intent_hash)
       const ledgerState = yield* ledger.state
-      const status = yield* ledger.transactionStatus(request.intent_hash)
-      if (status._tag === "Committed") {
-        const tx = status.transaction
-        const success = tx.status === "CommittedSuccess"
-        const description = success
-          ? "This transaction has been committed to the ledger as a success. For more information, use the /transaction/committed-details endpoint."
-          : "This transaction has been committed to the ledger as a failure. For more information, use the /transaction/committed-details endpoint."
-        return {
-          ledger_state: ledgerState,
-          status: tx.status,
-          intent_status: tx.status,
-          intent_status_description: description,
-          known_payloads: [
-            {
-              payload_hash: tx.payloadHash,
-              status: tx.status,
-              payload_status: tx.status,
-              payload_status_description: success
-                ? "This particular payload for this transaction has been committed to the ledger as a success. For more information, use the /transaction/committed-details endpoint."
-                : "This particular payload for this transaction has been committed to the ledger as a failure. For more information, use the /transaction/committed-details endpoint.",
-              ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage }),
-              handling_status: "Concluded",
-              handling_status_reason: "The transaction is committed"
-            }
-          ],
-          committed_state_version: tx.stateVersion,
-          ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage })
-        }
-      }
-      if (status._tag === "Rejected") {
-        return {
-          ledger_state: ledgerState,
-          status: "Rejected",
-          intent_status: "PermanentlyRejected",
-          intent_status_description: "The transaction has been permanently rejected by the network.",
-          known_payloads:
-            status.payloadHash === undefined
-              ? []
-              : [
-                  {
-                    payload_hash: status.payloadHash,
-                    status: "Rejected",
-                    payload_status: "PermanentlyRejected",
-                    payload_status_description: "This particular payload has been permanently rejected.",
-                    error_message: status.reason,
-                    latest_error_message: status.reason,
-                    handling_status: "Concluded",
-                    handling_status_reason: "The payload was permanently rejected"
-                  }
-                ],
-          ...(status.permanentlyRejectsAtEpoch === undefined
-            ? {}
-            : { permanently_rejects_at_epoch: status.permanentlyRejectsAtEpoch }),
-          error_message: status.reason
-        }
-      }
-      return {
-        ledger_state: ledgerState,
-        status: "Unknown",
-        intent_status: "Unknown",
-        intent_status_description: "No information is known about this transaction intent.",
-        known_payloads: []
-      }
+      return statusResponse(ledgerState, info)
     })
 
   const committedDetails = (body: unknown) =>
@@ -740,7 +996,8 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       const { version, ledgerState } = yield* atState(request.at_ledger_state)
       const tx = yield* ledger.committedTransaction(request.intent_hash)
       if (Option.isNone(tx) || tx.value.stateVersion > version) {
-        return yield* gatewayFailure(404, `Transaction not found: ${request.intent_hash}`, {
+        // `TransactionNotFoundException`: message "Transaction not found", details carry the intent hash.
+        return yield* gatewayFailure(404, "Transaction not found", {
           type: "TransactionNotFoundError",
           intent_hash: request.intent_hash
         })
@@ -748,13 +1005,32 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
       return { ledger_state: ledgerState, transaction: transactionInfo(tx.value, request.opt_ins) }
     })
 
+  /**
+   * `/transaction/submit` (babylon-gateway v1.10.1 `TransactionSubmitRequestValidator`, `SubmissionService`):
+   * - `notarized_transaction_hex` must be non-empty hex (`NotEmpty().Hex()`), else 400 `InvalidRequestError` with
+   *   `validation_errors`;
+   * - a payload that does not decode, is statically invalid or whose epoch window the Gateway refuses answers 400
+   *   `InvalidTransactionError` and is not tracked;
+   * - duplicates are keyed on the payload hash (`SubmissionTrackingService.TrackSubmission`);
+   * - a node rejection that is temporary (fee lock above the balance, a fee lock without the owner's signature, a
+   *   start epoch one ahead) answers 200 `duplicate: false`: only a payload whose `PayloadLedgerStatus` is
+   *   `PermanentlyRejected` throws `InvalidTransactionException.FromPermanentlyRejectedTransactionError` (400).
+   */
   const submit = (body: unknown) =>
     Effect.gen(function* () {
       const request = yield* decodeBody(SubmitRequest, body)
-      const result = yield* ledger
-        .submit(request.notarized_transaction_hex)
-        .pipe(Effect.mapError((e) => gatewayFailure(400, e.reason, { type: "InvalidTransactionError" })))
-      return { duplicate: result.duplicate }
+      const hex = request.notarized_transaction_hex
+      if (hex.length === 0) {
+        return yield* invalidField("notarized_transaction_hex", "'Notarized Transaction Hex' must not be empty.")
+      }
+      if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 === 1) {
+        return yield* invalidField("notarized_transaction_hex", "'Notarized Transaction Hex' must be HEX-encoded value.")
+      }
+      const result = yield* Effect.either(ledger.submit(hex))
+      if (Either.isRight(result)) return { duplicate: result.right.duplicate }
+      const rejected = result.left
+      if (rejected.permanence === "Temporary") return { duplicate: false }
+      return yield* gatewayFailure(400, rejected.reason, { type: "InvalidTransactionError" })
     })
 
   /**
@@ -892,7 +1168,15 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
     "/state/entity/details": entityDetails,
     "/state/entity/page/metadata": metadataPage,
     "/state/entity/page/fungibles/": fungiblesPage,
-    "/state/entity/page/fungible-vaults/": fungibleVaultsPage
+    "/state/entity/page/fungible-vaults/": fungibleVaultsPage,
+    "/state/entity/page/non-fungibles/": nonFungiblesPage,
+    "/state/entity/page/non-fungible-vaults/": nonFungibleVaultsPage,
+    "/state/entity/page/non-fungible-vault/ids": nonFungibleVaultIdsPage,
+    "/state/non-fungible/ids": nonFungibleIds,
+    "/state/non-fungible/data": nonFungibleData,
+    "/state/non-fungible/location": nonFungibleLocation,
+    "/state/key-value-store/keys": keyValueStoreKeys,
+    "/state/key-value-store/data": keyValueStoreData
   }
 
   const findRoute = (path: string) => {

@@ -188,7 +188,7 @@ export const previewSignerAccounts = (r: PreviewRequest): ReadonlyArray<string> 
 const COST_UNIT_PRICE_ATTO = 50_000_000_000n
 
 /** The mainnet costing parameters, as a Core API receipt reports them. */
-const costingParameters = (tipPercentage: number) => ({
+export const costingParameters = (tipPercentage: number) => ({
   execution_cost_unit_price: formatDecimal(COST_UNIT_PRICE_ATTO),
   execution_cost_unit_limit: 100_000_000,
   execution_cost_unit_loan: 4_000_000,
@@ -218,7 +218,7 @@ export const feeSummary = (feeAtto: bigint) => ({
 })
 
 /** Where the fee went, as on the network: a quarter to the proposer, a quarter to the validator set, the rest burnt. */
-const feeDestination = (feeAtto: bigint) => {
+export const feeDestination = (feeAtto: bigint) => {
   const quarter = feeAtto / 4n
   return {
     to_proposer: formatDecimal(quarter),
@@ -237,9 +237,9 @@ const entityReference = (address: string) => {
   }
 }
 
-const vaultReference = (account: string, resource: string) => entityReference(vaultAddress(account, resource))
+export const vaultReference = (account: string, resource: string) => entityReference(vaultAddress(account, resource))
 
-const emptyStateUpdates = {
+export const emptyStateUpdates = {
   deleted_partitions: [],
   created_substates: [],
   updated_substates: [],

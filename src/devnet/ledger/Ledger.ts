@@ -14,7 +14,9 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
+  CONSENSUS_MANAGER,
   DEVNET_NETWORK_NAME,
+  blake2b256,
   addressKind,
   derivedResourceAddress,
   isAccountAddress,
@@ -44,7 +46,13 @@ export interface LedgerState {
   readonly round: number
 }
 
-export type TransactionKind = "User" | "Genesis" | "System"
+/**
+ * `RoundUpdate`: the consensus round changed. On the real ledger every round change is a committed transaction
+ * (`RoundUpdateV1`, a ledger transaction with its own state version; the Gateway's `/stream/transactions` lists it
+ * with `kind_filter: "All"`, and with `"EpochChange"` when it ends an epoch). The devnet commits one when it sees
+ * the Clock's round has moved on since the last commit, so a round jump of several rounds is one transaction.
+ */
+export type TransactionKind = "User" | "Genesis" | "System" | "RoundUpdate"
 
 export interface CommittedTransaction {
   readonly stateVersion: number
@@ -64,6 +72,10 @@ export interface CommittedTransaction {
   readonly balanceChanges: ReadonlyArray<{ entity: string; resource: string; change: string }>
   readonly affectedGlobalEntities: ReadonlyArray<string>
   readonly manifestClasses: ReadonlyArray<"General" | "Transfer">
+  /** For a round update that ended an epoch: the epoch that began (the receipt's `next_epoch`). */
+  readonly nextEpoch: number | undefined
+  /** Per manifest instruction, the SBOR hex of its output (the Core API receipt's `output[].hex`). */
+  readonly outputs: ReadonlyArray<string>
 }
 
 export interface VaultBalance {
@@ -92,6 +104,40 @@ export interface MetadataEntry {
   readonly lastUpdatedAtStateVersion: number
 }
 
+/**
+ * What the Gateway knows of a submitted payload (its `pending_transactions` row), as babylon-gateway v1.10.1 keeps
+ * it: `PendingTransaction.cs` (statuses, resubmission schedule, retirement), `NodeSubmissionResult` in
+ * `TransactionSubmitter.cs` (how a node's answer maps to a payload and an intent status).
+ */
+export type PayloadLedgerStatus =
+  | "Committed"
+  | "CommitPending"
+  | "ClashingCommit"
+  | "PermanentlyRejected"
+  | "TransientlyRejected"
+export type IntentLedgerStatus = "Committed" | "CommitPending" | "PermanentRejection" | "LikelyButNotCertainRejection"
+
+export interface TrackedPayload {
+  readonly payloadHash: string
+  readonly intentHash: string
+  readonly endEpochExclusive: number
+  readonly payloadStatus: PayloadLedgerStatus
+  readonly intentStatus: IntentLedgerStatus
+  readonly initialRejectionReason: string | undefined
+  readonly latestRejectionReason: string | undefined
+  /** When the Gateway submits it to the node again; undefined once it has stopped (handling status `Concluded`). */
+  readonly resubmitFromMs: number | undefined
+  readonly handlingStatusReason: string
+  readonly submissionCount: number
+  readonly firstSubmittedMs: number
+}
+
+/** Everything known of an intent: its commit, if any, and every payload of it submitted through the Gateway. */
+export interface IntentStatusInfo {
+  readonly committed: CommittedTransaction | undefined
+  readonly payloads: ReadonlyArray<TrackedPayload>
+}
+
 export type TransactionStatusInfo =
   | { readonly _tag: "Committed"; readonly transaction: CommittedTransaction }
   | {
@@ -103,9 +149,12 @@ export type TransactionStatusInfo =
   | { readonly _tag: "Unknown" }
 
 export interface SubmitResult {
+  /** The Gateway already tracked this very payload (keyed by payload hash, not intent). */
   readonly duplicate: boolean
   readonly intentHash: string
-  readonly transaction: CommittedTransaction
+  readonly payloadHash: string
+  /** The commit of this intent; undefined when another payload of the intent committed (a clashing commit). */
+  readonly transaction: CommittedTransaction | undefined
 }
 
 export interface StreamQuery {
@@ -190,7 +239,7 @@ const TxRow = Schema.Struct({
   epoch: Schema.Number,
   round: Schema.Number,
   round_timestamp: Schema.String,
-  kind: Schema.Literal("User", "Genesis", "System"),
+  kind: Schema.Literal("User", "Genesis", "System", "RoundUpdate"),
   status: Schema.Literal("CommittedSuccess", "CommittedFailure"),
   intent_hash: Schema.NullOr(Schema.String),
   payload_hash: Schema.NullOr(Schema.String),
@@ -207,7 +256,9 @@ const TxDetails = Schema.Struct({
   fee: Schema.Array(Schema.Struct({ entity: Schema.String, resource: Schema.String, change: Schema.String })),
   changes: Schema.Array(Schema.Struct({ entity: Schema.String, resource: Schema.String, change: Schema.String })),
   affected: Schema.Array(Schema.String),
-  classes: Schema.Array(Schema.Literal("General", "Transfer"))
+  classes: Schema.Array(Schema.Literal("General", "Transfer")),
+  next_epoch: Schema.optional(Schema.Number),
+  outputs: Schema.optional(Schema.Array(Schema.String))
 })
 
 const MessageJson = Schema.parseJson(
@@ -282,7 +333,9 @@ const toTransaction = (row: TxRow): Effect.Effect<CommittedTransaction> =>
       feeBalanceChanges: details.fee,
       balanceChanges: details.changes,
       affectedGlobalEntities: details.affected,
-      manifestClasses: details.classes
+      manifestClasses: details.classes,
+      nextEpoch: details.next_epoch,
+      outputs: details.outputs ?? []
     }
   })
 
@@ -320,10 +373,11 @@ const make = Effect.gen(function* () {
   const balanceKey = (account: string, resource: string) => `${account} ${resource}`
   const resources = new Map<string, ResourceInfo>()
   let stateVersion = 0
-  const rejected = new Map<
-    string,
-    { reason: string; payloadHash: string | undefined; permanentlyRejectsAtEpoch: number | undefined }
-  >()
+  /** The epoch, round and round timestamp of the last committed transaction: what `ledger_state` reports. */
+  let tip = { epoch: 1, round: 1, timestamp: "" }
+  /** Payloads submitted through the Gateway, by payload hash (the Gateway's `pending_transactions`). */
+  const payloads = new Map<string, PayloadRecord>()
+  const semaphore = yield* Effect.makeSemaphore(1)
 
   const metaRows = yield* sql`SELECT key, value FROM meta`.pipe(Effect.flatMap(decodeRows(MetaRow)), Effect.orDie)
   const meta = new Map(metaRows.map((r) => [r.key, r.value]))
@@ -344,13 +398,14 @@ const make = Effect.gen(function* () {
     return { epoch: 1 + epochIndex, round: 1 + roundIndex, timestamp: new Date(roundStart).toISOString() }
   })
 
-  const state: Effect.Effect<LedgerState> = Effect.map(clockState, (c) => ({
+  /** The ledger state at the tip: the state version of the last commit, with that commit's epoch and round. */
+  const tipState = (): LedgerState => ({
     network: DEVNET_NETWORK_NAME,
     state_version: stateVersion,
-    proposer_round_timestamp: c.timestamp,
-    epoch: c.epoch,
-    round: c.round
-  }))
+    proposer_round_timestamp: tip.timestamp,
+    epoch: tip.epoch,
+    round: tip.round
+  })
 
   // --- writing ---
 
@@ -372,12 +427,17 @@ const make = Effect.gen(function* () {
     readonly classes: ReadonlyArray<"General" | "Transfer">
     readonly newResources?: ReadonlyArray<Omit<ResourceInfo, "createdAtStateVersion">>
     readonly metadata?: ReadonlyArray<{ address: string; key: string; type: MetadataEntry["type"]; value: string }>
+    readonly outputs?: ReadonlyArray<string>
+    /** Where a round update puts the ledger; other commits happen in the tip's round. */
+    readonly at?: { readonly epoch: number; readonly round: number; readonly timestamp: string }
+    readonly nextEpoch?: number
+    readonly affected?: ReadonlyArray<string>
   }
 
   /** Applies a commit atomically (SQL transaction) and then updates the caches. */
   const commit = (c: Commit): Effect.Effect<CommittedTransaction, SqlError> =>
     Effect.gen(function* () {
-      const clock = yield* clockState
+      const clock = c.at ?? tip
       const version = stateVersion + 1
       const netChanges = new Map<string, bigint>()
       for (const ch of [...c.feeChanges, ...c.changes]) {
@@ -394,7 +454,8 @@ const make = Effect.gen(function* () {
           ...c.changes.map((f) => f.entity),
           ...c.resources,
           ...(c.feeChanges.length > 0 ? [xrd] : []),
-          ...(c.newResources ?? []).map((r) => r.address)
+          ...(c.newResources ?? []).map((r) => r.address),
+          ...(c.affected ?? [])
         ])
       ]
       const fmt = (chs: ReadonlyArray<BalanceChange>) =>
@@ -403,7 +464,9 @@ const make = Effect.gen(function* () {
         fee: fmt(c.feeChanges),
         changes: fmt(c.changes),
         affected,
-        classes: c.classes
+        classes: c.classes,
+        ...(c.nextEpoch === undefined ? {} : { next_epoch: c.nextEpoch }),
+        ...(c.outputs === undefined || c.outputs.length === 0 ? {} : { outputs: c.outputs })
       }
       const row = {
         state_version: version,
@@ -462,6 +525,7 @@ const make = Effect.gen(function* () {
       )
       // The SQL transaction committed: update the caches.
       stateVersion = version
+      tip = { epoch: clock.epoch, round: clock.round, timestamp: clock.timestamp }
       for (const [k, amount] of newBalances) balances.set(k, amount)
       for (const r of c.newResources ?? []) resources.set(r.address, { ...r, createdAtStateVersion: version })
       return yield* toTransaction(row)
@@ -482,6 +546,7 @@ const make = Effect.gen(function* () {
   )
   const lastVersion = loaded[0]?.v ?? null
   if (lastVersion === null) {
+    tip = yield* clockState
     const supply = new Map<string, bigint>()
     const changes: Array<BalanceChange> = []
     for (const account of genesis.accounts) {
@@ -526,6 +591,12 @@ const make = Effect.gen(function* () {
     }).pipe(Effect.orDie)
   } else {
     stateVersion = lastVersion
+    const tipRow = yield* sql`SELECT epoch, round, round_timestamp FROM transactions WHERE state_version = ${lastVersion}`.pipe(
+      Effect.flatMap(decodeRows(Schema.Struct({ epoch: Schema.Number, round: Schema.Number, round_timestamp: Schema.String }))),
+      Effect.orDie
+    )
+    const last = tipRow[0]
+    if (last !== undefined) tip = { epoch: last.epoch, round: last.round, timestamp: last.round_timestamp }
     const resourceRows = yield* sql`SELECT * FROM resources ORDER BY ordinal`.pipe(
       Effect.flatMap(decodeRows(ResourceRow)),
       Effect.orDie
@@ -554,8 +625,6 @@ const make = Effect.gen(function* () {
 
   // --- submission ---
 
-  const semaphore = yield* Effect.makeSemaphore(1)
-
   const transactionByIntent = (intentHash: string): Effect.Effect<Option.Option<CommittedTransaction>> =>
     sql`SELECT * FROM transactions WHERE intent_hash = ${intentHash}`.pipe(
       Effect.flatMap(decodeRows(TxRow)),
@@ -565,28 +634,17 @@ const make = Effect.gen(function* () {
       Effect.orDie
     )
 
-  const remember = (e: TransactionRejected) =>
-    Effect.sync(() => {
-      if (e.intentHash !== undefined) {
-        rejected.set(e.intentHash, {
-          reason: e.reason,
-          payloadHash: e.payloadHash,
-          permanentlyRejectsAtEpoch: e.permanentlyRejectsAtEpoch
-        })
-      }
-    })
-
-  /** Why an intent valid in `[start, end)` is rejected at `epoch`, if it is. */
+  /** Why an intent valid in `[start, end)` is rejected at `epoch`, if it is (the engine's epoch check). */
   const epochRejection = (epoch: number, start: number, end: number) =>
     epoch < start
       ? {
           reason: `TransactionEpochNotYetValid { valid_from: Epoch(${start}), current_epoch: Epoch(${epoch}) }`,
-          permanentlyRejectsAtEpoch: undefined
+          permanent: false
         }
       : epoch >= end
         ? {
             reason: `TransactionEpochNoLongerValid { valid_until: Epoch(${end - 1}), current_epoch: Epoch(${epoch}) }`,
-            permanentlyRejectsAtEpoch: end
+            permanent: true
           }
         : undefined
 
@@ -597,31 +655,117 @@ const make = Effect.gen(function* () {
     balance: (account: string, resource: string) => balances.get(balanceKey(account, resource)) ?? 0n
   })
 
-  const executeDecoded = (tx: DecodedTransaction): Effect.Effect<SubmitResult, TransactionRejected> =>
+  /**
+   * The SBOR hex of each instruction's output, as a Core API receipt's `output[].hex`: a method or take that yields
+   * a bucket returns it (`Own`, a transient node id), everything else returns unit (`5c2100`, as in the v1.10.1
+   * spec's committed-details example).
+   */
+  const instructionOutputs = (tx: DecodedTransaction): ReadonlyArray<string> =>
+    tx.instructions.map((instruction, index) => {
+      const yieldsBucket =
+        (instruction.kind === "CallMethod" && instruction.methodName === "withdraw") ||
+        instruction.kind === "TakeFromWorktop" ||
+        instruction.kind === "TakeAllFromWorktop"
+      if (!yieldsBucket) return "5c2100"
+      const id = blake2b256(new TextEncoder().encode(`${tx.payloadHash}/bucket/${index}`)).slice(0, 29)
+      return `5c90f8${Buffer.from(id).toString("hex")}`
+    })
+
+  // --- rounds ---
+
+  /**
+   * Brings the ledger to the Clock's round: when the Clock's epoch or round differs from the tip's, one round update
+   * is committed (caller holds the permit). On the real ledger each round change is a committed `RoundUpdateV1`
+   * transaction (babylon-gateway v1.10.1 `LedgerTransactionType.RoundUpdate`; `/stream/transactions` with
+   * `kind_filter: "EpochChange"` lists the ones that end an epoch, `TransactionQuerier.cs`).
+   */
+  const catchUpRounds = Effect.gen(function* () {
+    const clock = yield* clockState
+    if (clock.epoch === tip.epoch && clock.round === tip.round) return
+    const epochChange = clock.epoch !== tip.epoch
+    yield* commit({
+      kind: "RoundUpdate",
+      success: true,
+      intentHash: undefined,
+      payloadHash: undefined,
+      fee: 0n,
+      errorMessage: undefined,
+      manifest: undefined,
+      message: undefined,
+      rawHex: undefined,
+      feeChanges: [],
+      changes: [],
+      withdrawnFrom: [],
+      depositedInto: [],
+      resources: [],
+      classes: [],
+      at: clock,
+      affected: [CONSENSUS_MANAGER],
+      ...(epochChange ? { nextEpoch: clock.epoch } : {})
+    }).pipe(Effect.orDie)
+  })
+
+  // --- submission: the Gateway's payload tracking and the node's answer ---
+
+  interface PayloadRecord {
+    payloadHash: string
+    intentHash: string
+    endEpochExclusive: number
+    payloadStatus: PayloadLedgerStatus
+    intentStatus: IntentLedgerStatus
+    initialRejectionReason: string | undefined
+    latestRejectionReason: string | undefined
+    resubmitFromMs: number | undefined
+    handlingStatusReason: string
+    submissionCount: number
+    firstSubmittedMs: number
+    /** The node caches a temporary rejection until then (ms, or an epoch for TransactionEpochNotYetValid). */
+    nodeRetryFromMs: number
+    nodeRetryFromEpoch: number
+    readonly decoded: DecodedTransaction
+    /** Submission order, for a stable `known_payloads` order. */
+    readonly ordinal: number
+  }
+  let payloadOrdinal = 0
+
+  /** What the node answers for a payload: committed (or already), or rejected, temporarily or for good. */
+  type NodeAnswer =
+    | { readonly _tag: "Committed"; readonly transaction: CommittedTransaction }
+    | { readonly _tag: "IntentAlreadyCommitted"; readonly transaction: CommittedTransaction }
+    | {
+        readonly _tag: "Rejected"
+        readonly reason: string
+        readonly permanentForIntent: boolean
+        readonly retryFromEpoch?: number
+      }
+
+  /**
+   * The node's answer to a payload (caller holds the permit). Which rejections are temporary is the node's rule,
+   * radixdlt/babylon-node `core-rust/state-manager/src/mempool/pending_transaction_result_cache.rs`,
+   * `MempoolRejectionReason::permanence`: `SuccessButFeeLoanNotRepaid` and `ErrorBeforeLoanAndDeferredCostsRepaid`
+   * (a fee lock above the balance, a fee lock by a signer who is not the owner) are `default_temporary` (retry after
+   * 2 minutes), `TransactionEpochNotYetValid` is temporary until its start epoch, `TransactionEpochNoLongerValid` and
+   * an intent already committed are permanent for the intent.
+   */
+  const nodeAnswer = (tx: DecodedTransaction): Effect.Effect<NodeAnswer> =>
     Effect.gen(function* () {
       const existing = yield* transactionByIntent(tx.intentHash)
-      if (Option.isSome(existing)) return { duplicate: true, intentHash: tx.intentHash, transaction: existing.value }
-      const { epoch } = yield* clockState
-      const outOfWindow = epochRejection(epoch, tx.startEpochInclusive, tx.endEpochExclusive)
+      if (Option.isSome(existing)) {
+        return existing.value.payloadHash === tx.payloadHash
+          ? { _tag: "Committed", transaction: existing.value }
+          : { _tag: "IntentAlreadyCommitted", transaction: existing.value }
+      }
+      const outOfWindow = epochRejection(tip.epoch, tx.startEpochInclusive, tx.endEpochExclusive)
       if (outOfWindow !== undefined) {
-        return yield* new TransactionRejected({
+        return {
+          _tag: "Rejected",
           reason: outOfWindow.reason,
-          intentHash: tx.intentHash,
-          payloadHash: tx.payloadHash,
-          ...(outOfWindow.permanentlyRejectsAtEpoch === undefined
-            ? {}
-            : { permanentlyRejectsAtEpoch: outOfWindow.permanentlyRejectsAtEpoch })
-        })
+          permanentForIntent: outOfWindow.permanent,
+          ...(outOfWindow.permanent ? {} : { retryFromEpoch: tx.startEpochInclusive })
+        }
       }
       const outcome: ExecutionOutcome = execute(tx.instructions, executionEnv(tx.signerAccounts))
-      if (outcome._tag === "Rejected") {
-        return yield* new TransactionRejected({
-          reason: outcome.reason,
-          intentHash: tx.intentHash,
-          payloadHash: tx.payloadHash,
-          permanentlyRejectsAtEpoch: epoch
-        })
-      }
+      if (outcome._tag === "Rejected") return { _tag: "Rejected", reason: outcome.reason, permanentForIntent: false }
       const transaction = yield* commit({
         kind: "User",
         success: outcome.success,
@@ -637,15 +781,211 @@ const make = Effect.gen(function* () {
         withdrawnFrom: outcome.withdrawnFrom,
         depositedInto: outcome.depositedInto,
         resources: outcome.resources,
-        classes: outcome.isTransfer ? ["Transfer", "General"] : ["General"]
+        classes: outcome.isTransfer ? ["Transfer", "General"] : ["General"],
+        outputs: instructionOutputs(tx)
       }).pipe(Effect.orDie)
-      rejected.delete(tx.intentHash)
-      return { duplicate: false, intentHash: tx.intentHash, transaction }
+      return { _tag: "Committed", transaction }
     })
 
+  /** babylon-gateway v1.10.1 `CoreApiIntegrationOptions` defaults: resubmission schedule and retirement. */
+  const BASE_DELAY_BETWEEN_RESUBMISSIONS_MS = 10_000
+  const RESUBMISSION_DELAY_BACKOFF_EXPONENT = 2
+  const MAX_SUBMISSION_ATTEMPTS = 5
+  const STOP_RESUBMITTING_AFTER_MS = 5 * 60_000
+  /** The node's `RejectionPermanence::default_temporary()`: a temporary rejection is cached for 2 minutes. */
+  const NODE_TEMPORARY_REJECTION_RETRY_MS = 2 * 60_000
+
+  /** `PendingTransactionGatewayHandling.HandleNodeSubmissionPending`: next resubmission at base × exponent^count. */
+  const scheduleSubmission = (r: PayloadRecord, now: number) => {
+    r.resubmitFromMs =
+      now + BASE_DELAY_BETWEEN_RESUBMISSIONS_MS * Math.pow(RESUBMISSION_DELAY_BACKOFF_EXPONENT, r.submissionCount)
+    r.submissionCount += 1
+  }
+
+  const conclude = (r: PayloadRecord, reason: string) => {
+    r.resubmitFromMs = undefined
+    r.handlingStatusReason = reason
+  }
+
+  /** `PendingTransaction.RetireIfNecessary`; true when the Gateway stops submitting the payload. */
+  const retireIfNecessary = (r: PayloadRecord, now: number): boolean => {
+    if (r.payloadStatus !== "TransientlyRejected") {
+      conclude(r, `Concluded due to PayloadLedgerStatus of ${r.payloadStatus}`)
+      return true
+    }
+    if (tip.epoch >= r.endEpochExclusive) {
+      conclude(r, "Concluded due to its end epoch being reached")
+      return true
+    }
+    if (r.submissionCount >= MAX_SUBMISSION_ATTEMPTS) {
+      conclude(r, "Concluded due to exceeding max submission to node count")
+      return true
+    }
+    if (now > r.firstSubmittedMs + STOP_RESUBMITTING_AFTER_MS) {
+      conclude(r, "Concluded due to exceeding max time since submission to the Gateway")
+      return true
+    }
+    return false
+  }
+
+  /** `PendingTransactionLedgerDetails.HandleSubmissionResult` with `NodeSubmissionResult`'s status mapping. */
+  const applyNodeAnswer = (r: PayloadRecord, answer: NodeAnswer, now: number) => {
+    switch (answer._tag) {
+      case "Committed":
+        r.payloadStatus = "Committed"
+        r.intentStatus = "Committed"
+        conclude(r, "Concluded as committed")
+        return
+      case "IntentAlreadyCommitted":
+        r.payloadStatus = "ClashingCommit"
+        r.intentStatus = "CommitPending"
+        conclude(r, `Concluded due to PayloadLedgerStatus of ${r.payloadStatus}`)
+        return
+      case "Rejected":
+        r.payloadStatus = answer.permanentForIntent ? "PermanentlyRejected" : "TransientlyRejected"
+        r.intentStatus = answer.permanentForIntent ? "PermanentRejection" : "LikelyButNotCertainRejection"
+        r.initialRejectionReason ??= answer.reason
+        r.latestRejectionReason = answer.reason
+        r.nodeRetryFromMs = now + NODE_TEMPORARY_REJECTION_RETRY_MS
+        r.nodeRetryFromEpoch = answer.retryFromEpoch ?? 0
+        if (answer.permanentForIntent) conclude(r, "Concluded due to seeing permanent rejection.")
+        else retireIfNecessary(r, now)
+        return
+    }
+  }
+
+  /**
+   * The Gateway's resubmission worker (`PendingTransactionResubmissionService`), run lazily: whenever the ledger is
+   * read or written, every tracked payload whose resubmission time has come is retired or submitted again. The node
+   * answers from its cached rejection until that rejection's retry time (the Gateway does not force a
+   * recalculation), then executes the payload afresh, so a fee lock that failed for want of XRD commits once the
+   * account is topped up, as on the network.
+   */
+  const resubmitDue = Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const due = [...payloads.values()]
+      .filter((r) => r.resubmitFromMs !== undefined && r.resubmitFromMs <= now)
+      .sort((a, b) => a.ordinal - b.ordinal)
+    for (const r of due) {
+      if (retireIfNecessary(r, now)) continue
+      scheduleSubmission(r, now)
+      const nodeStillCaches = r.nodeRetryFromEpoch > 0 ? tip.epoch < r.nodeRetryFromEpoch : now < r.nodeRetryFromMs
+      if (nodeStillCaches) continue
+      applyNodeAnswer(r, yield* nodeAnswer(r.decoded), now)
+    }
+  })
+
+  /** Rounds, then due resubmissions (caller holds the permit). */
+  const tick = Effect.zipRight(catchUpRounds, resubmitDue)
+
+  const state: Effect.Effect<LedgerState> = semaphore.withPermits(1)(Effect.zipRight(tick, Effect.sync(tipState)))
+
+  const trackedView = (r: PayloadRecord): TrackedPayload => ({
+    payloadHash: r.payloadHash,
+    intentHash: r.intentHash,
+    endEpochExclusive: r.endEpochExclusive,
+    payloadStatus: r.payloadStatus,
+    intentStatus: r.intentStatus,
+    initialRejectionReason: r.initialRejectionReason,
+    latestRejectionReason: r.latestRejectionReason,
+    resubmitFromMs: r.resubmitFromMs,
+    handlingStatusReason: r.handlingStatusReason,
+    submissionCount: r.submissionCount,
+    firstSubmittedMs: r.firstSubmittedMs
+  })
+
+  const rejectedBy = (tx: DecodedTransaction, reason: string, permanence: "Static" | "Temporary" | "Permanent") =>
+    new TransactionRejected({ reason, intentHash: tx.intentHash, payloadHash: tx.payloadHash, permanence })
+
+  /**
+   * Submits a notarized transaction as the Gateway's `/transaction/submit` does (babylon-gateway v1.10.1
+   * `SubmissionService.HandleSubmitRequest` and `SubmissionTrackingService`):
+   * - a payload that does not decode or validate statically, or whose epoch window is refused by the Gateway's own
+   *   check (`CheckPendingTransactionEpochValidity`: start epoch beyond the current epoch + 1, or end epoch reached)
+   *   fails with a `Static` rejection and is not tracked, so its status stays `Unknown`;
+   * - a payload already tracked (same payload hash) is a duplicate: `duplicate: true`, or a `Permanent` rejection
+   *   when that payload was permanently rejected;
+   * - otherwise the payload is tracked and given to the node: it commits, clashes with another payload of an
+   *   intent already committed (success, `duplicate: false`), or is rejected — `Temporary` (the Gateway answers
+   *   200 and keeps resubmitting it) or `Permanent`.
+   */
   const submit = Effect.fn("Ledger.submit")(function* (notarizedTransactionHex: string) {
-    const decoded = yield* decodeNotarizedTransaction(notarizedTransactionHex).pipe(Effect.tapError(remember))
-    return yield* semaphore.withPermits(1)(executeDecoded(decoded)).pipe(Effect.tapError(remember))
+    const tx = yield* decodeNotarizedTransaction(notarizedTransactionHex).pipe(
+      Effect.mapError(
+        (e) =>
+          new TransactionRejected({
+            reason: e.reason,
+            ...(e.intentHash === undefined ? {} : { intentHash: e.intentHash }),
+            ...(e.payloadHash === undefined ? {} : { payloadHash: e.payloadHash }),
+            permanence: "Static"
+          })
+      )
+    )
+    return yield* semaphore.withPermits(1)(
+      Effect.gen(function* () {
+        yield* tick
+        const epoch = tip.epoch
+        if (tx.startEpochInclusive > epoch + 1) {
+          return yield* rejectedBy(
+            tx,
+            `Transaction start epoch ${tx.startEpochInclusive} is not yet close enough to current epoch ${epoch}`,
+            "Static"
+          )
+        }
+        if (tx.endEpochExclusive <= epoch) {
+          return yield* rejectedBy(
+            tx,
+            `Transaction is no longer valid from epoch ${tx.endEpochExclusive} but it is now epoch ${epoch}`,
+            "Static"
+          )
+        }
+        const known = payloads.get(tx.payloadHash)
+        const committedAs = yield* transactionByIntent(tx.intentHash)
+        const committed = Option.getOrUndefined(committedAs)
+        if (known !== undefined || committed?.payloadHash === tx.payloadHash) {
+          if (known?.payloadStatus === "PermanentlyRejected") {
+            return yield* rejectedBy(tx, known.latestRejectionReason ?? "Permanently rejected", "Permanent")
+          }
+          return {
+            duplicate: true,
+            intentHash: tx.intentHash,
+            payloadHash: tx.payloadHash,
+            transaction: committed
+          } satisfies SubmitResult
+        }
+        const now = yield* Clock.currentTimeMillis
+        const record: PayloadRecord = {
+          payloadHash: tx.payloadHash,
+          intentHash: tx.intentHash,
+          endEpochExclusive: tx.endEpochExclusive,
+          payloadStatus: "TransientlyRejected",
+          intentStatus: "LikelyButNotCertainRejection",
+          initialRejectionReason: undefined,
+          latestRejectionReason: undefined,
+          resubmitFromMs: undefined,
+          handlingStatusReason: "Submitting to the network due to being submitted to Gateway",
+          submissionCount: 0,
+          firstSubmittedMs: now,
+          nodeRetryFromMs: 0,
+          nodeRetryFromEpoch: 0,
+          decoded: tx,
+          ordinal: payloadOrdinal++
+        }
+        scheduleSubmission(record, now)
+        payloads.set(tx.payloadHash, record)
+        const answer = yield* nodeAnswer(tx)
+        applyNodeAnswer(record, answer, now)
+        if (answer._tag === "Rejected") {
+          return yield* rejectedBy(tx, answer.reason, answer.permanentForIntent ? "Permanent" : "Temporary")
+        }
+        return {
+          duplicate: false,
+          intentHash: tx.intentHash,
+          payloadHash: tx.payloadHash,
+          transaction: answer._tag === "Committed" ? answer.transaction : undefined
+        } satisfies SubmitResult
+      })
+    )
   })
 
   /**
@@ -655,7 +995,8 @@ const make = Effect.gen(function* () {
   const preview = Effect.fn("Ledger.preview")(function* (request: PreviewRequest) {
     return yield* semaphore.withPermits(1)(
       Effect.gen(function* () {
-        const ledgerState = yield* state
+        yield* tick
+        const ledgerState = tipState()
         const window = request.epochWindow
         const outOfWindow =
           window === undefined
@@ -674,12 +1015,39 @@ const make = Effect.gen(function* () {
     )
   })
 
+  /** The commit and the tracked payloads of an intent, after bringing rounds and resubmissions up to date. */
+  const intentStatus = Effect.fn("Ledger.intentStatus")(function* (intentHash: string) {
+    return yield* semaphore.withPermits(1)(
+      Effect.gen(function* () {
+        yield* tick
+        const committed = Option.getOrUndefined(yield* transactionByIntent(intentHash))
+        const tracked = [...payloads.values()]
+          .filter((r) => r.intentHash === intentHash)
+          .sort((a, b) => a.ordinal - b.ordinal)
+          .map(trackedView)
+        return { committed, payloads: tracked } satisfies IntentStatusInfo
+      })
+    )
+  })
+
+  /**
+   * A short form for the devnet dashboard and tests: committed, rejected (the latest rejection of any tracked
+   * payload, temporary or permanent), or unknown.
+   */
   const transactionStatus = Effect.fn("Ledger.transactionStatus")(function* (intentHash: string) {
-    const committed = yield* transactionByIntent(intentHash)
-    if (Option.isSome(committed))
-      return { _tag: "Committed", transaction: committed.value } satisfies TransactionStatusInfo
-    const r = rejected.get(intentHash)
-    if (r !== undefined) return { _tag: "Rejected", ...r } satisfies TransactionStatusInfo
+    const info = yield* intentStatus(intentHash)
+    if (info.committed !== undefined)
+      return { _tag: "Committed", transaction: info.committed } satisfies TransactionStatusInfo
+    const rejected = info.payloads.filter((p) => p.latestRejectionReason !== undefined)
+    const last = rejected[rejected.length - 1]
+    if (last !== undefined) {
+      return {
+        _tag: "Rejected",
+        reason: last.latestRejectionReason ?? "",
+        payloadHash: last.payloadHash,
+        permanentlyRejectsAtEpoch: last.endEpochExclusive
+      } satisfies TransactionStatusInfo
+    }
     return { _tag: "Unknown" } satisfies TransactionStatusInfo
   })
 
@@ -881,6 +1249,7 @@ const make = Effect.gen(function* () {
     submit,
     preview,
     transactionStatus,
+    intentStatus,
     committedTransaction: transactionByIntent,
     transactions,
     accountVaults,

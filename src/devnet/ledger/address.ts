@@ -93,3 +93,19 @@ export const derivedResourceAddress = (seed: string, label: string): string =>
 /** The vault that holds `resource` for `account` (one vault per account and resource). */
 export const vaultAddress = (account: string, resource: string): string =>
   encodeAddress("InternalFungibleVault", blake2b256(utf8Bytes(`vault/${account}/${resource}`)))
+
+/**
+ * A well-known address (same node id on every network) on the devnet: the node id of `address` under the devnet's
+ * HRP, e.g. `consensusmanager_rdx1…` → `consensusmanager_loc1…`. Answers the input when it is not bech32m.
+ */
+export const wellKnownOnDevnet = (address: string): string => {
+  const decoded = decodeBech32m(address)
+  if (decoded === undefined) return address
+  const prefix = decoded.hrp.replace(/_(sim|loc|rdx|test|tdx_[0-9a-f]{1,2}_)$/, "")
+  return encodeBech32m(`${prefix}_${DEVNET_HRP_SUFFIX}`, decoded.bytes)
+}
+
+/** The consensus manager (radix-engine well-known `CONSENSUS_MANAGER`), which every round update touches. */
+export const CONSENSUS_MANAGER = wellKnownOnDevnet(
+  "consensusmanager_rdx1scxxxxxxxxxxcnsmgrxxxxxxxxx000999665565xxxxxxxxxcnsmgr"
+)

@@ -21,7 +21,13 @@ export class TransactionRejected extends Schema.TaggedError<TransactionRejected>
   intentHash: Schema.optional(Schema.String),
   payloadHash: Schema.optional(Schema.String),
   /** The epoch from which the rejection is permanent, when known (the end of the epoch window). */
-  permanentlyRejectsAtEpoch: Schema.optional(Schema.Number)
+  permanentlyRejectsAtEpoch: Schema.optional(Schema.Number),
+  /**
+   * How the Gateway treats it: `Static` — refused before it reaches the node and not tracked (a 400, status
+   * `Unknown`); `Temporary` — the node rejected it for now and the Gateway keeps resubmitting it (a 200,
+   * status `LikelyButNotCertainRejection`); `Permanent` — the node rejected it for good (a 400, tracked).
+   */
+  permanence: Schema.optional(Schema.Literal("Static", "Temporary", "Permanent"))
 }) {
   override get message(): string {
     return this.reason
@@ -57,9 +63,24 @@ export interface DecodedTransaction {
 
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex")
 
+/**
+ * Any thrown value or error field as readable text: an Error's message, a string as it is, anything else as JSON —
+ * never `String(object)`, which prints "[object Object]" (issue 17 §9).
+ */
+export const describeValue = (value: unknown): string => {
+  if (value instanceof Error) return value.message
+  if (typeof value === "string") return value
+  try {
+    const json = JSON.stringify(value)
+    return json === undefined ? String(value) : json
+  } catch {
+    return String(value)
+  }
+}
+
 /** RET throws `Error("… response is {json}")`; keep the engine's error text. */
 const retErrorText = (error: unknown): string => {
-  const text = error instanceof Error ? error.message : String(error)
+  const text = describeValue(error)
   const marker = "response is "
   const at = text.indexOf(marker)
   if (at < 0) return text
@@ -67,8 +88,8 @@ const retErrorText = (error: unknown): string => {
   try {
     const parsed: unknown = JSON.parse(json)
     if (typeof parsed === "object" && parsed !== null) {
-      const kind = "error_kind" in parsed ? String(parsed.error_kind) : undefined
-      const err = "error" in parsed ? String(parsed.error) : undefined
+      const kind = "error_kind" in parsed ? describeValue(parsed.error_kind) : undefined
+      const err = "error" in parsed ? describeValue(parsed.error) : undefined
       return [kind, err].filter((s) => s !== undefined).join(": ") || json
     }
   } catch {
@@ -91,7 +112,7 @@ const COMPILATION_ERROR = /^CompilationError\("(.*)"\)$/s
 
 /** The compiler's own error out of a RET instruction-conversion failure (`CompilationError("…")` unwrapped). */
 const manifestErrorText = (error: unknown): string => {
-  const text = error instanceof Error ? error.message : String(error)
+  const text = describeValue(error)
   const marker = "response is "
   const at = text.indexOf(marker)
   if (at < 0) return text
@@ -144,8 +165,15 @@ export const decodeNotarizedTransaction = Effect.fn("Ledger.decodeNotarizedTrans
     })
   const bytes = Uint8Array.from(Buffer.from(hex, "hex"))
   // The String form is much cheaper to pass through the toolkit's hashing and validation than the Parsed form.
-  const tx = yield* attempt("could not decode the notarized transaction", () =>
-    RadixEngineToolkit.NotarizedTransaction.decompile(bytes, "String")
+  // A payload the toolkit cannot decode is, at the Gateway, `InvalidTransactionException.FromUnsupportedPayloadType`:
+  // "Expected notarized transaction" (babylon-gateway v1.10.1 `SubmissionService.HandlePreSubmissionParseTransaction`).
+  // The toolkit's own error is logged, as the Gateway logs "Corrupted notarized tx bytes".
+  const tx = yield* Effect.tryPromise({
+    try: () => RadixEngineToolkit.NotarizedTransaction.decompile(bytes, "String"),
+    catch: (e) => retErrorText(e)
+  }).pipe(
+    Effect.tapError((detail) => Effect.logWarning(`Corrupted notarized tx bytes: ${detail}`)),
+    Effect.mapError(() => new TransactionRejected({ reason: "Expected notarized transaction" }))
   )
   const header = tx.signedIntent.intent.header
   if (header.networkId !== DEVNET_NETWORK_ID) {
