@@ -9,10 +9,16 @@
  * Each state is persisted before the ledger action it leads to; a payout's (or refund's) notarized transaction and
  * intent hash are stored before it is submitted. Resuming a swap therefore never pays twice: with a stored intent, the
  * server asks the ledger what became of that very intent and, if it is unknown, resubmits the same payload (the
- * ledger deduplicates intents); it builds a new transaction only once the old one is known to be rejected. Work on
- * one hash is serialized in-process (striped locks), and every state change is a compare-and-set in SQLite. Payouts
- * of different swaps run concurrently; liquidity in flight is held so that two payouts never count the same tokens.
- * One server process per database.
+ * ledger deduplicates intents); it builds a new transaction only once the old one is known to be rejected.
+ *
+ * Across replicas of one database, a swap is worked on by one replica at a time: it claims the swap in the database
+ * (a token and an expiry, `claimLease`, renewed every third of it while it works) and every transition it makes is
+ * fenced by that token, so once the claim expired and another replica took the swap over, the old one can no longer
+ * store anything (and a payout it had already stored is the very intent the new one settles). Within one process,
+ * work on one hash is also serialized (striped locks). A registration that finds the swap claimed elsewhere waits for
+ * that replica's outcome (or for its claim to expire). Payouts of different swaps run concurrently; liquidity in
+ * flight is reserved as rows (`Db.reserve`), so two payouts, on any replicas, never count the same tokens; a
+ * reservation is dropped once its payout's outcome is known.
  *
  * A deposit whose message names a binding quote (`Quotes`) is settled at the quote: refunded when the reference is
  * forged or altered, unknown, for another pair, already claimed by another deposit, or the amount is outside the
@@ -22,11 +28,11 @@
  * resumed after a restart is settled as it would have been at once. A deposit without a quote is settled at the
  * prices read when it is decided.
  */
-import { Clock, Effect, Either, Fiber, Option, Schedule, Schema } from "effect"
-import { type Decimal, ZERO, addDecimal, compareDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../exchange/decimal"
+import { Clock, Duration, Effect, Either, Fiber, FiberRef, Option, Schedule, Schema } from "effect"
+import { type Decimal, ZERO, compareDecimal, decimalToString, parseLooseDecimal } from "../exchange/decimal"
 import { Gateway, type GatewayError } from "../gateway/index"
-import { ServerConfig, type TokenSpec } from "./config"
-import { Db, type QuoteRow, type SwapChanges, type SwapRow, TERMINAL_STATES } from "./Db"
+import { type FaultPoint, ServerConfig, type TokenSpec } from "./config"
+import { Db, type QuoteRow, type SwapChanges, type SwapRow, type SwapState, TERMINAL_STATES } from "./Db"
 import { accountBalances, depositOf } from "./ledger"
 import { PriceFeed } from "./PriceFeed"
 import { amountLimits, dec, effectiveRate, payoutAmount, positive, usdValue, withinLimits } from "./pricing"
@@ -99,27 +105,32 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
 
     const locks = Array.from({ length: STRIPES }, () => Effect.unsafeMakeSemaphore(1))
     const withLock = (key: string) => (locks[stripeOf(key)] ?? Effect.unsafeMakeSemaphore(1)).withPermits(1)
+
+    /** The claim token the current fiber works under (set by `settle`); transitions are fenced by it. */
+    const currentClaim = FiberRef.unsafeMake<string | null>(null)
+    let claims = 0
+    const leaseMs = Duration.toMillis(config.claimLease)
+    const transition = (
+      txIn: string,
+      from: SwapState,
+      to: SwapState,
+      changes: SwapChanges = {},
+      detail: string | null = null
+    ) => Effect.flatMap(FiberRef.get(currentClaim), (claim) => db.transition(txIn, from, to, changes, detail, claim))
+
     /**
-     * Liquidity held by payouts in flight, by resource. A new payout is allowed only if the exchange's balance minus
-     * what is held covers it; the check and the hold are one step, so concurrent payouts never promise the same
-     * tokens twice. A hold is released once the payout's outcome is known (or its fiber ends).
+     * Fault injection (tests only, `faultPauseAt`): the first replica of the database to reach `point` says so on
+     * stdout and stops there for good, still holding its claim, until it is killed.
      */
-    const held = new Map<string, Decimal>()
-    const holdLock = Effect.unsafeMakeSemaphore(1)
-    const release = (resource: string, amount: Decimal) =>
-      Effect.sync(() => held.set(resource, subDecimal(held.get(resource) ?? ZERO, amount)))
-    const hold = (resource: string, amount: Decimal) =>
-      Effect.sync(() => held.set(resource, addDecimal(held.get(resource) ?? ZERO, amount)))
-    const reserve = (resource: string, amount: Decimal) =>
-      holdLock.withPermits(1)(
-        Effect.gen(function* () {
-          const balance = yield* balanceOf(resource)
-          const free = subDecimal(balance ?? ZERO, held.get(resource) ?? ZERO)
-          if (compareDecimal(free, amount) < 0) return false
-          yield* hold(resource, amount)
-          return true
-        })
-      )
+    const fault = (point: FaultPoint, txIn: string) =>
+      config.faultPauseAt !== point
+        ? Effect.void
+        : Effect.gen(function* () {
+            const me = `${config.replicaId} ${txIn}`
+            if ((yield* db.initKv(`fault:${point}`, me)) !== me) return
+            yield* Effect.sync(() => process.stdout.write(`hswap-fault: paused at ${point} for ${txIn} in ${config.replicaId}\n`))
+            return yield* Effect.never
+          })
 
     const tokenBySymbol = (symbol: string | null): TokenSpec | undefined =>
       config.tokens.find((t) => t.symbol === symbol)
@@ -248,7 +259,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
     const decide = (row: SwapRow) =>
       Effect.gen(function* () {
         const fail = (message: string, changes: SwapChanges = {}) =>
-          Effect.flatMap(db.transition(row.tx_in, "received", "failed", { ...changes, message }, message), (r) =>
+          Effect.flatMap(transition(row.tx_in, "received", "failed", { ...changes, message }, message), (r) =>
             Effect.flatMap(reread(row), (fresh) => Effect.succeed(moved(r, fresh)))
           )
         const [from = "", to = ""] = (row.route_text ?? "").split(" -> ")
@@ -286,7 +297,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         }
         const out = payoutAmount(amountIn, priceIn.value.usd, priceOut.value.usd, spread, feeUsd, tokenOut.decimals)
         if (!positive(out)) return yield* fail("The amount does not cover the fee")
-        const next = yield* db.transition(row.tx_in, "received", "paying", {
+        const next = yield* transition(row.tx_in, "received", "paying", {
           resource_out: tokenOut.resourceAddress,
           symbol_out: tokenOut.symbol,
           amount_out: decimalToString(out),
@@ -328,7 +339,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const quoted = Option.getOrElse(parseLooseDecimal(terms.quoted), () => ZERO)
         const paying = (amountOut: Decimal, rate: string, usdIn: Decimal) =>
           Effect.flatMap(
-            db.transition(row.tx_in, "received", "paying", {
+            transition(row.tx_in, "received", "paying", {
               ...promised,
               resource_out: tokenOut.resourceAddress,
               symbol_out: tokenOut.symbol,
@@ -379,17 +390,14 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const intent = kind === "payout" ? row.payout_intent : row.refund_intent
         const hex = kind === "payout" ? row.payout_hex : row.refund_hex
         const amount = Option.getOrThrow(parseLooseDecimal(what.amount))
-        /** Payouts hold their amount while in flight; refunds return what was received and hold nothing. */
-        const holding = <A, E>(effect: Effect.Effect<A, E>) =>
-          kind === "payout"
-            ? Effect.zipRight(hold(what.resource, amount), effect).pipe(Effect.ensuring(release(what.resource, amount)))
-            : effect
+        // A payout's reservation (taken below, kept by a stored intent across restarts) is dropped by `pay` once the
+        // outcome is known; refunds return what was received and reserve nothing.
         if (intent !== null && hex !== null) {
-          const outcome = yield* holding(settleStoredIntent(intent, hex))
+          const outcome = yield* settleStoredIntent(intent, hex)
           if (outcome !== "Rejected") return { outcome, intent } as const
           yield* Effect.logWarning(`swap ${row.tx_in}: ${kind} ${intent} was rejected; building a new one`)
         }
-        if (kind === "payout" && !(yield* reserve(what.resource, amount))) {
+        if (kind === "payout" && !(yield* db.reserve(row.tx_in, what.resource, amount, balanceOf(what.resource)))) {
           return { outcome: "LowLiquidity", intent: null } as const
         }
         const fresh = Effect.gen(function* () {
@@ -398,7 +406,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
             .transfer({ resource: what.resource, amount: what.amount, to: what.to, epoch, message: `hSwap ${kind} for ${row.tx_in}` })
             .pipe(Effect.mapError(unavailable(`signing the ${kind}`)))
           // Persist the intent and its payload before anything reaches the ledger.
-          const stored = yield* db.transition(
+          const stored = yield* transition(
             row.tx_in,
             state,
             state,
@@ -408,13 +416,14 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
             `${kind} ${signed.intentHash}`
           )
           if (Option.isNone(stored)) return { outcome: "Moved", intent: null } as const
+          if (kind === "payout") yield* fault("stored", row.tx_in)
           const submitted = yield* submit(signed.notarizedTransactionHex)
+          if (kind === "payout") yield* fault("submitted", row.tx_in)
           if (submitted === "Rejected") return { outcome: "Rejected", intent: signed.intentHash } as const
           const outcome = yield* awaitCommit(signed.intentHash)
           return { outcome, intent: signed.intentHash } as const
         })
-        // The reservation made above is released when the outcome is known.
-        return yield* kind === "payout" ? fresh.pipe(Effect.ensuring(release(what.resource, amount))) : fresh
+        return yield* fresh
       })
 
     const pay = (row: SwapRow) =>
@@ -422,22 +431,31 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const amount = row.amount_out ?? "0"
         const result = yield* transfer(row, "payout", { resource: row.resource_out ?? "", amount, to: row.sender })
         const now = yield* Clock.currentTimeMillis
+        // Committed (the balance now shows it) or never to commit: the reservation has done its job.
+        if (
+          result.outcome === "CommittedSuccess" ||
+          result.outcome === "CommittedFailure" ||
+          result.outcome === "Rejected" ||
+          result.outcome === "LowLiquidity"
+        ) {
+          yield* db.release(row.tx_in)
+        }
         switch (result.outcome) {
           case "CommittedSuccess":
             return moved(
-              yield* db.transition(row.tx_in, "paying", "completed", { finalized_ms: now, message: null }, result.intent),
+              yield* transition(row.tx_in, "paying", "completed", { finalized_ms: now, message: null }, result.intent),
               yield* reread(row)
             )
           case "CommittedFailure":
           case "Rejected": {
             const message = `The payout ${result.intent} did not commit (${result.outcome === "Rejected" ? "rejected" : "failed"})`
             return moved(
-              yield* db.transition(row.tx_in, "paying", "failed", { message, payout_intent: null, payout_hex: null }, message),
+              yield* transition(row.tx_in, "paying", "failed", { message, payout_intent: null, payout_hex: null }, message),
               yield* reread(row)
             )
           }
           case "LowLiquidity":
-            return moved(yield* db.transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY), yield* reread(row))
+            return moved(yield* transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY), yield* reread(row))
           case "Moved":
             return { row: yield* reread(row), progressed: true }
           default:
@@ -449,7 +467,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
       Effect.gen(function* () {
         if (row.refund_attempts >= config.maxRefundAttempts) return stay(row)
         return moved(
-          yield* db.transition(row.tx_in, "failed", "refunding", { refund_attempts: row.refund_attempts + 1 }),
+          yield* transition(row.tx_in, "failed", "refunding", { refund_attempts: row.refund_attempts + 1 }),
           yield* reread(row)
         )
       })
@@ -462,7 +480,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         switch (result.outcome) {
           case "CommittedSuccess":
             return moved(
-              yield* db.transition(
+              yield* transition(
                 row.tx_in,
                 "refunding",
                 "refunded",
@@ -474,7 +492,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           case "CommittedFailure":
           case "Rejected":
             return moved(
-              yield* db.transition(
+              yield* transition(
                 row.tx_in,
                 "refunding",
                 "failed",
@@ -518,12 +536,46 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
 
     // --- public operations --------------------------------------------------------------------------------------
 
-    /** Settles one deposit as far as it can go now (exactly once per hash). */
-    const settle = Effect.fn("Settlement.settle")(function* (txHash: string) {
-      return yield* withLock(txHash)(
+    /** Claims `txHash` under a fresh token; the token, or none when another replica holds a live claim. */
+    const tryClaim = (txHash: string) =>
+      Effect.gen(function* () {
+        const token = `${config.replicaId}#${++claims}`
+        const now = yield* Clock.currentTimeMillis
+        return (yield* db.claim(txHash, token, now, now + leaseMs)) ? Option.some(token) : Option.none<string>()
+      })
+
+    /** Renews the claim every third of the lease while `work` runs, then gives it up (a kill leaves it to expire). */
+    const underClaim = <A, E>(txHash: string, token: string, work: Effect.Effect<A, E>) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const renew = Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            if (!(yield* db.renewClaim(txHash, token, now + leaseMs))) {
+              yield* Effect.logWarning(`swap ${txHash}: the claim ${token} was lost; its transitions are fenced off`)
+              return yield* Effect.interrupt
+            }
+          })
+          yield* Effect.forkScoped(
+            Effect.repeat(renew, Schedule.spaced(Duration.millis(Math.max(1, Math.floor(leaseMs / 3))))).pipe(
+              Effect.delay(Duration.millis(Math.floor(leaseMs / 3)))
+            )
+          )
+          return yield* Effect.locally(work, currentClaim, token)
+        })
+      ).pipe(Effect.ensuring(db.releaseClaim(txHash, token)))
+
+    const POLL_CLAIM = Duration.millis(100)
+
+    /**
+     * Settles one deposit as far as it can go now (exactly once per hash, across replicas). When another replica holds
+     * the swap, waits up to `wait` for its outcome (or for its claim to expire, then takes over); with no wait, it
+     * answers the row as it stands.
+     */
+    const settleWith = (txHash: string, wait: Duration.Duration) =>
+      withLock(txHash)(
         Effect.gen(function* () {
           const existing = yield* db.get(txHash)
-          const row = Option.isSome(existing)
+          let row = Option.isSome(existing)
             ? existing.value
             : yield* Effect.flatMap(readDeposit(txHash), (d) =>
                 db.insertReceived({
@@ -538,23 +590,47 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
                   committed_ms: d.committedMs ?? null
                 })
               )
-          return yield* advance(row)
+          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(wait)
+          for (;;) {
+            if (TERMINAL_STATES.has(row.state)) return row
+            const token = yield* tryClaim(txHash)
+            if (Option.isSome(token)) {
+              const claimed = token.value
+              return yield* underClaim(
+                txHash,
+                claimed,
+                Effect.gen(function* () {
+                  yield* fault("claimed", txHash)
+                  // Another replica may have moved it on before the claim: start from what is stored now.
+                  return yield* advance(yield* reread(row))
+                })
+              )
+            }
+            if ((yield* Clock.currentTimeMillis) >= deadline) return row
+            yield* Effect.sleep(POLL_CLAIM)
+            row = yield* reread(row)
+          }
         })
       )
+
+    /** Settles one deposit as far as it can go now; a swap another replica holds is left to it. */
+    const settle = Effect.fn("Settlement.settle")(function* (txHash: string) {
+      return yield* settleWith(txHash, Duration.zero)
     })
 
     /**
      * Registration from the API: settlement runs in the server's scope (it goes on if the caller leaves); the caller
-     * waits for it up to `registrationWait` and gets the row, or none when it is still running.
+     * waits for it up to `registrationWait` and gets the row, or none when it is still running. A swap another
+     * replica holds is awaited for as long.
      */
     const register = Effect.fn("Settlement.register")(function* (txHash: string) {
-      const fiber = yield* Effect.forkIn(settle(txHash), scope)
+      const fiber = yield* Effect.forkIn(settleWith(txHash, config.registrationWait), scope)
       return yield* Fiber.join(fiber).pipe(Effect.timeoutOption(config.registrationWait))
     })
 
-    /** Resumes every swap that is not final (after a restart, and on every watcher pass). */
+    /** Resumes every swap that is not final and not held by a live claim (after a restart, and on every watcher pass). */
     const resumeUnfinished = Effect.gen(function* () {
-      const rows = yield* db.unfinished
+      const rows = yield* db.unfinished(yield* Clock.currentTimeMillis)
       for (const row of rows) {
         yield* settle(row.tx_in).pipe(
           Effect.catchAll((e) => Effect.logWarning(`resuming swap ${row.tx_in}: ${e.message}`))

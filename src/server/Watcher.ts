@@ -7,8 +7,13 @@
  * A pass that reached the ledger tip then prunes unclaimed quotes that expired over an hour before the earlier of now
  * and the tip's round time: every deposit committed before the tip has been recorded (with its quote) by then, so
  * no deposit that could still claim a quote loses it.
+ *
+ * Exactly one replica of a database watches at a time: before each pass it takes or renews the `watcher` lease
+ * (`watcherLease`, renewed every third of it during a long pass); the others skip their passes while it is held, and
+ * one of them takes over within a lease and a poll interval of the watcher dying. A replica shutting down gives the
+ * lease up at once.
  */
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { Gateway } from "../gateway/index"
 import { ServerConfig } from "./config"
 import { Db } from "./Db"
@@ -16,6 +21,9 @@ import { Quotes } from "./Quotes"
 import { Settlement } from "./Settlement"
 
 export const WATCHER_POSITION_KEY = "watcher_state_version"
+
+/** The name of the watcher's lease in `leases`. */
+export const WATCHER_LEASE = "watcher"
 
 const PAGE = 100
 
@@ -88,10 +96,34 @@ export class Watcher {
   static readonly layer: Layer.Layer<never, never, ServerConfig | Gateway | Db | Quotes | Settlement> = Layer.scopedDiscard(
     Effect.gen(function* () {
       const config = yield* ServerConfig
-      const pass = watchPass.pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("watcher pass failed; retrying on the next tick", cause))
+      const db = yield* Db
+      const leaseMs = Duration.toMillis(config.watcherLease)
+      const holder = config.replicaId
+      const takeLease = Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        return yield* db.acquireLease(WATCHER_LEASE, holder, now, now + leaseMs)
+      })
+      const renewing = Effect.repeat(takeLease, {
+        schedule: Schedule.spaced(Duration.millis(Math.max(1, Math.floor(leaseMs / 3)))),
+        while: (held) => held
+      }).pipe(Effect.delay(Duration.millis(Math.floor(leaseMs / 3))))
+      let watching = false
+      const tick = Effect.gen(function* () {
+        const held = yield* takeLease
+        if (held !== watching) {
+          watching = held
+          yield* Effect.logInfo(held ? `watcher: ${holder} follows the ledger` : `watcher: another replica follows the ledger`)
+        }
+        if (!held) return
+        yield* Effect.raceFirst(
+          Effect.asVoid(watchPass),
+          Effect.zipRight(renewing, Effect.logWarning("watcher: the lease was lost during a pass; the pass stops"))
+        )
+      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("watcher pass failed; retrying on the next tick", cause)))
+      yield* Effect.addFinalizer(() =>
+        db.releaseLease(WATCHER_LEASE, holder).pipe(Effect.catchAllCause((c) => Effect.logWarning("watcher: lease not released", c)))
       )
-      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(pass, Effect.sleep(config.watcherPollInterval))))
+      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(tick, Effect.sleep(config.watcherPollInterval))))
     })
   )
 }

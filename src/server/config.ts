@@ -3,6 +3,8 @@
  * accepted routes (one table), pricing constants, limits and timers. `ServerConfig` is a plain `Context.Tag`.
  */
 import { Context, Duration, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import { hostname } from "node:os"
 import { MainnetResources } from "../exchange/mainnet-addresses"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
 
@@ -112,7 +114,28 @@ export interface ServerConfigShape {
    * in the database, so every process on one database signs alike; set it to share quotes across databases.
    */
   readonly quoteSecret: string | undefined
+  /** Names this process among the replicas of one database (in claims and leases); unique per process by default. */
+  readonly replicaId: string
+  /**
+   * How long a claim on a swap lasts without renewal (renewed every third of it while the replica works on the
+   * swap): a replica that dies mid-settlement loses the swap to another after at most this long.
+   */
+  readonly claimLease: Duration.Duration
+  /** How long the watcher's lease lasts without renewal: another replica takes the watcher over after this long. */
+  readonly watcherLease: Duration.Duration
+  /**
+   * Fault injection for the multi-replica tests only: the first replica of the database to reach this point of a
+   * payout stops there for good (it is then killed). Never set in production.
+   */
+  readonly faultPauseAt: FaultPoint | undefined
 }
+
+export const FAULT_POINTS = ["claimed", "stored", "submitted"] as const
+/** After the claim; after the payout's intent is stored; after the payout is submitted. */
+export type FaultPoint = (typeof FAULT_POINTS)[number]
+
+/** A replica id unique to this process: host, pid and 4 random bytes. */
+export const makeReplicaId = (): string => `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`
 
 export class ServerConfig extends Context.Tag("hswap/server/ServerConfig")<ServerConfig, ServerConfigShape>() {
   static readonly layer = (config: ServerConfigShape) => Layer.succeed(ServerConfig, config)
@@ -145,5 +168,9 @@ export const makeServerConfig = (
   maxBodyBytes: 4096,
   quoteTtl: Duration.seconds(120),
   quoteSecret: undefined,
+  replicaId: makeReplicaId(),
+  claimLease: Duration.seconds(30),
+  watcherLease: Duration.seconds(10),
+  faultPauseAt: undefined,
   ...given
 })

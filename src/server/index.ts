@@ -1,7 +1,7 @@
 /**
  * The exchange server: the operator's backend behind `{api}/api/*` (spec app §7). It reads the ledger and submits
  * payouts through our Gateway client, signs them with the operator's key (Radix Engine Toolkit, loaded lazily), and
- * keeps its records in SQLite.
+ * keeps its records in SQLite (one process), or in PostgreSQL shared by several replicas (`databaseUrl`).
  *
  * - `startExchangeServer(options)` builds it and returns a `node:http` mount `{ prefix: "/api", handle }` plus
  *   `close()`; the devnet process mounts it, `src/server/main.ts` serves it alone.
@@ -12,7 +12,7 @@ import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effec
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { createServer } from "node:http"
 import { Gateway } from "../gateway/index"
-import { ServerConfig, type ServerConfigShape, type TokenSpec, makeServerConfig } from "./config"
+import { type FaultPoint, ServerConfig, type ServerConfigShape, type TokenSpec, makeServerConfig } from "./config"
 import { Db } from "./Db"
 import { Maintenance, RateLimiter } from "./Limits"
 import { apiNodeHandler } from "./node"
@@ -23,9 +23,9 @@ import { Settlement } from "./Settlement"
 import { Signer, makeSigner } from "./Signer"
 import { Watcher } from "./Watcher"
 
-export { ACCEPTED_ROUTES, ServerConfig, defaultTokens, devnetTokens, makeServerConfig, mainnetTokens } from "./config"
-export type { Route, ServerConfigShape, TokenSpec } from "./config"
-export { Db, SwapState } from "./Db"
+export { ACCEPTED_ROUTES, FAULT_POINTS, ServerConfig, defaultTokens, devnetTokens, makeServerConfig, mainnetTokens } from "./config"
+export type { FaultPoint, Route, ServerConfigShape, TokenSpec } from "./config"
+export { Db, SwapState, isPostgresUrl } from "./Db"
 export type { QuoteRow, SwapRow } from "./Db"
 export { Maintenance, RateLimiter, isLoopback } from "./Limits"
 export { PriceFeed, seededRandom, walkStep } from "./PriceFeed"
@@ -48,7 +48,7 @@ export { handleApi, toRecord, LiquidityCache } from "./routes"
 export type { ApiRequest, ApiResponse, ApiServices } from "./routes"
 export { LOW_LIQUIDITY, Settlement, SettlementUnavailable, SwapNotFound, SwapRefused } from "./Settlement"
 export { Signer, SignerError, makeSigner, transferManifest } from "./Signer"
-export { WATCHER_POSITION_KEY, Watcher, watchPass } from "./Watcher"
+export { WATCHER_LEASE, WATCHER_POSITION_KEY, Watcher, watchPass } from "./Watcher"
 
 export type LogLevelName = "none" | "error" | "warning" | "info" | "debug"
 
@@ -93,8 +93,20 @@ export interface ExchangeServerOptions {
   readonly exchangeAccount: string
   /** The exchange account's Ed25519 private key, 64 hex characters. */
   readonly privateKeyHex: string
-  /** SQLite file of the server's records (":memory:" for a throwaway one). */
+  /** SQLite file of the server's records (":memory:" for a throwaway one); unused when `databaseUrl` is given. */
   readonly databasePath: string
+  /** A `postgres://` URL: the records live in PostgreSQL, shared with every replica pointed at the same database. */
+  readonly databaseUrl?: string
+  /** Largest pool of PostgreSQL connections of this replica (default 10). */
+  readonly databasePoolSize?: number
+  /** This replica's name in claims and leases (default: host, pid and random bytes). */
+  readonly replicaId?: string
+  /** How long a claim on a swap lasts without renewal (default 30 000). */
+  readonly claimLeaseMs?: number
+  /** How long the watcher's lease lasts without renewal (default 10 000). */
+  readonly watcherLeaseMs?: number
+  /** Tests only: the fault point where the first replica to reach it stops (see `ServerConfigShape.faultPauseAt`). */
+  readonly faultPauseAt?: FaultPoint
   readonly maintenance?: boolean
   /** Requests per minute and IP; 0 turns the limiter off. Default 120. */
   readonly rateLimitPerMinute?: number
@@ -144,7 +156,9 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
     priceStaleAfter: ms(options.priceStaleAfterMs),
     watcherPollInterval: ms(options.watcherPollMs),
     registrationWait: ms(options.registrationWaitMs),
-    quoteTtl: ms(options.quoteTtlSeconds === undefined ? undefined : options.quoteTtlSeconds * 1000)
+    quoteTtl: ms(options.quoteTtlSeconds === undefined ? undefined : options.quoteTtlSeconds * 1000),
+    claimLease: ms(options.claimLeaseMs),
+    watcherLease: ms(options.watcherLeaseMs)
   })
   return makeServerConfig({
     ...base,
@@ -155,7 +169,9 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
       tokens: options.tokens,
       priceSeed: options.priceSeed,
       watchFromStateVersion: options.watchFromStateVersion,
-      quoteSecret: options.quoteSecret
+      quoteSecret: options.quoteSecret,
+      replicaId: options.replicaId,
+      faultPauseAt: options.faultPauseAt
     }),
     priceSourceUrl: options.priceSourceUrl,
     ...Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Duration.decode(v)]))
@@ -202,7 +218,10 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
   const layer = exchangeServerLayer({
     config,
     gateway,
-    db: Db.sqlite(options.databasePath),
+    db:
+      options.databaseUrl === undefined
+        ? Db.sqlite(options.databasePath)
+        : Db.postgres(options.databaseUrl, options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }),
     signer: Signer.layer(signerOptions),
     ...(options.prices === undefined ? {} : { prices: options.prices })
   }).pipe(Layer.provide(logger))

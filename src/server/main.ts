@@ -6,8 +6,16 @@
  *                               http://127.0.0.1:8080/gateway, the `npm start` devnet)
  *   HSWAP_EXCHANGE_ACCOUNT      the operator's exchange account (default on 240: the devnet genesis exchange)
  *   HSWAP_EXCHANGE_PRIVATE_KEY  its Ed25519 private key, 64 hex characters (default on 240: the genesis key)
+ *   HSWAP_DATABASE_URL          postgres://user[:password]@host:port/database: keep the records in PostgreSQL, shared
+ *                               by every replica given the same URL (default: SQLite at HSWAP_DB_PATH)
  *   HSWAP_DB_PATH               SQLite file of the server's records (default .exchange/exchange.sqlite; on 240
  *                               .devnet/exchange-standalone.sqlite, apart from the one `npm start` uses)
+ *   HSWAP_DB_POOL_SIZE          PostgreSQL connections of this replica, 1 to 100 (default 10)
+ *   HSWAP_REPLICA_ID            this replica's name in claims and leases (default: host-pid-random)
+ *   HSWAP_CLAIM_LEASE_SECONDS   how long a replica's claim on a swap lasts unrenewed: a replica that dies mid-payout
+ *                               loses the swap to another after this long, 2 to 600 (default 30)
+ *   HSWAP_WATCHER_LEASE_SECONDS how long the watcher's lease lasts unrenewed, 2 to 600 (default 10)
+ *   HSWAP_WATCHER_POLL_MS       time between watcher passes, 50 to 60000 (default 2000)
  *   HSWAP_HOST, HSWAP_PORT      where to listen (default 127.0.0.1:8090; PORT works too)
  *   HSWAP_MAINTENANCE           "1"/"true" starts in maintenance mode (409 on price, health, swap, transactions)
  *   HSWAP_RATE_LIMIT            requests per minute and IP (default 120; 0 turns the limiter off)
@@ -22,11 +30,15 @@
  *   HSWAP_QUOTE_SECRET          the secret that signs quote references, at least 32 characters (default: 32
  *                               random bytes generated once and kept in the database)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
+ *   HSWAP_FAULT_PAUSE_AT        tests only: claimed | stored | submitted, where the first replica to get there stops
  */
 import { Schema } from "effect"
 import { RadixNetworkConfigById } from "../gateway/index"
 import {
   type ExchangeServerOptions,
+  FAULT_POINTS,
+  type FaultPoint,
+  isPostgresUrl,
   type LogLevelName,
   MIN_QUOTE_SECRET_LENGTH,
   type TokenSpec,
@@ -114,6 +126,20 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   if (quoteSecret !== undefined && quoteSecret !== "" && quoteSecret.length < MIN_QUOTE_SECRET_LENGTH) {
     throw new ConfigError(`HSWAP_QUOTE_SECRET must be at least ${MIN_QUOTE_SECRET_LENGTH} characters (got ${quoteSecret.length})`)
   }
+  const databaseUrl = env["HSWAP_DATABASE_URL"]
+  if (databaseUrl !== undefined && databaseUrl !== "" && !isPostgresUrl(databaseUrl)) {
+    throw new ConfigError("HSWAP_DATABASE_URL must be a postgres:// (or postgresql://) URL")
+  }
+  const poolSize = int(env, "HSWAP_DB_POOL_SIZE", 1, 100)
+  const claimLease = int(env, "HSWAP_CLAIM_LEASE_SECONDS", 2, 600)
+  const watcherLease = int(env, "HSWAP_WATCHER_LEASE_SECONDS", 2, 600)
+  const watcherPoll = int(env, "HSWAP_WATCHER_POLL_MS", 50, 60_000)
+  const replicaId = env["HSWAP_REPLICA_ID"]
+  const faultRaw = env["HSWAP_FAULT_PAUSE_AT"]
+  const fault = FAULT_POINTS.find((p) => p === faultRaw)
+  if (faultRaw !== undefined && faultRaw !== "" && fault === undefined) {
+    throw new ConfigError(`HSWAP_FAULT_PAUSE_AT must be one of ${FAULT_POINTS.join(", ")}`)
+  }
   return {
     host: env["HSWAP_HOST"] ?? "127.0.0.1",
     port: int(env, "HSWAP_PORT", 0, 65535) ?? int(env, "PORT", 0, 65535) ?? 8090,
@@ -132,7 +158,14 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       ...(priceSeed === undefined || priceSeed === "" ? {} : { priceSeed }),
       ...(quoteTtl === undefined ? {} : { quoteTtlSeconds: quoteTtl }),
       ...(quoteSecret === undefined || quoteSecret === "" ? {} : { quoteSecret }),
-      ...(tokens === undefined ? {} : { tokens })
+      ...(tokens === undefined ? {} : { tokens }),
+      ...(databaseUrl === undefined || databaseUrl === "" ? {} : { databaseUrl }),
+      ...(poolSize === undefined ? {} : { databasePoolSize: poolSize }),
+      ...(claimLease === undefined ? {} : { claimLeaseMs: claimLease * 1000 }),
+      ...(watcherLease === undefined ? {} : { watcherLeaseMs: watcherLease * 1000 }),
+      ...(watcherPoll === undefined ? {} : { watcherPollMs: watcherPoll }),
+      ...(replicaId === undefined || replicaId === "" ? {} : { replicaId }),
+      ...(fault === undefined ? {} : { faultPauseAt: fault satisfies FaultPoint })
     }
   }
 }
@@ -141,7 +174,10 @@ const main = async () => {
   const options = await optionsFromEnv(process.env)
   const server = await startExchangeServer(options.server)
   const http = await listenExchangeServer(server, options.port, options.host)
-  console.log(`hSwap exchange server on ${http.url}/api (network ${options.server.networkId}, gateway ${options.server.gatewayUrl})`)
+  const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
+  console.log(
+    `hSwap exchange server on ${http.url}/api (network ${options.server.networkId}, gateway ${options.server.gatewayUrl}, ${store})`
+  )
   const stop = () => {
     console.log("stopping…")
     void http

@@ -1,10 +1,10 @@
 /**
  * Settlement on the devnet, in process: real notarized deposits on the devnet ledger, read back through the gateway
  * emulator by our Gateway client, payouts signed with the genesis exchange key and committed on the same ledger.
+ * The whole suite runs on each store (SQLite, and PostgreSQL when reachable), each case on a store of its own.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { type Duration, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../../src/exchange/decimal"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
@@ -22,7 +22,17 @@ import {
   exchangeServerLayer,
   type ExchangeServer
 } from "../../src/server/index"
-import { type Devnet, balance, eventually, startLedger, startServer, swapMessage, tempDir, transfer, unsubmittedIntent } from "./harness"
+import {
+  type Devnet,
+  balance,
+  eventually,
+  startLedger,
+  startServer,
+  swapMessage,
+  transfer,
+  unsubmittedIntent
+} from "./harness"
+import { type FreshStore, STORES } from "./stores"
 
 const { hUSDC, hETH, hBTC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
@@ -34,7 +44,12 @@ const plus = (a: string, b: string) => decimalToString(addDecimal(dec(a), dec(b)
 
 type Json = Record<string, unknown>
 const post = async (server: ExchangeServer, txHash: string) => {
-  const r = await server.request({ method: "POST", path: `/swap/${txHash}`, ip: "127.0.0.1", body: JSON.stringify({ tx_hash: txHash }) })
+  const r = await server.request({
+    method: "POST",
+    path: `/swap/${txHash}`,
+    ip: "127.0.0.1",
+    body: JSON.stringify({ tx_hash: txHash })
+  })
   return { status: r.status, json: r.json as Json }
 }
 const records = async (server: ExchangeServer, account: string) => {
@@ -58,18 +73,20 @@ const operatorTransactions = (devnet: Devnet) =>
   )
 
 /**
- * The server's services over `dbFile` without the watcher, with a Gateway whose submit is wrapped by `wrapSubmit`
+ * The server's services over `db` without the watcher, with a Gateway whose submit is wrapped by `wrapSubmit`
  * and a signer that takes `signerDelay` longer.
  */
 const runtimeFor = (
-devnet: Devnet,
-dbFile: string,
-wrapSubmit?: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>,
-signerDelay?: Duration.DurationInput
+  devnet: Devnet,
+  db: Layer.Layer<Db>,
+  wrapSubmit?: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>,
+  signerDelay?: Duration.DurationInput
 ) => {
   const options = devnetExchangeServerOptions(undefined, devnet.gateway)
   const config = configFromOptions({ ...options, rateLimitPerMinute: 0 })
-  const http = FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, devnetGatewayFetch(devnet.gateway))))
+  const http = FetchHttpClient.layer.pipe(
+    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, devnetGatewayFetch(devnet.gateway)))
+  )
   const real = Gateway.layer({ basePath: "http://devnet.invalid/gateway", applicationName: "hswap-test" }).pipe(
     Layer.provide(http),
     Layer.orDie
@@ -95,11 +112,13 @@ signerDelay?: Duration.DurationInput
     exchangeServerLayer({
       config,
       gateway,
-      db: Db.sqlite(dbFile),
+      db,
       signer: Layer.succeed(Signer, {
         ...signer,
         transfer: (input) =>
-          signerDelay === undefined ? signer.transfer(input) : Effect.zipRight(Effect.sleep(signerDelay), signer.transfer(input))
+          signerDelay === undefined
+            ? signer.transfer(input)
+            : Effect.zipRight(Effect.sleep(signerDelay), signer.transfer(input))
       }),
       prices: PriceFeed.fixed({ XRD: "0.02", hUSDC: "1", hUSDT: "1", hETH: "3000", hBTC: "60000" }),
       watcher: false
@@ -107,263 +126,358 @@ signerDelay?: Duration.DurationInput
   )
 }
 
-describe("settlement on the devnet", () => {
-  let devnet: Devnet
-  let server: ExchangeServer
+for (const kind of STORES) {
+  describe.skipIf(kind.skipped !== undefined)(`on ${kind.name}`, () => {
+    describe("settlement on the devnet", () => {
+      let devnet: Devnet
+      let server: ExchangeServer
+      let store: FreshStore | undefined
 
-  beforeAll(async () => {
-    devnet = await startLedger()
-    server = await startServer(devnet, undefined)
-  })
-  afterAll(async () => {
-    await server.close()
-    await devnet.dispose()
-  })
-
-  it("pays a user's deposit exactly the computed amount, once, and records it", async () => {
-    const user = devnet.ledger.genesis.users[0]
-    const before = {
-      userEth: await balance(devnet, user.address, hETH),
-      userUsdc: await balance(devnet, user.address, hUSDC),
-      exEth: await balance(devnet, exchange, hETH),
-      exUsdc: await balance(devnet, exchange, hUSDC)
-    }
-    const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hETH") })
-    const registered = await post(server, tx)
-    expect(registered.status).toBe(200)
-    expect(registered.json["status"]).toBe("completed")
-    // (100 × 1 × 0.999 − 0.10) / 3000, truncated to 18 decimals.
-    const expected = "0.033266666666666666"
-    expect(delta(before.userEth, await balance(devnet, user.address, hETH))).toBe(expected)
-    expect(delta(before.userUsdc, await balance(devnet, user.address, hUSDC))).toBe("-100")
-    expect(delta(before.exEth, await balance(devnet, exchange, hETH))).toBe(`-${expected}`)
-    expect(delta(before.exUsdc, await balance(devnet, exchange, hUSDC))).toBe("100")
-    const [record] = (await records(server, user.address)).filter((r) => r["tx_in"] === tx)
-    expect(record).toMatchObject({
-      from: user.address,
-      to: exchange,
-      asset_in: "hUSDC",
-      asset_out: "hETH",
-      amount_in: "100",
-      amount_out: expected,
-      status: "completed"
-    })
-    const payout = await devnet.run(devnet.ledger.committedTransaction(String(record?.["tx_out"])))
-    expect(payout._tag).toBe("Some")
-    if (payout._tag === "Some") {
-      expect(payout.value.status).toBe("CommittedSuccess")
-      expect(payout.value.message).toMatchObject({ content: { value: `hSwap payout for ${tx}` } })
-    }
-  })
-
-  it("pays once for 20 concurrent registrations of the same hash", async () => {
-    const user = devnet.ledger.genesis.users[1]
-    const before = await balance(devnet, user.address, hBTC)
-    const payoutsBefore = (await operatorTransactions(devnet)).items.length
-    const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "50", message: swapMessage("hUSDC", "hBTC") })
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(server, tx)))
-    const outs = new Set(answers.map((a) => (a.json["transaction"] as Json | undefined)?.["tx_out"]))
-    expect(answers.every((a) => a.status === 200 && a.json["status"] === "completed")).toBe(true)
-    expect(outs.size).toBe(1)
-    // (50 × 0.999 − 0.10) / 60000 = 0.000830833…, truncated to hBTC's 8 decimals.
-    expect(delta(before, await balance(devnet, user.address, hBTC))).toBe("0.00083083")
-    expect((await operatorTransactions(devnet)).items.length).toBe(payoutsBefore + 1)
-    const again = await post(server, tx)
-    expect(again.json["status"]).toBe("completed")
-    expect(delta(before, await balance(devnet, user.address, hBTC))).toBe("0.00083083")
-  })
-
-  it("refuses a hash whose deposit went to another account", async () => {
-    const [user, other] = devnet.ledger.genesis.users
-    const payoutsBefore = (await operatorTransactions(devnet)).items.length
-    const tx = await transfer(devnet, { from: user, to: other.address, resource: hUSDC, amount: "10", message: swapMessage("hUSDC", "hETH") })
-    const answer = await post(server, tx)
-    expect(answer.status).toBe(422)
-    expect(answer.json["error"]).toBe("The transaction deposited no accepted token into the exchange account")
-    expect((await records(server, user.address)).some((r) => r["tx_in"] === tx)).toBe(false)
-    expect((await operatorTransactions(devnet)).items.length).toBe(payoutsBefore)
-  })
-
-  it("refuses a failed transaction", async () => {
-    const user = devnet.ledger.genesis.users[2]
-    // More than the user holds: the ledger commits it as a failure (the fee is still paid).
-    const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "999999", message: swapMessage("hUSDC", "hETH") })
-    const status = await devnet.run(devnet.ledger.transactionStatus(tx))
-    expect(status._tag === "Committed" && status.transaction.status).toBe("CommittedFailure")
-    const answer = await post(server, tx)
-    expect(answer.status).toBe(422)
-    expect(answer.json["error"]).toBe("The transaction did not succeed on the ledger")
-  })
-
-  it("refuses a deposit whose message names no route, and an unknown hash", async () => {
-    const user = devnet.ledger.genesis.users[2]
-    const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "5", message: "just a gift" })
-    expect((await post(server, tx)).json["error"]).toBe("The transaction message names no route (FROM -> TO)")
-    const unknown = await post(server, await unsubmittedIntent(devnet))
-    expect(unknown.status).toBe(404)
-    expect((await post(server, "txid_loc1notahash")).status).toBe(400)
-  })
-
-  it("settles a deposit nobody registered (the watcher)", async () => {
-    const user = devnet.ledger.genesis.users[2]
-    const before = await balance(devnet, user.address, hUSDC)
-    const tx = await transfer(devnet, { from: user, to: exchange, resource: hETH, amount: "0.01", message: swapMessage("hETH", "hUSDC") })
-    const record = await eventually(async () =>
-      (await records(server, user.address)).find((r) => r["tx_in"] === tx && r["status"] === "completed")
-    )
-    // (0.01 × 3000 × 0.999 − 0.10) / 1 = 29.87, to hUSDC's 6 decimals.
-    expect(record["amount_out"]).toBe("29.87")
-    expect(await balance(devnet, user.address, hUSDC)).toBe(plus(before, "29.87"))
-  })
-
-  it("refunds an amount outside the limits", async () => {
-    const user = devnet.ledger.genesis.users[0]
-    const before = await balance(devnet, user.address, hUSDC)
-    const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "250", message: swapMessage("hUSDC", "hETH") })
-    const answer = await post(server, tx)
-    expect(answer.status).toBe(200)
-    const record = answer.json["transaction"] as Json
-    expect(record["status"]).toBe("canceled")
-    expect(String(record["message"])).toContain("outside the limits (1 to 200 hUSDC)")
-    expect(String(record["message"])).toContain("Refunded 250 hUSDC.")
-    expect(record["asset_out"]).toBe("hUSDC")
-    expect(record["amount_out"]).toBe("250")
-    expect(await balance(devnet, user.address, hUSDC)).toBe(before)
-  })
-})
-
-describe("the watcher's position", () => {
-  it("settles a deposit made while the server was down, from the last state version it saw", async () => {
-    const devnet = await startLedger()
-    const tmp = tempDir()
-    try {
-      const first = await startServer(devnet, tmp.dir)
-      // The first watcher pass records where it starts: the ledger tip.
-      const position = await eventually(async () =>
-        Option.getOrUndefined(await first.runtime.runPromise(Effect.flatMap(Db, (db) => db.getKv(WATCHER_POSITION_KEY))))
-      )
-      expect(Number(position)).toBe(await devnet.run(devnet.ledger.currentStateVersion))
-      await first.close()
-      const user = devnet.ledger.genesis.users[1]
-      const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "20", message: swapMessage("hUSDC", "hETH") })
-      const second = await startServer(devnet, tmp.dir)
-      try {
-        const record = await eventually(async () =>
-          (await records(second, user.address)).find((r) => r["tx_in"] === tx && r["status"] === "completed")
-        )
-        // (20 × 0.999 − 0.10) / 3000
-        expect(record["amount_out"]).toBe("0.006626666666666666")
-      } finally {
-        await second.close()
-      }
-    } finally {
-      await devnet.dispose()
-      tmp.remove()
-    }
-  })
-})
-
-describe("low liquidity", () => {
-  it("refunds the deposit with the spec's message", async () => {
-    const devnet = await startLedger()
-    const server = await startServer(devnet, undefined)
-    try {
-      const genesis = devnet.ledger.genesis
-      // The operator moves almost all its hBTC away: 0.0001 hBTC is left, less than any payout of 100 hUSDC.
-      await transfer(devnet, {
-        from: { address: exchange, key: genesis.exchange.key },
-        to: genesis.fund.address,
-        resource: hBTC,
-        amount: "24.9999"
+      beforeAll(async () => {
+        devnet = await startLedger()
+        store = await kind.fresh()
+        server = await startServer(devnet, undefined, store.options)
       })
-      const user = genesis.users[0]
-      const before = await balance(devnet, user.address, hUSDC)
-      const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hBTC") })
-      const answer = await post(server, tx)
-      const record = answer.json["transaction"] as Json
-      expect(record["status"]).toBe("canceled")
-      expect(String(record["message"])).toBe(`${LOW_LIQUIDITY} Refunded 100 hUSDC.`)
-      expect(await balance(devnet, user.address, hUSDC)).toBe(before)
-      expect(await balance(devnet, user.address, hBTC)).toBe("0.1")
-      expect(await balance(devnet, exchange, hBTC)).toBe("0.0001")
-      const refund = await devnet.run(devnet.ledger.committedTransaction(String(record["tx_out"])))
-      expect(refund._tag === "Some" && refund.value.status).toBe("CommittedSuccess")
-    } finally {
-      await server.close()
-      await devnet.dispose()
-    }
+      afterAll(async () => {
+        try {
+          await server?.close()
+          await devnet?.dispose()
+        } finally {
+          await store?.remove()
+        }
+      })
+
+      it("pays a user's deposit exactly the computed amount, once, and records it", async () => {
+        const user = devnet.ledger.genesis.users[0]
+        const before = {
+          userEth: await balance(devnet, user.address, hETH),
+          userUsdc: await balance(devnet, user.address, hUSDC),
+          exEth: await balance(devnet, exchange, hETH),
+          exUsdc: await balance(devnet, exchange, hUSDC)
+        }
+        const tx = await transfer(devnet, {
+          from: user,
+          to: exchange,
+          resource: hUSDC,
+          amount: "100",
+          message: swapMessage("hUSDC", "hETH")
+        })
+        const registered = await post(server, tx)
+        expect(registered.status).toBe(200)
+        expect(registered.json["status"]).toBe("completed")
+        // (100 × 1 × 0.999 − 0.10) / 3000, truncated to 18 decimals.
+        const expected = "0.033266666666666666"
+        expect(delta(before.userEth, await balance(devnet, user.address, hETH))).toBe(expected)
+        expect(delta(before.userUsdc, await balance(devnet, user.address, hUSDC))).toBe("-100")
+        expect(delta(before.exEth, await balance(devnet, exchange, hETH))).toBe(`-${expected}`)
+        expect(delta(before.exUsdc, await balance(devnet, exchange, hUSDC))).toBe("100")
+        const [record] = (await records(server, user.address)).filter((r) => r["tx_in"] === tx)
+        expect(record).toMatchObject({
+          from: user.address,
+          to: exchange,
+          asset_in: "hUSDC",
+          asset_out: "hETH",
+          amount_in: "100",
+          amount_out: expected,
+          status: "completed"
+        })
+        const payout = await devnet.run(devnet.ledger.committedTransaction(String(record?.["tx_out"])))
+        expect(payout._tag).toBe("Some")
+        if (payout._tag === "Some") {
+          expect(payout.value.status).toBe("CommittedSuccess")
+          expect(payout.value.message).toMatchObject({ content: { value: `hSwap payout for ${tx}` } })
+        }
+      })
+
+      it("pays once for 20 concurrent registrations of the same hash", async () => {
+        const user = devnet.ledger.genesis.users[1]
+        const before = await balance(devnet, user.address, hBTC)
+        const payoutsBefore = (await operatorTransactions(devnet)).items.length
+        const tx = await transfer(devnet, {
+          from: user,
+          to: exchange,
+          resource: hUSDC,
+          amount: "50",
+          message: swapMessage("hUSDC", "hBTC")
+        })
+        const answers = await Promise.all(Array.from({ length: 20 }, () => post(server, tx)))
+        const outs = new Set(answers.map((a) => (a.json["transaction"] as Json | undefined)?.["tx_out"]))
+        expect(answers.every((a) => a.status === 200 && a.json["status"] === "completed")).toBe(true)
+        expect(outs.size).toBe(1)
+        // (50 × 0.999 − 0.10) / 60000 = 0.000830833…, truncated to hBTC's 8 decimals.
+        expect(delta(before, await balance(devnet, user.address, hBTC))).toBe("0.00083083")
+        expect((await operatorTransactions(devnet)).items.length).toBe(payoutsBefore + 1)
+        const again = await post(server, tx)
+        expect(again.json["status"]).toBe("completed")
+        expect(delta(before, await balance(devnet, user.address, hBTC))).toBe("0.00083083")
+      })
+
+      it("refuses a hash whose deposit went to another account", async () => {
+        const [user, other] = devnet.ledger.genesis.users
+        const payoutsBefore = (await operatorTransactions(devnet)).items.length
+        const tx = await transfer(devnet, {
+          from: user,
+          to: other.address,
+          resource: hUSDC,
+          amount: "10",
+          message: swapMessage("hUSDC", "hETH")
+        })
+        const answer = await post(server, tx)
+        expect(answer.status).toBe(422)
+        expect(answer.json["error"]).toBe("The transaction deposited no accepted token into the exchange account")
+        expect((await records(server, user.address)).some((r) => r["tx_in"] === tx)).toBe(false)
+        expect((await operatorTransactions(devnet)).items.length).toBe(payoutsBefore)
+      })
+
+      it("refuses a failed transaction", async () => {
+        const user = devnet.ledger.genesis.users[2]
+        // More than the user holds: the ledger commits it as a failure (the fee is still paid).
+        const tx = await transfer(devnet, {
+          from: user,
+          to: exchange,
+          resource: hUSDC,
+          amount: "999999",
+          message: swapMessage("hUSDC", "hETH")
+        })
+        const status = await devnet.run(devnet.ledger.transactionStatus(tx))
+        expect(status._tag === "Committed" && status.transaction.status).toBe("CommittedFailure")
+        const answer = await post(server, tx)
+        expect(answer.status).toBe(422)
+        expect(answer.json["error"]).toBe("The transaction did not succeed on the ledger")
+      })
+
+      it("refuses a deposit whose message names no route, and an unknown hash", async () => {
+        const user = devnet.ledger.genesis.users[2]
+        const tx = await transfer(devnet, {
+          from: user,
+          to: exchange,
+          resource: hUSDC,
+          amount: "5",
+          message: "just a gift"
+        })
+        expect((await post(server, tx)).json["error"]).toBe("The transaction message names no route (FROM -> TO)")
+        const unknown = await post(server, await unsubmittedIntent(devnet))
+        expect(unknown.status).toBe(404)
+        expect((await post(server, "txid_loc1notahash")).status).toBe(400)
+      })
+
+      it("settles a deposit nobody registered (the watcher)", async () => {
+        const user = devnet.ledger.genesis.users[2]
+        const before = await balance(devnet, user.address, hUSDC)
+        const tx = await transfer(devnet, {
+          from: user,
+          to: exchange,
+          resource: hETH,
+          amount: "0.01",
+          message: swapMessage("hETH", "hUSDC")
+        })
+        const record = await eventually(async () =>
+          (await records(server, user.address)).find((r) => r["tx_in"] === tx && r["status"] === "completed")
+        )
+        // (0.01 × 3000 × 0.999 − 0.10) / 1 = 29.87, to hUSDC's 6 decimals.
+        expect(record["amount_out"]).toBe("29.87")
+        expect(await balance(devnet, user.address, hUSDC)).toBe(plus(before, "29.87"))
+      })
+
+      it("refunds an amount outside the limits", async () => {
+        const user = devnet.ledger.genesis.users[0]
+        const before = await balance(devnet, user.address, hUSDC)
+        const tx = await transfer(devnet, {
+          from: user,
+          to: exchange,
+          resource: hUSDC,
+          amount: "250",
+          message: swapMessage("hUSDC", "hETH")
+        })
+        const answer = await post(server, tx)
+        expect(answer.status).toBe(200)
+        const record = answer.json["transaction"] as Json
+        expect(record["status"]).toBe("canceled")
+        expect(String(record["message"])).toContain("outside the limits (1 to 200 hUSDC)")
+        expect(String(record["message"])).toContain("Refunded 250 hUSDC.")
+        expect(record["asset_out"]).toBe("hUSDC")
+        expect(record["amount_out"]).toBe("250")
+        expect(await balance(devnet, user.address, hUSDC)).toBe(before)
+      })
+    })
+
+    describe("the watcher's position", () => {
+      it("settles a deposit made while the server was down, from the last state version it saw", async () => {
+        const devnet = await startLedger()
+        const store = await kind.fresh()
+        try {
+          const first = await startServer(devnet, undefined, store.options)
+          // The first watcher pass records where it starts: the ledger tip.
+          const position = await eventually(async () =>
+            Option.getOrUndefined(
+              await first.runtime.runPromise(Effect.flatMap(Db, (db) => db.getKv(WATCHER_POSITION_KEY)))
+            )
+          )
+          expect(Number(position)).toBe(await devnet.run(devnet.ledger.currentStateVersion))
+          await first.close()
+          const user = devnet.ledger.genesis.users[1]
+          const tx = await transfer(devnet, {
+            from: user,
+            to: exchange,
+            resource: hUSDC,
+            amount: "20",
+            message: swapMessage("hUSDC", "hETH")
+          })
+          const second = await startServer(devnet, undefined, store.options)
+          try {
+            const record = await eventually(async () =>
+              (await records(second, user.address)).find((r) => r["tx_in"] === tx && r["status"] === "completed")
+            )
+            // (20 × 0.999 − 0.10) / 3000
+            expect(record["amount_out"]).toBe("0.006626666666666666")
+          } finally {
+            await second.close()
+          }
+        } finally {
+          await devnet.dispose()
+          await store.remove()
+        }
+      })
+    })
+
+    describe("low liquidity", () => {
+      it("refunds the deposit with the spec's message", async () => {
+        const devnet = await startLedger()
+        const store = await kind.fresh()
+        const server = await startServer(devnet, undefined, store.options)
+        try {
+          const genesis = devnet.ledger.genesis
+          // The operator moves almost all its hBTC away: 0.0001 hBTC is left, less than any payout of 100 hUSDC.
+          await transfer(devnet, {
+            from: { address: exchange, key: genesis.exchange.key },
+            to: genesis.fund.address,
+            resource: hBTC,
+            amount: "24.9999"
+          })
+          const user = genesis.users[0]
+          const before = await balance(devnet, user.address, hUSDC)
+          const tx = await transfer(devnet, {
+            from: user,
+            to: exchange,
+            resource: hUSDC,
+            amount: "100",
+            message: swapMessage("hUSDC", "hBTC")
+          })
+          const answer = await post(server, tx)
+          const record = answer.json["transaction"] as Json
+          expect(record["status"]).toBe("canceled")
+          expect(String(record["message"])).toBe(`${LOW_LIQUIDITY} Refunded 100 hUSDC.`)
+          expect(await balance(devnet, user.address, hUSDC)).toBe(before)
+          expect(await balance(devnet, user.address, hBTC)).toBe("0.1")
+          expect(await balance(devnet, exchange, hBTC)).toBe("0.0001")
+          const refund = await devnet.run(devnet.ledger.committedTransaction(String(record["tx_out"])))
+          expect(refund._tag === "Some" && refund.value.status).toBe("CommittedSuccess")
+        } finally {
+          await server.close()
+          await devnet.dispose()
+          await store.remove()
+        }
+      })
+    })
+
+    describe("concurrent payouts and liquidity", () => {
+      it("pays one of two swaps that each fit the liquidity but not together, and refunds the other", async () => {
+        const devnet = await startLedger()
+        const store = await kind.fresh()
+        // Signing takes 300 ms: both swaps check liquidity before either payout reaches the ledger.
+        const runtime = runtimeFor(devnet, store.db(), undefined, "300 millis")
+        try {
+          const genesis = devnet.ledger.genesis
+          // 0.002 hBTC is left: one payout of 0.00166333 fits, two do not.
+          await transfer(devnet, {
+            from: { address: exchange, key: genesis.exchange.key },
+            to: genesis.fund.address,
+            resource: hBTC,
+            amount: "24.998"
+          })
+          const [a, b] = genesis.users
+          const txA = await transfer(devnet, {
+            from: a,
+            to: exchange,
+            resource: hUSDC,
+            amount: "100",
+            message: swapMessage("hUSDC", "hBTC")
+          })
+          const txB = await transfer(devnet, {
+            from: b,
+            to: exchange,
+            resource: hUSDC,
+            amount: "100",
+            message: swapMessage("hUSDC", "hBTC")
+          })
+          const rows = await runtime.runPromise(
+            Effect.flatMap(Settlement, (s) => Effect.all([s.settle(txA), s.settle(txB)], { concurrency: 2 }))
+          )
+          expect(rows.map((r) => r.state).sort()).toEqual(["completed", "refunded"])
+          expect(rows.find((r) => r.state === "refunded")?.message).toBe(`${LOW_LIQUIDITY} Refunded 100 hUSDC.`)
+          expect(await balance(devnet, exchange, hBTC)).toBe("0.00033667")
+          const failedOnLedger = (await operatorTransactions(devnet)).items.filter(
+            (t) => t.status !== "CommittedSuccess"
+          )
+          expect(failedOnLedger).toEqual([])
+        } finally {
+          await runtime.dispose()
+          await devnet.dispose()
+          await store.remove()
+        }
+      })
+    })
+
+    describe("restart", () => {
+      const scenario = async (
+        wrapSubmit: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>,
+        ledgerPaidBeforeRestart: boolean
+      ) => {
+        const devnet = await startLedger()
+        const store = await kind.fresh()
+        try {
+          const user = devnet.ledger.genesis.users[0]
+          const before = await balance(devnet, user.address, hETH)
+          const tx = await transfer(devnet, {
+            from: user,
+            to: exchange,
+            resource: hUSDC,
+            amount: "100",
+            message: swapMessage("hUSDC", "hETH")
+          })
+
+          const first = runtimeFor(devnet, store.db(), wrapSubmit)
+          const exit = await first.runPromiseExit(Effect.flatMap(Settlement, (s) => s.settle(tx)))
+          expect(Exit.isInterrupted(exit)).toBe(true)
+          const stored = await first.runPromise(Effect.flatMap(Db, (db) => db.get(tx)))
+          await first.dispose()
+          expect(stored._tag === "Some" && stored.value.state).toBe("paying")
+          const intent = stored._tag === "Some" ? stored.value.payout_intent : null
+          expect(intent).toMatch(/^txid_loc1/)
+          expect((await operatorTransactions(devnet)).items.length).toBe(ledgerPaidBeforeRestart ? 1 : 0)
+
+          const second = runtimeFor(devnet, store.db())
+          const resumed = await second.runPromise(Effect.flatMap(Settlement, (s) => s.resumeUnfinished))
+          expect(resumed).toBe(1)
+          const row = await second.runPromise(Effect.flatMap(Db, (db) => db.get(tx)))
+          await second.runPromise(Effect.flatMap(Settlement, (s) => s.resumeUnfinished))
+          await second.dispose()
+          expect(row._tag === "Some" && row.value.state).toBe("completed")
+          expect(row._tag === "Some" && row.value.payout_intent).toBe(intent)
+          const payouts = (await operatorTransactions(devnet)).items
+          expect(payouts.map((p) => p.intentHash)).toEqual([intent])
+          expect(delta(before, await balance(devnet, user.address, hETH))).toBe("0.033266666666666666")
+        } finally {
+          await devnet.dispose()
+          await store.remove()
+        }
+      }
+
+      it("pays once when the settlement fiber dies between the submit and the record", () =>
+        scenario((submitted) => Effect.zipRight(Effect.orDie(submitted), Effect.interrupt), true))
+
+      it("pays once when it dies after storing the payout but before submitting it", () =>
+        scenario(() => Effect.interrupt, false))
+    })
   })
-})
-
-describe("concurrent payouts and liquidity", () => {
-  it("pays one of two swaps that each fit the liquidity but not together, and refunds the other", async () => {
-    const devnet = await startLedger()
-    const tmp = tempDir()
-    // Signing takes 300 ms: both swaps check liquidity before either payout reaches the ledger.
-    const runtime = runtimeFor(devnet, join(tmp.dir, "exchange.sqlite"), undefined, "300 millis")
-    try {
-      const genesis = devnet.ledger.genesis
-      // 0.002 hBTC is left: one payout of 0.00166333 fits, two do not.
-      await transfer(devnet, { from: { address: exchange, key: genesis.exchange.key }, to: genesis.fund.address, resource: hBTC, amount: "24.998" })
-      const [a, b] = genesis.users
-      const txA = await transfer(devnet, { from: a, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hBTC") })
-      const txB = await transfer(devnet, { from: b, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hBTC") })
-      const rows = await runtime.runPromise(
-        Effect.flatMap(Settlement, (s) => Effect.all([s.settle(txA), s.settle(txB)], { concurrency: 2 }))
-      )
-      expect(rows.map((r) => r.state).sort()).toEqual(["completed", "refunded"])
-      expect(rows.find((r) => r.state === "refunded")?.message).toBe(`${LOW_LIQUIDITY} Refunded 100 hUSDC.`)
-      expect(await balance(devnet, exchange, hBTC)).toBe("0.00033667")
-      const failedOnLedger = (await operatorTransactions(devnet)).items.filter((t) => t.status !== "CommittedSuccess")
-      expect(failedOnLedger).toEqual([])
-    } finally {
-      await runtime.dispose()
-      await devnet.dispose()
-      tmp.remove()
-    }
-  })
-})
-
-describe("restart", () => {
-  const scenario = async (wrapSubmit: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>, ledgerPaidBeforeRestart: boolean) => {
-    const devnet = await startLedger()
-    const tmp = tempDir()
-    const dbFile = join(tmp.dir, "exchange.sqlite")
-    try {
-      const user = devnet.ledger.genesis.users[0]
-      const before = await balance(devnet, user.address, hETH)
-      const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hETH") })
-
-      const first = runtimeFor(devnet, dbFile, wrapSubmit)
-      const exit = await first.runPromiseExit(Effect.flatMap(Settlement, (s) => s.settle(tx)))
-      expect(Exit.isInterrupted(exit)).toBe(true)
-      const stored = await first.runPromise(Effect.flatMap(Db, (db) => db.get(tx)))
-      await first.dispose()
-      expect(stored._tag === "Some" && stored.value.state).toBe("paying")
-      const intent = stored._tag === "Some" ? stored.value.payout_intent : null
-      expect(intent).toMatch(/^txid_loc1/)
-      expect((await operatorTransactions(devnet)).items.length).toBe(ledgerPaidBeforeRestart ? 1 : 0)
-
-      const second = runtimeFor(devnet, dbFile)
-      const resumed = await second.runPromise(Effect.flatMap(Settlement, (s) => s.resumeUnfinished))
-      expect(resumed).toBe(1)
-      const row = await second.runPromise(Effect.flatMap(Db, (db) => db.get(tx)))
-      await second.runPromise(Effect.flatMap(Settlement, (s) => s.resumeUnfinished))
-      await second.dispose()
-      expect(row._tag === "Some" && row.value.state).toBe("completed")
-      expect(row._tag === "Some" && row.value.payout_intent).toBe(intent)
-      const payouts = (await operatorTransactions(devnet)).items
-      expect(payouts.map((p) => p.intentHash)).toEqual([intent])
-      expect(delta(before, await balance(devnet, user.address, hETH))).toBe("0.033266666666666666")
-    } finally {
-      await devnet.dispose()
-      tmp.remove()
-    }
-  }
-
-  it("pays once when the settlement fiber dies between the submit and the record", () =>
-    scenario((submitted) => Effect.zipRight(Effect.orDie(submitted), Effect.interrupt), true))
-
-  it("pays once when it dies after storing the payout but before submitting it", () =>
-    scenario(() => Effect.interrupt, false))
-})
+}
