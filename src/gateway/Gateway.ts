@@ -72,9 +72,10 @@ export const UnnamedDapp = "Unnamed dApp"
 const selector = (at: Date | number | undefined): LedgerStateSelector | undefined =>
   at === undefined ? undefined : at instanceof Date ? { timestamp: at.toISOString() } : { state_version: at }
 
-const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
+const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt: GatewayCall) => {
   const E = Endpoints
-  const concurrency = config.concurrency
+  // How much work the helpers keep pending at once; the client's adaptive limiter decides what is in flight.
+  const concurrency = config.maxConcurrency
 
   // --- per-path methods -------------------------------------------------------------------------------------------
 
@@ -239,7 +240,9 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     pin: LedgerStateSelector
   ) =>
     Effect.map(
-      remainingPages(first.next_cursor, (cursor) => entityMetadataPage({ address, cursor, at_ledger_state: pin })),
+      remainingPages(first.next_cursor, (cursor) =>
+        callBuilt(E.state.entityMetadataPage, { address, cursor, at_ledger_state: pin })
+      ),
       (rest) => ({
         ...(first.total_count === undefined ? {} : { total_count: first.total_count }),
         items: [...first.items, ...rest]
@@ -255,7 +258,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     Effect.gen(function* () {
       if (first === undefined) return { total_count: 0, items: [] }
       const rest = yield* remainingPages(first.next_cursor, (cursor) =>
-        entityFungiblesPage({
+        callBuilt(E.state.entityFungiblesPage, {
           address,
           cursor,
           aggregation_level: "Vault",
@@ -275,7 +278,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
         (resource) =>
           Effect.map(
             remainingPages(resource.vaults.next_cursor, (cursor) =>
-              entityFungibleVaultsPage({
+              callBuilt(E.state.entityFungibleVaultsPage, {
                 address,
                 resource_address: resource.resource_address,
                 cursor,
@@ -305,7 +308,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     if (next_cursor === undefined || vault.items === undefined) return Effect.succeed(vault)
     return Effect.map(
       remainingPages(next_cursor, (cursor) =>
-        entityNonFungibleVaultIdsPage({
+        callBuilt(E.state.entityNonFungibleVaultIdsPage, {
           address,
           vault_address: vault.vault_address,
           resource_address: resourceAddress,
@@ -327,7 +330,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     Effect.gen(function* () {
       if (first === undefined) return { total_count: 0, items: [] }
       const rest = yield* remainingPages(first.next_cursor, (cursor) =>
-        entityNonFungiblesPage({
+        callBuilt(E.state.entityNonFungiblesPage, {
           address,
           cursor,
           aggregation_level: "Vault",
@@ -349,7 +352,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
         (resource) =>
           Effect.gen(function* () {
             const more = yield* remainingPages(resource.vaults.next_cursor, (cursor) =>
-              entityNonFungibleVaultsPage({
+              callBuilt(E.state.entityNonFungibleVaultsPage, {
                 address,
                 resource_address: resource.resource_address,
                 cursor,
@@ -449,7 +452,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     const explicitMetadata = options?.explicitMetadata ?? []
     const includeNfids = options?.nonFungibleIncludeNfids ?? true
     const fetchChunk = (chunkAddresses: ReadonlyArray<string>, atLedgerState: LedgerStateSelector | undefined) =>
-      entityDetails({
+      callBuilt(E.state.entityDetails, {
         addresses: chunkAddresses,
         aggregation_level: "Vault",
         opt_ins: {
@@ -485,7 +488,8 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     ledgerState?: LedgerStateSelector
   ) {
     const { items } = yield* exhaustPages<EntityMetadataItem, GatewayError, never>(
-      (cursor, atLedgerState) => entityMetadataPage({ address, ...from(cursor), ...at(atLedgerState) }),
+      (cursor, atLedgerState) =>
+        callBuilt(E.state.entityMetadataPage, { address, ...from(cursor), ...at(atLedgerState) }),
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
@@ -498,7 +502,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
   ) {
     const { items } = yield* exhaustPages(
       (cursor, atLedgerState) =>
-        Effect.map(validatorsList({ ...from(cursor), ...at(atLedgerState) }), (r) => ({
+        Effect.map(callBuilt(E.state.validatorsList, { ...from(cursor), ...at(atLedgerState) }), (r) => ({
           ledger_state: r.ledger_state,
           items: r.validators.items,
           ...(r.validators.next_cursor === undefined ? {} : { next_cursor: r.validators.next_cursor })
@@ -517,7 +521,11 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
     const { items } = yield* exhaustPages(
       (cursor, atLedgerState) =>
         Effect.map(
-          nonFungibleIds({ resource_address: resourceAddress, ...from(cursor), ...at(atLedgerState) }),
+          callBuilt(E.state.nonFungibleIds, {
+            resource_address: resourceAddress,
+            ...from(cursor),
+            ...at(atLedgerState)
+          }),
           (r) => ({
             ledger_state: r.ledger_state,
             items: r.non_fungible_ids.items,
@@ -541,7 +549,11 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
       concurrency,
       (c, atLedgerState) =>
         Effect.map(
-          nonFungibleData({ resource_address: resourceAddress, non_fungible_ids: c, ...at(atLedgerState) }),
+          callBuilt(E.state.nonFungibleData, {
+            resource_address: resourceAddress,
+            non_fungible_ids: c,
+            ...at(atLedgerState)
+          }),
           (r) => ({ ledger_state: r.ledger_state, items: r.non_fungible_ids })
         )
     )
@@ -560,7 +572,11 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall) => {
       concurrency,
       (c, atLedgerState) =>
         Effect.map(
-          nonFungibleLocation({ resource_address: resourceAddress, non_fungible_ids: c, ...at(atLedgerState) }),
+          callBuilt(E.state.nonFungibleLocation, {
+            resource_address: resourceAddress,
+            non_fungible_ids: c,
+            ...at(atLedgerState)
+          }),
           (r) => ({ ledger_state: r.ledger_state, items: r.non_fungible_ids })
         )
     )
@@ -723,8 +739,8 @@ export const makeGateway = (
 ): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const resolved = yield* resolveGatewayConfig(config)
-    const call = yield* makeGatewayCall(resolved)
-    return makeService(resolved, call)
+    const { call, callBuilt } = yield* makeGatewayCall(resolved)
+    return makeService(resolved, call, callBuilt)
   })
 
 /** The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`. */

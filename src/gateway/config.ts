@@ -4,9 +4,12 @@ import type { GatewayError } from "./errors.js"
 import { UnknownNetworkError } from "./errors.js"
 import { DefaultGatewayUrl, RadixNetworkConfigById } from "./networks.js"
 
-/** How reads are retried. `/transaction/submit` is never retried. */
+/**
+ * How reads are retried. `/transaction/submit` is never retried. A server's `retry-after` (on a 429 or a 5xx) is
+ * honoured: that request waits that long, and no request of the client starts before then.
+ */
 export interface GatewayRetryPolicy {
-  /** Retries after the first attempt (0 disables retries). Default 3. */
+  /** Retries after the first attempt, whatever their causes, per request (0 disables retries). Default 3. */
   readonly retries: number
   /** First backoff delay. Default 2 s. */
   readonly baseDelay: Duration.DurationInput
@@ -32,8 +35,13 @@ export interface GatewayConfig {
   readonly maxNftIdsCount?: number
   /** Validators per `/statistics/validators/uptime` request. Default 200. */
   readonly maxValidatorsUptimeCount?: number
-  /** Requests in flight at once, per client. Default 4. */
+  /**
+   * Requests in flight at first, per client. Default 4. The limit then adapts (see limiter.ts): it grows while answers
+   * are healthy, up to `maxConcurrency`, and halves on 429, 5xx (524 included) and timeouts.
+   */
   readonly concurrency?: number
+  /** The most requests in flight at once, per client, however healthy the answers. Default 64. */
+  readonly maxConcurrency?: number
   readonly retry?: Partial<GatewayRetryPolicy>
   /** Per attempt. Default 30 s (the server itself gives up after 10 s with a 524). */
   readonly timeout?: Duration.DurationInput
@@ -46,6 +54,7 @@ export const GatewayDefaults = {
   maxNftIdsCount: 29,
   maxValidatorsUptimeCount: 200,
   concurrency: 4,
+  maxConcurrency: 64,
   timeout: Duration.seconds(30),
   retry: {
     retries: 3,
@@ -67,6 +76,7 @@ export interface ResolvedGatewayConfig {
   readonly maxNftIdsCount: number
   readonly maxValidatorsUptimeCount: number
   readonly concurrency: number
+  readonly maxConcurrency: number
   readonly retry: GatewayRetryPolicy
   readonly timeout: Duration.Duration
 }
@@ -100,6 +110,10 @@ export const resolveGatewayConfig = (config: GatewayConfig) =>
       maxNftIdsCount: positive(config.maxNftIdsCount, GatewayDefaults.maxNftIdsCount),
       maxValidatorsUptimeCount: positive(config.maxValidatorsUptimeCount, GatewayDefaults.maxValidatorsUptimeCount),
       concurrency: positive(config.concurrency, GatewayDefaults.concurrency),
+      maxConcurrency: Math.max(
+        positive(config.maxConcurrency, GatewayDefaults.maxConcurrency),
+        positive(config.concurrency, GatewayDefaults.concurrency)
+      ),
       retry: { ...GatewayDefaults.retry, ...config.retry },
       timeout: config.timeout === undefined ? GatewayDefaults.timeout : Duration.decode(config.timeout)
     }

@@ -7,7 +7,8 @@ import type { HttpClientError } from "@effect/platform"
 import { Clock, Duration, Effect, Either, Option, ParseResult, Schema } from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
 import { decodeResponse } from "./decode.js"
-import { gatewayRetrySchedule, parseRetryAfter } from "./config.js"
+import { isRetryable, parseRetryAfter } from "./config.js"
+import { makeLimiter, type Outcome } from "./limiter.js"
 import type { DecodeIssue, GatewayError } from "./errors.js"
 import {
   ErrorResponse,
@@ -66,38 +67,54 @@ export type GatewayCall = <Req, ReqI, Res, ResI>(
   request: Req
 ) => Effect.Effect<Res, GatewayError>
 
-/** Builds the `call` function for one client: it owns the semaphore that bounds requests in flight. */
+/** Builds the `call` function for one client: it owns the adaptive limiter that bounds requests in flight. */
 export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
   Effect.gen(function* () {
-    const client = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerPropagation(false))
-    const permits = yield* Effect.makeSemaphore(config.concurrency)
-    const retrySchedule = gatewayRetrySchedule(config.retry)
+    // One span per public method (Effect.fn in Gateway.ts), none per HTTP request: a span per request was a large
+    // share of the client's CPU on paged reads (bench:gateway).
+    const client = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.withTracerPropagation(false),
+      HttpClient.withTracerDisabledWhen(() => true)
+    )
+    const limiter = makeLimiter({ initial: config.concurrency, max: config.maxConcurrency })
+    const policy = config.retry
+    const retryAfterCap = Duration.toMillis(policy.maxRetryAfter)
+    const baseDelay = Duration.toMillis(policy.baseDelay)
+    const maxDelay = Duration.toMillis(policy.maxDelay)
     const timeoutMillis = Duration.toMillis(config.timeout)
 
     const transportError = (path: string) => (error: HttpClientError.HttpClientError) =>
       new GatewayTransportError({ path, reason: error.reason, cause: error })
 
-    /** One attempt: a permit is held only while the request is in flight (not while backing off or decoding). */
-    const attempt = (path: string, request: HttpClientRequest.HttpClientRequest) =>
-      permits
-        .withPermits(1)(
-          client.execute(request).pipe(
-            Effect.flatMap((response) =>
-              Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
-            ),
-            Effect.mapError(transportError(path)),
-            Effect.timeoutFail({
-              duration: config.timeout,
-              onTimeout: () => new GatewayTimeoutError({ path, timeoutMillis })
-            })
-          )
-        )
-        .pipe(
-          Effect.flatMap(({ status, headers, text }) => {
+    const classify = (
+      result: { readonly _tag: "Success" } | { readonly _tag: "Failure"; readonly error: GatewayError }
+    ): Outcome => {
+      if (result._tag === "Success") return "healthy"
+      const error = result.error
+      if (error._tag === "GatewayTimeoutError") return "overload"
+      if (error._tag === "GatewayResponseError" && (error.status === 429 || error.status >= 500)) return "overload"
+      return "neutral"
+    }
+
+    /** One attempt, holding a slot of the limiter only while the request is in flight (not while decoding). */
+    const attempt = (path: string, request: HttpClientRequest.HttpClientRequest, priority: boolean) =>
+      limiter.run(
+        client.execute(request).pipe(
+          Effect.flatMap((response) =>
+            Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+          ),
+          Effect.mapError(transportError(path)),
+          Effect.timeoutFail({
+            duration: config.timeout,
+            onTimeout: () => new GatewayTimeoutError({ path, timeoutMillis })
+          }),
+          Effect.flatMap(({ status, headers, text }): Effect.Effect<string, GatewayError> => {
             if (status >= 200 && status < 300) return Effect.succeed(text)
             return Effect.flatMap(Clock.currentTimeMillis, (now) => {
               const errorResponse = Option.flatMap(parseJson(text), decodeErrorResponse)
-              const retryAfter = status === 429 ? parseRetryAfter(headers["retry-after"], now) : Option.none()
+              const retryAfter =
+                status === 429 || status >= 500 ? parseRetryAfter(headers["retry-after"], now) : Option.none()
+              if (Option.isSome(retryAfter)) limiter.pauseUntil(now + Math.min(retryAfter.value, retryAfterCap))
               return Effect.fail(
                 new GatewayResponseError({
                   path,
@@ -109,7 +126,28 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
               )
             })
           })
-        )
+        ),
+        classify,
+        priority
+      )
+
+    /**
+     * Sends with retries: a retryable failure (429, 5xx, transport, timeout) of a read is tried again after its
+     * `retry-after` (capped at `maxRetryAfter`) or else `baseDelay × factor^n` (capped at `maxDelay`), at most
+     * `retries` times in all. Retries go before first attempts in the limiter's queue.
+     */
+    const send = (path: string, request: HttpClientRequest.HttpClientRequest, retry: boolean) => {
+      const loop = (retried: number): Effect.Effect<string, GatewayError> =>
+        Effect.catchAll(attempt(path, request, retried > 0), (error) => {
+          if (!retry || retried >= policy.retries || !isRetryable(error)) return Effect.fail(error)
+          const delay =
+            error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined
+              ? Math.min(error.retryAfterMillis, retryAfterCap)
+              : Math.min(baseDelay * Math.pow(policy.factor, retried), maxDelay)
+          return Effect.zipRight(Effect.sleep(Duration.millis(delay)), loop(retried + 1))
+        })
+      return loop(0)
+    }
 
     /** Encodes the request body synchronously (the request schemas need no services), so a call adds no fiber steps. */
     const encodeBody = <Req, ReqI, Res, ResI>(
@@ -164,11 +202,23 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
         if (Either.isLeft(body)) return Effect.fail(body.left)
         const base = baseRequest(endpoint.path)
         const request = body.right === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body.right)
-        const once = attempt(endpoint.path, request)
-        return Effect.flatMap(endpoint.retry ? Effect.retry(once, retrySchedule) : once, (text) =>
+        return Effect.flatMap(send(endpoint.path, request, endpoint.retry), (text) =>
           decodeBody(endpoint.path, endpoint.response, text)
         )
       })
 
-    return call
+    /**
+     * `call` for requests this client builds itself from typed values (the paging helpers): the body is sent as it
+     * is, without a Schema encode (the request schemas' encode is the identity on such values).
+     */
+    const callBuilt: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
+      Effect.suspend((): Effect.Effect<Res, GatewayError> => {
+        const base = baseRequest(endpoint.path)
+        const request = endpoint.request === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, value)
+        return Effect.flatMap(send(endpoint.path, request, endpoint.retry), (text) =>
+          decodeBody(endpoint.path, endpoint.response, text)
+        )
+      })
+
+    return { call, callBuilt, limiter }
   })

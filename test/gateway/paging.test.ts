@@ -269,7 +269,7 @@ describe("chunking", () => {
     })
   )
 
-  it.effect("the in-flight bound holds across nested paging too (default concurrency 4)", () =>
+  it.effect("the in-flight bound holds across nested paging too (maxConcurrency 4)", () =>
     Effect.gen(function* () {
       const many = Array.from({ length: 200 }, (_, i) => `account_${i}`)
       const fake = slow((req) => {
@@ -283,7 +283,9 @@ describe("chunking", () => {
           }
         }
       })
-      const fiber = yield* Effect.fork(withGateway(fake, (g) => g.state.getEntityDetailsVaultAggregated(many)))
+      const fiber = yield* Effect.fork(
+        withGateway(fake, (g) => g.state.getEntityDetailsVaultAggregated(many), { maxConcurrency: 4 })
+      )
       yield* TestClock.adjust("10 seconds")
       const items = yield* Fiber.join(fiber)
       expect(items).toHaveLength(200)
