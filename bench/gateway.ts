@@ -11,8 +11,11 @@
  * this process would otherwise pay the one-time JIT warm-up of fetch (undici), JSON and its own code, and ours always
  * runs first.
  *
- * Flags: `--rounds N` (default 2), `--clients ours,high,sdk` (which rows to run), `--decode` (only the in-process
- * decode micro-bench).
+ * Then a rate-limited run: the fake gateway answers 429 with `Retry-After` past RATE_LIMIT requests per second (fixed
+ * one-second windows, like the real Gateway's limiter); it prints whether each client got every item.
+ *
+ * Flags: `--rounds N` (default 2), `--clients ours,high,sdk,limited` (which rows to run), `--decode` (only the
+ * in-process decode micro-bench).
  */
 import { FetchHttpClient } from "@effect/platform"
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
@@ -35,6 +38,8 @@ const ACCOUNTS = 2000
 const FUNGIBLES = 150
 const PAGE_SIZE = 100
 const LATENCY_MS = 20
+/** Requests per second the rate-limited run allows. */
+const RATE_LIMIT = 400
 /** The server stops by itself after this long even if the parent never disconnects. */
 const SERVER_DEADLINE_MS = 15 * 60 * 1000
 
@@ -53,7 +58,8 @@ interface ServerStats {
   readonly cpuMs: number
 }
 
-type ToServer = { readonly type: "reset" } | { readonly type: "stats" }
+/** `ratePerSecond`: answer 429 with `Retry-After` past that many requests in a one-second window (0: no limit). */
+type ToServer = { readonly type: "reset"; readonly ratePerSecond?: number } | { readonly type: "stats" }
 type FromServer =
   | { readonly type: "ready"; readonly port: number }
   | { readonly type: "reset" }
@@ -63,9 +69,25 @@ const serve = () => {
   const fake = makeFakeGateway({ accounts: ACCOUNTS, fungiblesPerAccount: FUNGIBLES, pageSize: PAGE_SIZE })
   const stats = { requests: 0, inFlight: 0, peak: 0, errors: 0 }
   let cpu = process.cpuUsage()
+  let ratePerSecond = 0
+  let window = { start: 0, count: 0 }
   const send = (message: FromServer) => process.send?.(message)
   const server = createServer((req, res) => {
     stats.requests += 1
+    if (ratePerSecond > 0) {
+      // Like the real Gateway's rate limiter: a fixed window, 429 with Retry-After (whole seconds) past the limit.
+      const now = Date.now()
+      if (now - window.start >= 1000) window = { start: now, count: 0 }
+      window.count += 1
+      if (window.count > ratePerSecond) {
+        stats.errors += 1
+        req.resume()
+        const retryAfter = Math.max(1, Math.ceil((window.start + 1000 - now) / 1000))
+        res.writeHead(429, { "content-type": "application/json", "retry-after": String(retryAfter) })
+        res.end(JSON.stringify({ message: "Too many requests", code: 429 }))
+        return
+      }
+    }
     stats.inFlight += 1
     stats.peak = Math.max(stats.peak, stats.inFlight)
     const chunks: Array<Buffer> = []
@@ -96,6 +118,8 @@ const serve = () => {
   process.on("message", (message: ToServer) => {
     if (message.type === "reset") {
       fake.reset()
+      ratePerSecond = message.ratePerSecond ?? 0
+      window = { start: 0, count: 0 }
       Object.assign(stats, { requests: 0, inFlight: 0, peak: 0, errors: 0 })
       cpu = process.cpuUsage()
       send({ type: "reset" })
@@ -138,8 +162,13 @@ interface Row {
 
 type Loaded = ReadonlyArray<{ readonly fungible_resources: { readonly items: ReadonlyArray<unknown> } }>
 
-const measure = async (child: ChildProcess, client: string, load: () => Promise<Loaded>): Promise<Row> => {
-  await ask(child, "reset", { type: "reset" })
+const measure = async (
+  child: ChildProcess,
+  client: string,
+  load: () => Promise<Loaded>,
+  ratePerSecond = 0
+): Promise<Row> => {
+  await ask(child, "reset", { type: "reset", ratePerSecond })
   const cpu = process.cpuUsage()
   const start = performance.now()
   let fungibles = 0
@@ -218,7 +247,7 @@ const main = async () => {
   decodeBench()
   if (process.argv.includes("--decode")) return
   const rounds = Number(argValue("--rounds") ?? 2)
-  const clients = new Set((argValue("--clients") ?? "ours,high,sdk").split(","))
+  const clients = new Set((argValue("--clients") ?? "ours,high,sdk,limited").split(","))
   const skipped = { requests: 0, wallMs: 0, cpuMs: 0, serverCpuMs: 0, peak: 0, errors: 0, fungibles: 0 }
   const child = fork(fileURLToPath(import.meta.url), ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
   try {
@@ -246,8 +275,8 @@ const main = async () => {
     const loadSdk = () => sdkClient.state.getEntityDetailsVaultAggregated(addresses)
     const concurrency = GatewayDefaults.concurrency
     const high = 16
-    const oursLabel = `hswap Gateway (concurrency ${concurrency})`
-    const highLabel = `hswap Gateway (concurrency ${high})*`
+    const oursLabel = `hswap Gateway (${concurrency}→${GatewayDefaults.maxConcurrency} adaptive)`
+    const highLabel = `hswap Gateway (from ${high})*`
     const sdkLabel = "babylon-gateway-api-sdk 1.10.1"
 
     const cols = ["requests", "wall ms", "cpu ms", "srv cpu", "peak", "errors", "fungibles"]
@@ -275,8 +304,7 @@ const main = async () => {
       for (const r of [ours, highRow, sdk]) print(r)
       console.log(
         `ratio ours/sdk: wall ${(ours.wallMs / sdk.wallMs).toFixed(2)}, client cpu ${(ours.cpuMs / sdk.cpuMs).toFixed(2)}, ` +
-          `requests ${(ours.requests / sdk.requests).toFixed(2)}, peak in flight ${ours.peak}/${sdk.peak}; ` +
-          `floor at concurrency ${concurrency}: ${Math.ceil(ours.requests / concurrency) * LATENCY_MS} ms`
+          `requests ${(ours.requests / sdk.requests).toFixed(2)}, peak in flight ${ours.peak}/${sdk.peak}`
       )
       const complete = [ours, highRow, sdk].every((r) => r.fungibles === expected && r.errors === 0)
       console.log(`complete (${expected} fungibles each, no errors): ${complete ? "yes" : "NO"}`)
@@ -292,10 +320,25 @@ const main = async () => {
       ] as const)
         console.log(`${label.padEnd(38)}${num(med(pick, (r) => r.wallMs))}${num(med(pick, (r) => r.cpuMs))}`)
     }
+    if (clients.has("limited")) {
+      console.log()
+      console.log(
+        `rate-limited gateway: ${RATE_LIMIT} requests per second (fixed 1 s windows), past that 429 with Retry-After`
+      )
+      console.log(header)
+      const ours = await measure(child, oursLabel, loadOurs(concurrency), RATE_LIMIT)
+      const sdk = await measure(child, sdkLabel, loadSdk, RATE_LIMIT)
+      for (const r of [ours, sdk]) print(r)
+      const outcome = (r: Row) =>
+        r.fungibles === expected
+          ? `complete (${r.fungibles} fungibles)`
+          : `${r.fungibles === 0 ? "failed" : "incomplete"}: ${r.fungibles} of ${expected} fungibles`
+      console.log(`ours: ${outcome(ours)} in ${ours.wallMs.toFixed(0)} ms; sdk: ${outcome(sdk)} (errors = 429 answers)`)
+    }
     console.log()
     console.log(
-      `ours runs at concurrency ${concurrency} (the default: at most ${concurrency} requests in flight, retries on 429/5xx/timeouts); ` +
-        `* = the same client at concurrency ${high}, to show what the bound costs. The SDK fires every chunk and page at once ` +
+      `ours starts at ${concurrency} in flight and adapts up to ${GatewayDefaults.maxConcurrency} (halving on 429/5xx/timeouts, honouring retry-after, retrying reads); ` +
+        `* = the same client starting at ${high}. The SDK fires every chunk and page at once ` +
         `(no bound, no retries). cpu ms = user+system CPU of this process during the run; srv cpu = the fake gateway's.`
     )
   } finally {
