@@ -33,6 +33,13 @@ export interface ConnectButtonProps {
    */
   readonly selectedAccount?: string | undefined
   readonly onSelectAccount?: ((address: string) => void) | undefined
+  /**
+   * Close the popover when the wallet connects while it is open (a phone, where it covers the page). Default false:
+   * the popover stays on the sharing tab.
+   */
+  readonly closeOnConnect?: boolean
+  /** Told whenever the popover opens or closes (the dApp may hold other overlays meanwhile). */
+  readonly onPopoverOpenChange?: ((open: boolean) => void) | undefined
 }
 
 export const COMPACT_BELOW_PX = 138
@@ -119,6 +126,17 @@ export const ConnectButton = (props: ConnectButtonProps) => {
     if (next) setTab(state.requestItems.some(isLive) ? "requests" : "sharing")
     setOpen(next)
   }
+
+  // The wallet connected while the popover was open: on a phone it closes (closeOnConnect).
+  const [wasConnected, setWasConnected] = useState(state.connected)
+  if (state.connected !== wasConnected) {
+    setWasConnected(state.connected)
+    if (state.connected && open && props.closeOnConnect === true) setOpen(false)
+  }
+  const { onPopoverOpenChange } = props
+  useEffect(() => {
+    onPopoverOpenChange?.(open)
+  }, [open, onPopoverOpenChange])
 
   // One load in flight per button; after a failure the next approach or press asks again.
   const requested = useRef(false)

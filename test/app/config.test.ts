@@ -41,8 +41,18 @@ describe("AppConfig", () => {
       gatewayUrl: "https://mainnet.radixdlt.com",
       dashboardUrl: "https://dashboard.radixdlt.com",
       apiBase: "https://api.hswap.app",
-      relayUrl: "https://radix-connect-relay.radixdlt.com"
+      relayUrl: "https://radix-connect-relay.radixdlt.com",
+      // The 404 page goes to the website off the devnet.
+      notFoundRedirect: "https://hswap.app"
     })
+  })
+
+  it("sends the devnet's 404 page home, and takes a configured target or refuses a bad one", () => {
+    expect(Either.getOrThrow(decodeAppConfig({})).notFoundRedirect).toBe("/")
+    expect(Either.getOrThrow(decodeAppConfig({ VITE_NOT_FOUND_REDIRECT: "https://x.example/" })).notFoundRedirect).toBe(
+      "https://x.example/"
+    )
+    expect(errorOf({ VITE_NOT_FOUND_REDIRECT: "javascript:alert(1)" }).variable).toBe("VITE_NOT_FOUND_REDIRECT")
   })
 
   it("names the variable when a value is malformed", () => {

@@ -20,8 +20,9 @@ const connected = {
 }
 
 describe("404", () => {
-  it("counts down 5 s with a progress bar, then redirects to the main website", async () => {
+  it("on the devnet counts down 5 s with a progress bar, then goes home (there is no internet)", async () => {
     const h = await app({ path: "/no/such/page" })
+    expect(screen.getByText(/Redirecting to the home page in/)).toBeVisible()
     expect(screen.getByRole("heading", { name: "Page Not Found" })).toBeVisible()
     expect(screen.getByTestId("redirect-seconds")).toHaveTextContent("5")
     const bar = screen.getByRole("progressbar", { name: "Redirect countdown" })
@@ -32,6 +33,13 @@ describe("404", () => {
     expect(h.navigations).toEqual([])
     await h.advance("1 millis")
     expect(screen.getByTestId("redirect-seconds")).toHaveTextContent("0")
+    expect(h.navigations).toEqual(["redirect:/"])
+  })
+
+  it("goes to the configured target, named by the brand when it is the website", async () => {
+    const h = await app({ path: "/gone", env: { VITE_NOT_FOUND_REDIRECT: "https://hswap.app" } })
+    expect(screen.getByText(/Redirecting to hSwap in/)).toBeVisible()
+    await h.advance("5 seconds")
     expect(h.navigations).toEqual(["redirect:https://hswap.app"])
   })
 

@@ -5,7 +5,8 @@ describe("the prerendered shell (written into index.html by the build)", () => {
   it("is the frame before the live chunk: brand, tagline, navigation, placeholders and the page skeleton", async () => {
     const html = await renderShellHtml()
     expect(html).toContain(">hSwap<")
-    expect(html).toContain('aria-label="Swap, Bridge, Save and Earn"')
+    // The tagline is read as one phrase (a visually hidden copy), not through an aria-label on its <p>.
+    expect(html).toContain('<span class="sr-only">Swap, Bridge, Save and Earn</span>')
     for (const label of ["Exchange hAssets", "Swap", "Bridge", "hBTC bridge", "Earn", "Airdrop", "Stats", "Proof of Funds"])
       expect(html).toContain(`>${label}<`)
     expect(html).toContain('href="/swap"')

@@ -104,11 +104,15 @@ describe("toasts", () => {
   it("an action without alt text logs an error and renders nothing; with alt text it renders", async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined)
     const h = await app()
-    await h.run(Toaster.show({ title: "t", action: { label: "Undo", altText: " ", onAction: () => undefined } }))
+    const t = await h.run(
+      Toaster.show({ title: "t", action: { label: "Undo", altText: " ", onAction: () => undefined } })
+    )
     await screen.findByText("t")
     expect(screen.queryByRole("button", { name: "Undo" })).toBeNull()
     expect(error).toHaveBeenCalledWith(expect.stringContaining("altText"))
     let clicked = 0
+    // One toast at a time: the next one shows once this one is closed.
+    await h.run(Toaster.dismiss(t))
     await h.run(
       Toaster.show({
         title: "u",

@@ -4,6 +4,7 @@ import { Context, Effect, Fiber, Layer, Option, Stream, SubscriptionRef, TestClo
 import { describe, expect } from "vitest"
 import { AppConfig } from "../../src/app/config/AppConfig"
 import { Toaster } from "../../src/app/services/Toaster"
+import { shortenAddressToast } from "../../src/exchange/format"
 import type { Balances, BalanceBadge, SessionState } from "../../src/app/services/WalletSession"
 import { makeWalletSession, SELECTED_ACCOUNT_KEY } from "../../src/app/services/WalletSessionLive"
 import { makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator"
@@ -145,8 +146,14 @@ describe("WalletSession (live, over the devnet gateway)", () => {
       yield* SubscriptionRef.set(data, { ...emptyWalletData, accounts: [account(alice!, "A")] })
       yield* TestClock.adjust("1 millis")
       expect((yield* latest(session.session)).selected).toBe(alice)
-      // The selection moved without the user picking: that is an account change too.
+      // The selection moved without the user picking: that is an account change too. One toast at a time: it waits
+      // for 'Wallet Connected' (5 s) and for the change to bob the user made (3 s), then shows.
       const toaster = yield* Toaster
+      const onScreen = Effect.map(toaster.current, (ts) => ts.find((t) => t.open))
+      expect((yield* onScreen)?.title).toBe("Wallet Connected")
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* onScreen)?.description).toBe(shortenAddressToast(bob!))
+      yield* TestClock.adjust("3 seconds")
       expect(yield* Effect.map(toaster.current, (ts) => [ts[0]?.title, ts[0]?.description])).toEqual([
         "Account Changed",
         "account_loc1280...nt3mp"
@@ -159,7 +166,9 @@ describe("WalletSession (live, over the devnet gateway)", () => {
       expect(yield* Effect.flatMap(KeyValueStore.KeyValueStore, (kv) => kv.get(SELECTED_ACCOUNT_KEY))).toEqual(
         Option.none()
       )
-      expect(yield* Effect.map(toaster.current, (ts) => [ts[0]?.title, ts[0]?.description])).toEqual([
+      // After the 3 s of 'Account Changed'.
+      yield* TestClock.adjust("3 seconds")
+      expect(yield* Effect.map(onScreen, (t) => [t?.title, t?.description])).toEqual([
         "Wallet Disconnected",
         "account_loc1280...nt3mp"
       ])

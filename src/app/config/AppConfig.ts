@@ -30,6 +30,11 @@ export interface AppConfigShape {
   /** Resource address by token symbol (XRD, hUSDC, hETH, hBTC, …) on this network. */
   readonly tokenResources: Readonly<Record<string, string>>
   readonly brand: Brand
+  /**
+   * Where the 404 page goes after its 5 s countdown: VITE_NOT_FOUND_REDIRECT, else `/` on the devnet (which has no
+   * internet) and the brand's website on any other network.
+   */
+  readonly notFoundRedirect: string
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -142,6 +147,12 @@ export const decodeAppConfig = (env: Env): Either.Either<AppConfigShape, ConfigE
       messagingBotUrl: yield* decodeVar(HttpUrl, env, "VITE_BRAND_MESSAGING_BOT_URL", BrandDefaults.messagingBotUrl),
       messagePrefix: yield* decodeVar(Text, env, "VITE_BRAND_MESSAGE_PREFIX", BrandDefaults.messagePrefix)
     }
+    const notFoundRedirect = yield* decodeVar(
+      UrlOrPath.pipe(Schema.minLength(1, { message: () => "must not be empty" })),
+      env,
+      "VITE_NOT_FOUND_REDIRECT",
+      isDevnet ? "/" : brand.website
+    )
     return {
       networkId,
       gatewayUrl: stripSlash(gatewayUrl),
@@ -155,7 +166,8 @@ export const decodeAppConfig = (env: Env): Either.Either<AppConfigShape, ConfigE
       validatorAddress,
       tradingUrl: tradingUrl === undefined ? undefined : stripSlash(tradingUrl),
       tokenResources,
-      brand
+      brand,
+      notFoundRedirect
     }
   })
 

@@ -7,6 +7,7 @@ import type { TradingRoutes } from "../features/aggregator/TradingRoutes"
 import type { SwapMachine } from "../features/exchange/machine/SwapMachine"
 import type { SwapEvents } from "../features/exchange/SwapEvents"
 import type { Browser } from "../services/Browser"
+import type { Overlays } from "../services/Overlays"
 import type { Toaster } from "../services/Toaster"
 import type { ValidatorSupport } from "../services/ValidatorSupport"
 import type { WalletSession } from "../services/WalletSession"
@@ -17,6 +18,7 @@ import { makeRuntimeContext } from "./runtime"
 export type AppServices =
   | AppConfig
   | Toaster
+  | Overlays
   | WalletSession
   | ValidatorSupport
   | Browser

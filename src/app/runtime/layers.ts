@@ -8,6 +8,7 @@ import { Celebration, SwapWallet } from "../features/exchange/machine/ports"
 import { SwapMachine } from "../features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../features/exchange/SwapEvents"
 import { Browser } from "../services/Browser"
+import { Overlays } from "../services/Overlays"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
@@ -24,6 +25,7 @@ export const makeServicesLayer = (config: AppConfigShape) =>
       Layer.mergeAll(
         AppConfig.layer(config),
         Toaster.Default,
+        Overlays.Default,
         SwapEvents.Default,
         ValidatorSupport.Default,
         ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: config.apiBase })))

@@ -13,7 +13,7 @@ export function BalanceBadge() {
   return (
     <span
       data-testid="balance-badge"
-      className="inline-flex items-center gap-1 rounded-full border border-line bg-panel-2 px-3 py-1 text-sm font-semibold tabular-nums"
+      className="order-6 inline-flex items-center gap-1 rounded-full md:order-none border border-line bg-panel-2 px-3 py-1 text-sm font-semibold tabular-nums"
     >
       {badge._tag === "Loading" ? "..." : formatBadgeBalance(badge.amount)}
       <span className="text-xs font-medium text-muted">GKS</span>

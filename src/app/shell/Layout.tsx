@@ -40,7 +40,14 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
 
   return (
     <div className="min-h-screen">
-      <header className="fixed inset-x-0 top-0 z-50 flex h-16 items-center gap-3 border-b border-line bg-surface/90 px-3 backdrop-blur md:px-6">
+      <a
+        href="#main"
+        className="sr-only z-[60] rounded-lg bg-accent px-4 py-2 text-sm font-semibold text-accent-ink focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      >
+        Skip to main content
+      </a>
+      {/* Under 768 px the header takes two rows: menu, brand, info and wallet; then the tagline and the balance. */}
+      <header className="fixed inset-x-0 top-0 z-50 flex min-h-16 flex-wrap items-center gap-x-2 gap-y-1 md:gap-x-3 border-b border-line bg-surface/90 px-3 py-2 backdrop-blur md:h-16 md:flex-nowrap md:px-6 md:py-0">
         <button
           type="button"
           aria-label={drawerOpen ? "Close menu" : "Open menu"}
@@ -57,10 +64,10 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
         <Logo name={brandName} />
         <TaglineIsland />
         <WelcomeButtonIsland />
-        <div className="ml-auto flex items-center gap-3">
+        <div className="contents md:ml-auto md:flex md:items-center md:gap-3">
           <RunsOn className="hidden md:flex" />
           <BalanceBadgeIsland />
-          <div data-testid="connect-button-slot" className="min-w-[138px]">
+          <div data-testid="connect-button-slot" className="order-4 ml-auto min-w-[138px] md:order-none md:ml-0">
             <WalletButtonIsland />
           </div>
         </div>
@@ -74,7 +81,7 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
         />
       )}
       <Sidebar open={drawerOpen} onNavigate={() => setDrawerOpen(false)} />
-      <main className="px-4 pb-16 pt-24 md:ml-64 md:px-8 lg:px-12">
+      <main id="main" tabIndex={-1} className="px-4 pb-16 pt-28 focus:outline-none md:ml-64 md:px-8 md:pt-24 lg:px-12">
         <LiveContent>{children ?? <Outlet />}</LiveContent>
       </main>
       <ToastsIsland />

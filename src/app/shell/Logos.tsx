@@ -7,7 +7,7 @@ export function Logo({ name }: { readonly name: string }) {
         <rect width="32" height="32" rx="8" fill="#18223f" />
         <path d="M9 8v16M23 8v16M9 16h14" stroke="#52e3c2" strokeWidth="3.5" strokeLinecap="round" />
       </svg>
-      <span className="hidden text-lg sm:inline">{name}</span>
+      <span className="text-lg">{name}</span>
     </span>
   )
 }

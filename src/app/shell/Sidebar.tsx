@@ -11,7 +11,7 @@ export function Sidebar(props: { readonly open: boolean; readonly onNavigate: ()
       aria-label="Main"
       data-testid="sidebar"
       data-open={props.open ? "true" : "false"}
-      className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-line bg-panel pt-16 transition-transform duration-200 md:translate-x-0 ${
+      className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-line bg-panel pt-24 transition-transform md:pt-16 duration-200 md:translate-x-0 ${
         props.open ? "translate-x-0" : "-translate-x-full"
       }`}
     >

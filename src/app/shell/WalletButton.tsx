@@ -1,10 +1,12 @@
 import { Effect, Stream } from "effect"
+import { useState, useSyncExternalStore } from "react"
 import { connectButtonState, initialConnectButtonState } from "../../toolkit/connectButtonState"
 import { ConnectButton } from "../../toolkit/ConnectButton"
 import { WalletRequest } from "../../toolkit/index"
 import { AppConfig } from "../config/AppConfig"
+import { Overlays } from "../services/Overlays"
 import { type SessionState, WalletSession } from "../services/WalletSession"
-import { useFork, useStream } from "../runtime/app-runtime"
+import { useEffectResult, useFork, useStream } from "../runtime/app-runtime"
 
 /** The toolkit's state for the button, with explorer links on the configured dashboard (the devnet has its own). */
 const buttonState = Stream.unwrap(
@@ -17,6 +19,32 @@ const sessionStream = Stream.unwrap(
   Effect.map(WalletSession, (w) => w.session as Stream.Stream<SessionState | undefined>)
 )
 
+const useMedia = (query: string): boolean =>
+  useSyncExternalStore(
+    (onChange) => {
+      const list = window.matchMedia?.(query)
+      list?.addEventListener("change", onChange)
+      return () => list?.removeEventListener("change", onChange)
+    },
+    () => window.matchMedia?.(query).matches ?? false,
+    () => false
+  )
+
+/** The toolkit's default width, and the most the persona may take: phones keep room for the brand beside it. */
+const BUTTON_WIDTH = 138
+const PHONE_MAX_WIDTH = 160
+const WIDE_MAX_WIDTH = 240
+
+/**
+ * How wide the button is: 138 px, or wide enough for the persona's name (icon, gap and padding take about 52 px, a
+ * semibold 14 px character about 8), within what the header has room for at this width.
+ */
+export const walletButtonWidth = (label: string | undefined, room: "narrow" | "phone" | "wide"): number => {
+  if (label === undefined || room === "narrow") return BUTTON_WIDTH
+  const wanted = Math.ceil(52 + 8 * Array.from(label).length)
+  return Math.max(BUTTON_WIDTH, Math.min(wanted, room === "wide" ? WIDE_MAX_WIDTH : PHONE_MAX_WIDTH))
+}
+
 /**
  * The header's wallet button: the toolkit's ConnectButton over the app's WalletRequest. Its shared-accounts list is
  * where the user picks the account the app works with (spec §6).
@@ -25,12 +53,21 @@ export function WalletButton() {
   const state = useStream(buttonState, initialConnectButtonState)
   const session = useStream(sessionStream, undefined)
   const fork = useFork()
+  const wide = useMedia("(min-width: 768px)")
+  const roomy = useMedia("(min-width: 380px)")
+  const [popoverOpen, setPopoverOpen] = useState(false)
+  // The open popover counts as an overlay: the validator dialog does not open on top of it.
+  useEffectResult(popoverOpen ? Overlays.holdWhileRunning : Effect.void, [popoverOpen])
   const wallet = <A, E>(f: (w: WalletRequest) => Effect.Effect<A, E>) => fork(Effect.flatMap(WalletRequest, f))
   return (
     <ConnectButton
       state={state}
       mode="dark"
       theme="custom"
+      width={walletButtonWidth(state.connected ? state.personaLabel : undefined, wide ? "wide" : roomy ? "phone" : "narrow")}
+      // Under 768 px the popover covers the page: it closes once the wallet has connected.
+      closeOnConnect={!wide || state.isMobile}
+      onPopoverOpenChange={setPopoverOpen}
       onConnect={() => wallet((w) => w.connect())}
       onDisconnect={() => wallet((w) => w.disconnect())}
       onUpdateSharedAccounts={() => wallet((w) => w.updateSharedAccounts())}

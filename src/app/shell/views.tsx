@@ -15,11 +15,12 @@ export function TaglineView({
 }) {
   return (
     <p
-      aria-label={BrandDefaults.tagline}
       data-testid="tagline"
       data-bouncing={bouncing ? "true" : "false"}
-      className="hidden select-none text-sm font-medium text-muted sm:block"
+      className="order-5 grow basis-3/5 select-none whitespace-nowrap text-[11px] font-medium leading-4 text-muted sm:text-sm md:order-none md:grow-0 md:basis-auto"
     >
+      {/* Read as one phrase; the bouncing letters are decoration. */}
+      <span className="sr-only">{BrandDefaults.tagline}</span>
       {Array.from(BrandDefaults.tagline).map((ch, i) => (
         <span
           key={i}

@@ -1,5 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import { AppConfig } from "../config/AppConfig"
+import { SwapMachine } from "../features/exchange/machine/SwapMachine"
+import { Overlays } from "../services/Overlays"
 import { escapeHtml } from "../ui/escape"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
@@ -17,8 +19,24 @@ export const showWelcome = Effect.gen(function* () {
   })
 })
 
-/** What the shell starts when it mounts: the delayed welcome toast and the validator dialog's auto-open. */
+/** true while nothing modal is open (no dialog, no wallet popover) and no swap is in flight. */
+export const pageQuiet: Stream.Stream<boolean, never, Overlays | SwapMachine> = Stream.unwrap(
+  Effect.gen(function* () {
+    const overlays = yield* Overlays
+    const machine = yield* SwapMachine
+    const swapInFlight = machine.state.pipe(
+      Stream.map((s) => s.swap !== undefined),
+      Stream.changes
+    )
+    return Stream.zipLatestWith(overlays.open, swapInFlight, (open, swapping) => open === 0 && !swapping)
+  })
+)
+
+/**
+ * What the shell starts when it mounts: the delayed welcome toast and the validator dialog's auto-open, held while
+ * the page is busy.
+ */
 export const shellStartup = Effect.all(
-  [Effect.sleep(WELCOME_DELAY).pipe(Effect.zipRight(showWelcome)), ValidatorSupport.autoOpen],
+  [Effect.sleep(WELCOME_DELAY).pipe(Effect.zipRight(showWelcome)), Effect.flatMap(ValidatorSupport, (v) => v.autoOpen(pageQuiet))],
   { concurrency: "unbounded", discard: true }
 )

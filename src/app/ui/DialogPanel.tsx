@@ -1,15 +1,22 @@
 import * as RadixDialog from "@radix-ui/react-dialog"
-import type { DialogProps } from "./Dialog"
+import type { DialogPanelProps } from "./Dialog"
 
 /** The dialog itself, on Radix Dialog; loaded by {@link Dialog} the first time one opens. */
-export function DialogPanel(props: DialogProps) {
+export function DialogPanel({ opener, ...props }: DialogPanelProps) {
   return (
     <RadixDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm" />
         <RadixDialog.Content
           data-testid={props.testId}
-          className="fixed left-1/2 top-1/2 z-50 max-h-[85vh] w-[92vw] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-line bg-panel p-6 shadow-2xl focus:outline-none"
+          // The dialogs open from state, not from a Radix trigger: give focus back to the control that opened them.
+          onCloseAutoFocus={(event) => {
+            const target = opener.current
+            if (target === null || !target.isConnected) return
+            event.preventDefault()
+            target.focus({ preventScroll: true })
+          }}
+          className={`fixed left-1/2 top-1/2 z-50 max-h-[90dvh] w-[92vw] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-line bg-panel p-6 shadow-2xl focus:outline-none ${props.wide === true ? "max-w-2xl" : "max-w-lg"}`}
         >
           <RadixDialog.Title className="pr-8 text-lg font-semibold">{props.title}</RadixDialog.Title>
           {props.description !== undefined ? (

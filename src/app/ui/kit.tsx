@@ -71,7 +71,7 @@ export function Badge({
   }
   return (
     <span
-      className={`inline-flex items-center rounded-full border px-2 py-0.5 text-[11px] font-semibold tracking-wide ${tones[tone]}`}
+      className={`inline-flex shrink-0 items-center whitespace-nowrap rounded-full border px-2 py-0.5 text-[11px] font-semibold tracking-wide ${tones[tone]}`}
     >
       {children}
     </span>

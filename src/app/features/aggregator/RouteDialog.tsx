@@ -21,7 +21,7 @@ const emptyToken: RouteToken = { name: "", image: "", address: "" }
 const emptyDraft: RouteDraft = { name: "", sellToken: emptyToken, buyToken: emptyToken }
 
 const inputClass =
-  "w-full rounded-lg border border-line bg-panel-2 px-3 py-2 text-sm text-ink placeholder:text-muted/70 focus:border-accent focus:outline-none aria-[invalid=true]:border-danger"
+  "w-full rounded-lg border border-line bg-panel-2 px-3 py-2 text-sm text-ink placeholder:text-muted/70 focus:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent aria-[invalid=true]:border-danger"
 
 function Field(props: {
   readonly label: string
@@ -68,7 +68,7 @@ function TokenFields(props: {
 }) {
   const set = (patch: Partial<RouteToken>) => props.onChange({ ...props.token, ...patch })
   return (
-    <fieldset className="flex flex-col gap-3 rounded-xl border border-line p-3">
+    <fieldset className="flex min-w-0 flex-col gap-3 rounded-xl border border-line p-3">
       <legend className="px-1 text-sm font-semibold">{props.legend}</legend>
       <Field label="Name" value={props.token.name} onChange={(name) => set({ name })} placeholder="hUSDC" />
       <Field
@@ -121,8 +121,10 @@ function RouteForm({ target, onClose }: { readonly target: EditorTarget; readonl
   }
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" data-testid="route-form">
-      <Field label="Route Name" value={draft.name} onChange={(name) => setDraft((d) => ({ ...d, name }))} />
+    <form noValidate onSubmit={submit} className="grid gap-4 sm:grid-cols-2" data-testid="route-form">
+      <div className="sm:col-span-2">
+        <Field label="Route Name" value={draft.name} onChange={(name) => setDraft((d) => ({ ...d, name }))} />
+      </div>
       <TokenFields
         legend="Sell Token"
         token={draft.sellToken}
@@ -141,7 +143,8 @@ function RouteForm({ target, onClose }: { readonly target: EditorTarget; readonl
           setErrors(({ sellImage }) => (sellImage === undefined ? {} : { sellImage }))
         }}
       />
-      <div className="flex justify-end gap-3">
+      {/* Kept in view while the form scrolls (a short window or a phone). */}
+      <div className="sticky -bottom-6 -mx-6 -mb-6 flex justify-end gap-3 border-t border-line bg-panel px-6 py-4 sm:col-span-2">
         <Button onClick={onClose}>Cancel</Button>
         <Button type="submit" variant="primary" disabled={busy}>
           {target._tag === "Add" ? "Add Route" : "Save Changes"}
@@ -168,6 +171,7 @@ export function RouteDialog({
       }}
       title={target?._tag === "Edit" ? "Edit Route" : "Add New Route"}
       testId="route-dialog"
+      wide
     >
       {target !== undefined && <RouteForm key={key} target={target} onClose={onClose} />}
     </Dialog>

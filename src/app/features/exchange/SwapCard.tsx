@@ -177,7 +177,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               data-exceeds={exceeds ? "true" : "false"}
               aria-invalid={s.amountNotice !== undefined || exceeds}
               aria-describedby={s.amountNotice === undefined ? undefined : "amount-notice"}
-              className={`order-3 w-full min-w-0 basis-full rounded-lg border bg-transparent px-2 py-1 text-right text-2xl font-semibold tabular-nums outline-none sm:order-2 sm:basis-auto sm:flex-1 ${
+              className={`order-3 w-full min-w-0 basis-full rounded-lg border bg-transparent px-2 py-1 text-right text-2xl font-semibold tabular-nums outline-none focus-visible:ring-2 focus-visible:ring-accent sm:order-2 sm:basis-auto sm:flex-1 ${
                 exceeds || s.amountNotice !== undefined ? "border-warn" : "border-transparent focus:border-line"
               }`}
             />

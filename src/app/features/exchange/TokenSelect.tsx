@@ -1,8 +1,16 @@
 import { useMemo, useState } from "react"
 import { Dialog } from "../../ui/Dialog"
-import type { TokenEntry } from "./machine/tokens"
+import { Badge } from "../../ui/kit"
+import { DEFAULT_TOKENS, type TokenEntry } from "./machine/tokens"
 
-/** The token selector: a button that opens the search dialog ('Search tokens...', 'No tokens found'). */
+/** Spec §3: the selector offers hUSDC, hETH, hBTC and XRD; any other token the exchange lists is shown, not offered. */
+export const SELECTABLE_SYMBOLS: ReadonlySet<string> = new Set(DEFAULT_TOKENS.map((t) => t.symbol))
+export const NOT_AVAILABLE_TEXT = "Not available"
+
+/**
+ * The token selector: a button that opens the search dialog ('Search tokens...', 'No tokens found'). The selectable
+ * tokens come first; the others are listed disabled, marked 'Not available'.
+ */
 export function TokenSelect(props: {
   readonly label: string
   readonly value: string
@@ -13,15 +21,18 @@ export function TokenSelect(props: {
   const [query, setQuery] = useState("")
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase()
-    return props.tokens.filter(
+    const matching = props.tokens.filter(
       (t) => q === "" || t.symbol.toLowerCase().includes(q) || t.name.toLowerCase().includes(q)
     )
+    return [
+      ...matching.filter((t) => SELECTABLE_SYMBOLS.has(t.symbol)),
+      ...matching.filter((t) => !SELECTABLE_SYMBOLS.has(t.symbol))
+    ]
   }, [props.tokens, query])
   return (
     <>
       <button
         type="button"
-        aria-label={`${props.label}: ${props.value}`}
         onClick={() => {
           setQuery("")
           setOpen(true)
@@ -29,7 +40,9 @@ export function TokenSelect(props: {
         className="inline-flex shrink-0 items-center gap-2 rounded-full border border-line bg-panel px-3 py-1.5 text-sm font-semibold hover:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
       >
         <TokenIcon symbol={props.value} />
+        {/* The name starts with what is visible, then says which selector it is (WCAG 2.5.3). */}
         {props.value}
+        <span className="sr-only">, {props.label}</span>
         <span aria-hidden className="text-muted">
           ▾
         </span>
@@ -40,26 +53,37 @@ export function TokenSelect(props: {
           placeholder="Search tokens..."
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          className="w-full rounded-lg border border-line bg-panel-2 px-3 py-2 text-sm outline-none focus:border-accent"
+          className="w-full rounded-lg border border-line bg-panel-2 px-3 py-2 text-sm outline-none focus:border-accent focus-visible:ring-2 focus-visible:ring-accent"
         />
         <ul className="mt-3 max-h-72 overflow-y-auto">
           {shown.length === 0 && <li className="py-6 text-center text-sm text-muted">No tokens found</li>}
-          {shown.map((t) => (
-            <li key={t.symbol}>
-              <button
-                type="button"
-                onClick={() => {
-                  props.onSelect(t.symbol)
-                  setOpen(false)
-                }}
-                className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left hover:bg-panel-2 ${t.symbol === props.value ? "text-accent" : ""}`}
-              >
-                <TokenIcon symbol={t.symbol} />
-                <span className="font-semibold">{t.symbol}</span>
-                <span className="text-sm text-muted">{t.name}</span>
-              </button>
-            </li>
-          ))}
+          {shown.map((t) => {
+            const available = SELECTABLE_SYMBOLS.has(t.symbol)
+            return (
+              <li key={t.symbol}>
+                <button
+                  type="button"
+                  disabled={!available}
+                  data-available={available ? "true" : "false"}
+                  aria-current={t.symbol === props.value ? "true" : undefined}
+                  onClick={() => {
+                    props.onSelect(t.symbol)
+                    setOpen(false)
+                  }}
+                  className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left enabled:hover:bg-panel-2 disabled:cursor-not-allowed disabled:opacity-70 ${t.symbol === props.value ? "text-accent" : ""}`}
+                >
+                  <TokenIcon symbol={t.symbol} />
+                  <span className={`font-semibold ${available ? "" : "text-muted"}`}>{t.symbol}</span>
+                  <span className="text-sm text-muted">{t.name}</span>
+                  {!available && (
+                    <span className="ml-auto">
+                      <Badge>{NOT_AVAILABLE_TEXT}</Badge>
+                    </span>
+                  )}
+                </button>
+              </li>
+            )
+          })}
         </ul>
       </Dialog>
     </>

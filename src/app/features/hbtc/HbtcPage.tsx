@@ -183,7 +183,7 @@ export function HbtcPage() {
                 value={amount}
                 aria-describedby={amountRefusal === "" ? undefined : "hbtc-amount-refusal"}
                 onChange={(e) => editAmount(e.target.value)}
-                className="w-full bg-transparent text-2xl font-semibold tabular-nums outline-none placeholder:text-muted/50"
+                className="w-full bg-transparent text-2xl font-semibold tabular-nums outline-none placeholder:text-muted/50 focus-visible:ring-2 focus-visible:ring-accent rounded-md"
               />
               <button
                 type="button"
