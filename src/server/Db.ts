@@ -29,7 +29,15 @@ import * as Migrator from "@effect/sql/Migrator"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { type Decimal, ZERO, addDecimal, compareDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../exchange/decimal"
+import {
+  type Decimal,
+  ZERO,
+  addDecimal,
+  compareDecimal,
+  decimalToString,
+  parseLooseDecimal,
+  subDecimal
+} from "../exchange/decimal"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -140,7 +148,10 @@ export interface Dialect {
   /** Runs before the migrations (SQLite: write-ahead log). */
   readonly prepare: (sql: SqlClient.SqlClient) => Effect.Effect<void>
   /** Runs the migrations so that replicas starting together do not race. */
-  readonly serializeMigrations: <A, E, R>(sql: SqlClient.SqlClient, run: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R>
+  readonly serializeMigrations: <A, E, R>(
+    sql: SqlClient.SqlClient,
+    run: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | SqlError.SqlError, R>
   /**
    * Runs `effect` alone among everyone reserving liquidity of `resource` on this database: PostgreSQL, in a
    * transaction holding `pg_advisory_xact_lock` (across replicas); SQLite, under an in-process semaphore (one process
@@ -163,7 +174,11 @@ export const sqliteDialect = (): Dialect => {
     autoId: "INTEGER PRIMARY KEY AUTOINCREMENT",
     swapsSeqColumn: "",
     insertionOrder: "rowid",
-    prepare: (sql) => sql`PRAGMA journal_mode = WAL`.pipe(Effect.asVoid, Effect.catchAll((e) => Effect.logWarning("SQLite: WAL mode not set", e))),
+    prepare: (sql) =>
+      sql`PRAGMA journal_mode = WAL`.pipe(
+        Effect.asVoid,
+        Effect.catchAll((e) => Effect.logWarning("SQLite: WAL mode not set", e))
+      ),
     serializeMigrations: (_sql, run) => run,
     withResourceLock: () => () => (effect) => semaphore.withPermits(1)(effect)
   }
@@ -193,7 +208,9 @@ export const pgDialect: Dialect = {
       run
     ),
   withResourceLock: (sql) => (resource) => (effect) =>
-    sql.withTransaction(Effect.zipRight(sql`SELECT pg_advisory_xact_lock(hashtext(${liquidityLockName(resource)}))`, effect))
+    sql.withTransaction(
+      Effect.zipRight(sql`SELECT pg_advisory_xact_lock(hashtext(${liquidityLockName(resource)}))`, effect)
+    )
 }
 
 export class DbDialect extends Context.Tag("hswap/server/DbDialect")<DbDialect, Dialect>() {}
@@ -343,7 +360,8 @@ const make = Effect.gen(function* () {
     const updated = yield* sql
       .withTransaction(
         Effect.gen(function* () {
-          const r = yield* sql`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence} RETURNING *`
+          const r =
+            yield* sql`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence} RETURNING *`
           if (r.length > 0) yield* logEvent(txIn, to, now, detail)
           return r
         })
@@ -367,9 +385,10 @@ const make = Effect.gen(function* () {
 
   /** Extends a claim `token` still holds; false when it was lost. */
   const renewClaim = Effect.fn("Db.renewClaim")(function* (txIn: string, token: string, untilMs: number) {
-    const r = yield* sql`UPDATE swaps SET claimed_until = ${untilMs} WHERE tx_in = ${txIn} AND claimed_by = ${token} RETURNING tx_in`.pipe(
-      Effect.orDie
-    )
+    const r =
+      yield* sql`UPDATE swaps SET claimed_until = ${untilMs} WHERE tx_in = ${txIn} AND claimed_by = ${token} RETURNING tx_in`.pipe(
+        Effect.orDie
+      )
     return r.length > 0
   })
 
@@ -404,7 +423,11 @@ const make = Effect.gen(function* () {
         )
         if (held.some((r) => r.tx_in === txIn)) return true
         const reserved = held.reduce(
-          (sum, r) => addDecimal(sum, Option.getOrElse(parseLooseDecimal(r.amount), () => ZERO)),
+          (sum, r) =>
+            addDecimal(
+              sum,
+              Option.getOrElse(parseLooseDecimal(r.amount), () => ZERO)
+            ),
           ZERO
         )
         const free = subDecimal((yield* balance) ?? ZERO, reserved)
@@ -413,7 +436,10 @@ const make = Effect.gen(function* () {
         yield* sql`INSERT INTO reservations ${sql.insert({ tx_in: txIn, resource, amount: decimalToString(amount), created_ms: now })}`
         return true
       })
-    ).pipe(Effect.catchTag("SqlError", (e) => Effect.die(e)), Effect.withSpan("Db.reserve"))
+    ).pipe(
+      Effect.catchTag("SqlError", (e) => Effect.die(e)),
+      Effect.withSpan("Db.reserve")
+    )
 
   /** Drops the reservation of `txIn`, if any. */
   const release = Effect.fn("Db.release")(function* (txIn: string) {
@@ -432,7 +458,12 @@ const make = Effect.gen(function* () {
    * Takes or renews the lease `name` for `holder` until `untilMs`: succeeds when nobody holds it, `holder` does, or
    * the holder's lease ran out before `nowMs`.
    */
-  const acquireLease = Effect.fn("Db.acquireLease")(function* (name: string, holder: string, nowMs: number, untilMs: number) {
+  const acquireLease = Effect.fn("Db.acquireLease")(function* (
+    name: string,
+    holder: string,
+    nowMs: number,
+    untilMs: number
+  ) {
     const r = yield* sql`INSERT INTO leases ${sql.insert({ name, holder, until_ms: untilMs })}
       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
       WHERE leases.holder = excluded.holder OR leases.until_ms < ${nowMs}
@@ -464,18 +495,25 @@ const make = Effect.gen(function* () {
 
   const Totals = Schema.Struct({ n: Schema.Number, users: Schema.Number })
   const totals = Effect.gen(function* () {
-    const r = yield* sql`SELECT COUNT(*) AS n, COUNT(DISTINCT sender) AS users FROM swaps WHERE state = 'completed'`.pipe(
-      Effect.flatMap(Schema.decodeUnknown(Schema.Array(Totals))),
-      Effect.orDie
-    )
+    const r =
+      yield* sql`SELECT COUNT(*) AS n, COUNT(DISTINCT sender) AS users FROM swaps WHERE state = 'completed'`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(Totals))),
+        Effect.orDie
+      )
     const volumes = yield* sql`SELECT usd_in FROM swaps WHERE state = 'completed'`.pipe(
       Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ usd_in: Schema.NullOr(Schema.String) })))),
       Effect.orDie
     )
-    return { count: r[0]?.n ?? 0, users: r[0]?.users ?? 0, volumes: volumes.flatMap((v) => (v.usd_in === null ? [] : [v.usd_in])) }
+    return {
+      count: r[0]?.n ?? 0,
+      users: r[0]?.users ?? 0,
+      volumes: volumes.flatMap((v) => (v.usd_in === null ? [] : [v.usd_in]))
+    }
   }).pipe(Effect.withSpan("Db.totals"))
 
-  const Events = Schema.Array(Schema.Struct({ state: Schema.String, at_ms: Schema.Number, detail: Schema.NullOr(Schema.String) }))
+  const Events = Schema.Array(
+    Schema.Struct({ state: Schema.String, at_ms: Schema.Number, detail: Schema.NullOr(Schema.String) })
+  )
   const events = Effect.fn("Db.events")(function* (txIn: string) {
     return yield* sql`SELECT state, at_ms, detail FROM swap_events WHERE tx_in = ${txIn} ORDER BY id`.pipe(
       Effect.flatMap(Schema.decodeUnknown(Events)),
@@ -485,11 +523,16 @@ const make = Effect.gen(function* () {
 
   const KvRow = Schema.Array(Schema.Struct({ value: Schema.String }))
   const getKv = Effect.fn("Db.getKv")(function* (key: string) {
-    const r = yield* sql`SELECT value FROM kv WHERE key = ${key}`.pipe(Effect.flatMap(Schema.decodeUnknown(KvRow)), Effect.orDie)
+    const r = yield* sql`SELECT value FROM kv WHERE key = ${key}`.pipe(
+      Effect.flatMap(Schema.decodeUnknown(KvRow)),
+      Effect.orDie
+    )
     return Option.fromNullable(r[0]?.value)
   })
   const setKv = Effect.fn("Db.setKv")(function* (key: string, value: string) {
-    yield* sql`INSERT INTO kv ${sql.insert({ key, value })} ON CONFLICT (key) DO UPDATE SET value = excluded.value`.pipe(Effect.orDie)
+    yield* sql`INSERT INTO kv ${sql.insert({ key, value })} ON CONFLICT (key) DO UPDATE SET value = excluded.value`.pipe(
+      Effect.orDie
+    )
   })
 
   /** Sets `key` to `value` unless it already has one; the stored value either way (every process agrees on it). */
@@ -516,9 +559,10 @@ const make = Effect.gen(function* () {
    * when no such quote exists.
    */
   const claimQuote = Effect.fn("Db.claimQuote")(function* (id: string, txIn: string) {
-    const r = yield* sql`UPDATE quotes SET used_by = ${txIn} WHERE id = ${id} AND (used_by IS NULL OR used_by = ${txIn}) RETURNING id`.pipe(
-      Effect.orDie
-    )
+    const r =
+      yield* sql`UPDATE quotes SET used_by = ${txIn} WHERE id = ${id} AND (used_by IS NULL OR used_by = ${txIn}) RETURNING id`.pipe(
+        Effect.orDie
+      )
     return r.length > 0
   })
 
@@ -609,4 +653,3 @@ export class Db extends Effect.Service<Db>()("hswap/server/Db", { effect: make }
 }
 
 export const isPostgresUrl = (s: string): boolean => /^postgres(ql)?:\/\//i.test(s)
-

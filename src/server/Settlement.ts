@@ -123,12 +123,14 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
      * stdout and stops there for good, still holding its claim, until it is killed.
      */
     const fault = (point: FaultPoint, txIn: string) =>
-      config.faultPauseAt !== point
+      !config.faultPauseAt.includes(point)
         ? Effect.void
         : Effect.gen(function* () {
             const me = `${config.replicaId} ${txIn}`
             if ((yield* db.initKv(`fault:${point}`, me)) !== me) return
-            yield* Effect.sync(() => process.stdout.write(`hswap-fault: paused at ${point} for ${txIn} in ${config.replicaId}\n`))
+            yield* Effect.sync(() =>
+              process.stdout.write(`hswap-fault: paused at ${point} for ${txIn} in ${config.replicaId}\n`)
+            )
             return yield* Effect.never
           })
 
@@ -158,11 +160,10 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           balance_changes: true
         })
         .pipe(
-          Effect.mapError(
-            (e): SwapNotFound | SettlementUnavailable =>
-              e._tag === "GatewayResponseError" && e.status === 404
-                ? new SwapNotFound({ txHash })
-                : unavailable("committed details")(e)
+          Effect.mapError((e): SwapNotFound | SettlementUnavailable =>
+            e._tag === "GatewayResponseError" && e.status === 404
+              ? new SwapNotFound({ txHash })
+              : unavailable("committed details")(e)
           ),
           Effect.flatMap((r) =>
             Either.match(depositOf(config, r.transaction), {
@@ -247,10 +248,17 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
       readonly progressed: boolean
     }
     const moved = (row: Option.Option<SwapRow>, fallback: SwapRow): Step =>
-      Option.match(row, { onNone: () => ({ row: fallback, progressed: true }), onSome: (r) => ({ row: r, progressed: true }) })
+      Option.match(row, {
+        onNone: () => ({ row: fallback, progressed: true }),
+        onSome: (r) => ({ row: r, progressed: true })
+      })
     const stay = (row: SwapRow): Step => ({ row, progressed: false })
 
-    const reread = (row: SwapRow) => Effect.map(db.get(row.tx_in), Option.getOrElse(() => row))
+    const reread = (row: SwapRow) =>
+      Effect.map(
+        db.get(row.tx_in),
+        Option.getOrElse(() => row)
+      )
 
     const limitsMessage = (amount: string, symbol: string, min: string, max: string) =>
       `The amount ${amount} ${symbol} is outside the limits (${min} to ${max} ${symbol})`
@@ -267,12 +275,15 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         if (row.quote_id !== null) {
           const found = yield* quotes.lookup(row.quote_id)
           if (found._tag !== "Found") {
-            yield* Effect.logWarning(`swap ${row.tx_in}: quote reference ${JSON.stringify(row.quote_id)} is ${found._tag.toLowerCase()}`)
+            yield* Effect.logWarning(
+              `swap ${row.tx_in}: quote reference ${JSON.stringify(row.quote_id)} is ${found._tag.toLowerCase()}`
+            )
             return yield* fail(found._tag === "Tampered" ? QUOTE_TAMPERED : QUOTE_UNKNOWN)
           }
           quote = found.quote
           if (quote.symbol_in !== row.symbol_in || quote.symbol_in !== from || quote.symbol_out !== to) {
-            const deposited = from === row.symbol_in ? `${from} -> ${to}` : `${row.symbol_in} (its message names ${from} -> ${to})`
+            const deposited =
+              from === row.symbol_in ? `${from} -> ${to}` : `${row.symbol_in} (its message names ${from} -> ${to})`
             return yield* fail(quoteOtherPair(`${quote.symbol_in} -> ${quote.symbol_out}`, deposited))
           }
         }
@@ -282,7 +293,8 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         if (!routeAccepted(from, to)) return yield* fail(`Route not available: ${row.route_text ?? ""}`)
         const tokenIn = tokenBySymbol(from)
         const tokenOut = tokenBySymbol(to)
-        if (tokenIn === undefined || tokenOut === undefined) return yield* fail(`Route not available: ${row.route_text ?? ""}`)
+        if (tokenIn === undefined || tokenOut === undefined)
+          return yield* fail(`Route not available: ${row.route_text ?? ""}`)
         if (quote !== undefined) return yield* decideAtQuote(row, quote, tokenOut, fail)
         const priceIn = yield* prices.fresh(from)
         const priceOut = yield* prices.fresh(to)
@@ -293,7 +305,9 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const amountIn = Option.getOrThrow(parseLooseDecimal(row.amount_in))
         const limits = amountLimits(priceIn.value.usd, tokenIn.decimals, minUsd, maxUsd)
         if (!withinLimits(amountIn, limits)) {
-          return yield* fail(limitsMessage(row.amount_in, from, decimalToString(limits.min), decimalToString(limits.max)))
+          return yield* fail(
+            limitsMessage(row.amount_in, from, decimalToString(limits.min), decimalToString(limits.max))
+          )
         }
         const out = payoutAmount(amountIn, priceIn.value.usd, priceOut.value.usd, spread, feeUsd, tokenOut.decimals)
         if (!positive(out)) return yield* fail("The amount does not cover the fee")
@@ -328,7 +342,13 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const max = parseLooseDecimal(quote.max_in)
         const priceIn = parseLooseDecimal(quote.price_in)
         const terms = quotedTerms(row.amount_in, quote, tokenOut.decimals)
-        if (Option.isNone(amountIn) || Option.isNone(min) || Option.isNone(max) || Option.isNone(priceIn) || terms === undefined) {
+        if (
+          Option.isNone(amountIn) ||
+          Option.isNone(min) ||
+          Option.isNone(max) ||
+          Option.isNone(priceIn) ||
+          terms === undefined
+        ) {
           yield* Effect.logError(`swap ${row.tx_in}: the terms of quote ${quote.id} do not parse`, quote)
           return yield* fail(QUOTE_UNREADABLE)
         }
@@ -354,15 +374,26 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           return yield* paying(quoted, quote.rate, usdValue(amountIn.value, priceIn.value))
         }
         if (row.committed_ms === null) {
-          yield* Effect.logWarning(`swap ${row.tx_in}: the deposit's commit time is unknown; quote ${quote.id} is treated as expired`)
+          yield* Effect.logWarning(
+            `swap ${row.tx_in}: the deposit's commit time is unknown; quote ${quote.id} is treated as expired`
+          )
         }
         const currentIn = yield* prices.fresh(quote.symbol_in)
         const currentOut = yield* prices.fresh(quote.symbol_out)
         if (Option.isNone(currentIn) || Option.isNone(currentOut)) {
-          yield* Effect.logWarning(`swap ${row.tx_in}: quote ${quote.id} expired and no fresh price for ${row.route_text ?? ""}; left for later`)
+          yield* Effect.logWarning(
+            `swap ${row.tx_in}: quote ${quote.id} expired and no fresh price for ${row.route_text ?? ""}; left for later`
+          )
           return stay(row)
         }
-        const out = payoutAmount(amountIn.value, currentIn.value.usd, currentOut.value.usd, spread, feeUsd, tokenOut.decimals)
+        const out = payoutAmount(
+          amountIn.value,
+          currentIn.value.usd,
+          currentOut.value.usd,
+          spread,
+          feeUsd,
+          tokenOut.decimals
+        )
         const minimum = Option.getOrElse(parseLooseDecimal(terms.minimum), () => ZERO)
         if (compareDecimal(out, minimum) < 0) {
           const current = decimalToString(positive(out) ? out : ZERO)
@@ -403,7 +434,13 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const fresh = Effect.gen(function* () {
           const epoch = yield* currentEpoch
           const signed = yield* signer
-            .transfer({ resource: what.resource, amount: what.amount, to: what.to, epoch, message: `hSwap ${kind} for ${row.tx_in}` })
+            .transfer({
+              resource: what.resource,
+              amount: what.amount,
+              to: what.to,
+              epoch,
+              message: `hSwap ${kind} for ${row.tx_in}`
+            })
             .pipe(Effect.mapError(unavailable(`signing the ${kind}`)))
           // Persist the intent and its payload before anything reaches the ledger.
           const stored = yield* transition(
@@ -450,12 +487,21 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           case "Rejected": {
             const message = `The payout ${result.intent} did not commit (${result.outcome === "Rejected" ? "rejected" : "failed"})`
             return moved(
-              yield* transition(row.tx_in, "paying", "failed", { message, payout_intent: null, payout_hex: null }, message),
+              yield* transition(
+                row.tx_in,
+                "paying",
+                "failed",
+                { message, payout_intent: null, payout_hex: null },
+                message
+              ),
               yield* reread(row)
             )
           }
           case "LowLiquidity":
-            return moved(yield* transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY), yield* reread(row))
+            return moved(
+              yield* transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY),
+              yield* reread(row)
+            )
           case "Moved":
             return { row: yield* reread(row), progressed: true }
           default:
@@ -474,7 +520,11 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
 
     const refund = (row: SwapRow) =>
       Effect.gen(function* () {
-        const result = yield* transfer(row, "refund", { resource: row.resource_in, amount: row.amount_in, to: row.sender })
+        const result = yield* transfer(row, "refund", {
+          resource: row.resource_in,
+          amount: row.amount_in,
+          to: row.sender
+        })
         const now = yield* Clock.currentTimeMillis
         const reason = row.message ?? "The swap could not be paid"
         switch (result.outcome) {

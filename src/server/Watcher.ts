@@ -44,7 +44,9 @@ export const watchPass = Effect.gen(function* () {
     last = Number(stored.value)
   } else {
     if (Option.isSome(stored)) {
-      yield* Effect.logWarning(`watcher: stored position ${stored.value} is beyond the ledger tip ${tip} (a new ledger?)`)
+      yield* Effect.logWarning(
+        `watcher: stored position ${stored.value} is beyond the ledger tip ${tip} (a new ledger?)`
+      )
     }
     last = config.watchFromStateVersion === undefined ? tip : Math.max(0, config.watchFromStateVersion - 1)
     yield* db.setKv(WATCHER_POSITION_KEY, String(last))
@@ -93,37 +95,44 @@ export const watchPass = Effect.gen(function* () {
 
 export class Watcher {
   /** Runs passes forever in the layer's scope; a failed pass is logged and retried on the next tick. */
-  static readonly layer: Layer.Layer<never, never, ServerConfig | Gateway | Db | Quotes | Settlement> = Layer.scopedDiscard(
-    Effect.gen(function* () {
-      const config = yield* ServerConfig
-      const db = yield* Db
-      const leaseMs = Duration.toMillis(config.watcherLease)
-      const holder = config.replicaId
-      const takeLease = Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        return yield* db.acquireLease(WATCHER_LEASE, holder, now, now + leaseMs)
-      })
-      const renewing = Effect.repeat(takeLease, {
-        schedule: Schedule.spaced(Duration.millis(Math.max(1, Math.floor(leaseMs / 3)))),
-        while: (held) => held
-      }).pipe(Effect.delay(Duration.millis(Math.floor(leaseMs / 3))))
-      let watching = false
-      const tick = Effect.gen(function* () {
-        const held = yield* takeLease
-        if (held !== watching) {
-          watching = held
-          yield* Effect.logInfo(held ? `watcher: ${holder} follows the ledger` : `watcher: another replica follows the ledger`)
-        }
-        if (!held) return
-        yield* Effect.raceFirst(
-          Effect.asVoid(watchPass),
-          Effect.zipRight(renewing, Effect.logWarning("watcher: the lease was lost during a pass; the pass stops"))
+  static readonly layer: Layer.Layer<never, never, ServerConfig | Gateway | Db | Quotes | Settlement> =
+    Layer.scopedDiscard(
+      Effect.gen(function* () {
+        const config = yield* ServerConfig
+        const db = yield* Db
+        const leaseMs = Duration.toMillis(config.watcherLease)
+        const holder = config.replicaId
+        const takeLease = Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          return yield* db.acquireLease(WATCHER_LEASE, holder, now, now + leaseMs)
+        })
+        const renewing = Effect.repeat(takeLease, {
+          schedule: Schedule.spaced(Duration.millis(Math.max(1, Math.floor(leaseMs / 3)))),
+          while: (held) => held
+        }).pipe(Effect.delay(Duration.millis(Math.floor(leaseMs / 3))))
+        let watching = false
+        const tick = Effect.gen(function* () {
+          const held = yield* takeLease
+          if (held !== watching) {
+            watching = held
+            yield* Effect.logInfo(
+              held ? `watcher: ${holder} follows the ledger` : `watcher: another replica follows the ledger`
+            )
+          }
+          if (!held) return
+          yield* Effect.raceFirst(
+            Effect.asVoid(watchPass),
+            Effect.zipRight(renewing, Effect.logWarning("watcher: the lease was lost during a pass; the pass stops"))
+          )
+        }).pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning("watcher pass failed; retrying on the next tick", cause))
         )
-      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("watcher pass failed; retrying on the next tick", cause)))
-      yield* Effect.addFinalizer(() =>
-        db.releaseLease(WATCHER_LEASE, holder).pipe(Effect.catchAllCause((c) => Effect.logWarning("watcher: lease not released", c)))
-      )
-      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(tick, Effect.sleep(config.watcherPollInterval))))
-    })
-  )
+        yield* Effect.addFinalizer(() =>
+          db
+            .releaseLease(WATCHER_LEASE, holder)
+            .pipe(Effect.catchAllCause((c) => Effect.logWarning("watcher: lease not released", c)))
+        )
+        yield* Effect.forkScoped(Effect.forever(Effect.zipRight(tick, Effect.sleep(config.watcherPollInterval))))
+      })
+    )
 }

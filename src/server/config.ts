@@ -124,10 +124,10 @@ export interface ServerConfigShape {
   /** How long the watcher's lease lasts without renewal: another replica takes the watcher over after this long. */
   readonly watcherLease: Duration.Duration
   /**
-   * Fault injection for the multi-replica tests only: the first replica of the database to reach this point of a
-   * payout stops there for good (it is then killed). Never set in production.
+   * Fault injection for the multi-replica tests only: the first replica of the database to reach one of these points
+   * of a payout stops there for good (it is then killed); each point fires once per database. Empty in production.
    */
-  readonly faultPauseAt: FaultPoint | undefined
+  readonly faultPauseAt: ReadonlyArray<FaultPoint>
 }
 
 export const FAULT_POINTS = ["claimed", "stored", "submitted"] as const
@@ -171,6 +171,6 @@ export const makeServerConfig = (
   replicaId: makeReplicaId(),
   claimLease: Duration.seconds(30),
   watcherLease: Duration.seconds(10),
-  faultPauseAt: undefined,
+  faultPauseAt: [],
   ...given
 })

@@ -23,7 +23,15 @@ import { Settlement } from "./Settlement"
 import { Signer, makeSigner } from "./Signer"
 import { Watcher } from "./Watcher"
 
-export { ACCEPTED_ROUTES, FAULT_POINTS, ServerConfig, defaultTokens, devnetTokens, makeServerConfig, mainnetTokens } from "./config"
+export {
+  ACCEPTED_ROUTES,
+  FAULT_POINTS,
+  ServerConfig,
+  defaultTokens,
+  devnetTokens,
+  makeServerConfig,
+  mainnetTokens
+} from "./config"
 export type { FaultPoint, Route, ServerConfigShape, TokenSpec } from "./config"
 export { Db, SwapState, isPostgresUrl } from "./Db"
 export type { QuoteRow, SwapRow } from "./Db"
@@ -75,12 +83,19 @@ export interface ServerParts {
 export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices> => {
   const config = ServerConfig.layer(parts.config)
   const prices =
-    parts.prices ?? PriceFeed.layer.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer as Layer.Layer<HttpClient.HttpClient>))
+    parts.prices ??
+    PriceFeed.layer.pipe(
+      Layer.provide(config),
+      Layer.provide(FetchHttpClient.layer as Layer.Layer<HttpClient.HttpClient>)
+    )
   const core = Layer.mergeAll(config, parts.gateway, parts.db, parts.signer, prices)
   const withQuotes = Quotes.Default.pipe(Layer.provideMerge(core))
-  const services = Layer.mergeAll(Settlement.Default, RateLimiter.Default, Maintenance.Default, LiquidityCache.Default).pipe(
-    Layer.provideMerge(withQuotes)
-  )
+  const services = Layer.mergeAll(
+    Settlement.Default,
+    RateLimiter.Default,
+    Maintenance.Default,
+    LiquidityCache.Default
+  ).pipe(Layer.provideMerge(withQuotes))
   return parts.watcher === false ? services : Layer.merge(services, Watcher.layer.pipe(Layer.provide(services)))
 }
 
@@ -105,8 +120,8 @@ export interface ExchangeServerOptions {
   readonly claimLeaseMs?: number
   /** How long the watcher's lease lasts without renewal (default 10 000). */
   readonly watcherLeaseMs?: number
-  /** Tests only: the fault point where the first replica to reach it stops (see `ServerConfigShape.faultPauseAt`). */
-  readonly faultPauseAt?: FaultPoint
+  /** Tests only: fault points where the first replica to reach each stops (see `ServerConfigShape.faultPauseAt`). */
+  readonly faultPauseAt?: ReadonlyArray<FaultPoint>
   readonly maintenance?: boolean
   /** Requests per minute and IP; 0 turns the limiter off. Default 120. */
   readonly rateLimitPerMinute?: number
@@ -145,11 +160,13 @@ export interface ExchangeServer {
 }
 
 const definedOnly = <T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> }
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>
+  }
 
 /** The server configuration an options object describes. */
 export const configFromOptions = (options: ExchangeServerOptions): ServerConfigShape => {
-  const ms = (n: number | undefined) => (n === undefined ? undefined : `${n} millis` as const)
+  const ms = (n: number | undefined) => (n === undefined ? undefined : (`${n} millis` as const))
   const base = makeServerConfig({ networkId: options.networkId, exchangeAccount: options.exchangeAccount })
   const durations = definedOnly({
     priceUpdateInterval: ms(options.priceUpdateIntervalMs),
@@ -221,7 +238,10 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
     db:
       options.databaseUrl === undefined
         ? Db.sqlite(options.databasePath)
-        : Db.postgres(options.databaseUrl, options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }),
+        : Db.postgres(
+            options.databaseUrl,
+            options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }
+          ),
     signer: Signer.layer(signerOptions),
     ...(options.prices === undefined ? {} : { prices: options.prices })
   }).pipe(Layer.provide(logger))

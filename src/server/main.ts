@@ -30,7 +30,8 @@
  *   HSWAP_QUOTE_SECRET          the secret that signs quote references, at least 32 characters (default: 32
  *                               random bytes generated once and kept in the database)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
- *   HSWAP_FAULT_PAUSE_AT        tests only: claimed | stored | submitted, where the first replica to get there stops
+ *   HSWAP_FAULT_PAUSE_AT        tests only: a comma-separated list of claimed, stored, submitted: the first replica of
+ *                               the database to reach each point of a payout stops there (to be killed)
  */
 import { Schema } from "effect"
 import { RadixNetworkConfigById } from "../gateway/index"
@@ -89,13 +90,16 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   const genesis = devnet ? (await import("../devnet/ledger/genesis")).makeGenesis() : undefined
   const keyHex = genesis === undefined ? undefined : Buffer.from(genesis.exchange.key.privateKey).toString("hex")
   const gatewayUrl =
-    env["HSWAP_GATEWAY_URL"] ?? (devnet ? "http://127.0.0.1:8080/gateway" : RadixNetworkConfigById[networkId]?.gatewayUrl)
+    env["HSWAP_GATEWAY_URL"] ??
+    (devnet ? "http://127.0.0.1:8080/gateway" : RadixNetworkConfigById[networkId]?.gatewayUrl)
   if (gatewayUrl === undefined) throw new ConfigError(`HSWAP_GATEWAY_URL is required for network ${networkId}`)
   const exchangeAccount = env["HSWAP_EXCHANGE_ACCOUNT"] ?? genesis?.exchange.address
   if (exchangeAccount === undefined) throw new ConfigError("HSWAP_EXCHANGE_ACCOUNT is required")
   const privateKeyHex = env["HSWAP_EXCHANGE_PRIVATE_KEY"] ?? keyHex
   if (privateKeyHex === undefined || !/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) {
-    throw new ConfigError("HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key (64 hex characters)")
+    throw new ConfigError(
+      "HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key (64 hex characters)"
+    )
   }
   const logLevel = env["HSWAP_LOG_LEVEL"] ?? "info"
   const level = LEVELS.find((l) => l === logLevel)
@@ -104,7 +108,8 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   const tokensRaw = env["HSWAP_TOKENS"]
   if (tokensRaw !== undefined && tokensRaw !== "") {
     const decoded = Schema.decodeUnknownEither(TokensJson)(tokensRaw)
-    if (decoded._tag === "Left") throw new ConfigError(`HSWAP_TOKENS is not a valid token table: ${decoded.left.message}`)
+    if (decoded._tag === "Left")
+      throw new ConfigError(`HSWAP_TOKENS is not a valid token table: ${decoded.left.message}`)
     tokens = decoded.right.map((t) => ({
       symbol: t.symbol,
       name: t.name ?? t.symbol,
@@ -124,7 +129,9 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   const quoteTtl = int(env, "HSWAP_QUOTE_TTL_SECONDS", 10, 3600)
   const quoteSecret = env["HSWAP_QUOTE_SECRET"]
   if (quoteSecret !== undefined && quoteSecret !== "" && quoteSecret.length < MIN_QUOTE_SECRET_LENGTH) {
-    throw new ConfigError(`HSWAP_QUOTE_SECRET must be at least ${MIN_QUOTE_SECRET_LENGTH} characters (got ${quoteSecret.length})`)
+    throw new ConfigError(
+      `HSWAP_QUOTE_SECRET must be at least ${MIN_QUOTE_SECRET_LENGTH} characters (got ${quoteSecret.length})`
+    )
   }
   const databaseUrl = env["HSWAP_DATABASE_URL"]
   if (databaseUrl !== undefined && databaseUrl !== "" && !isPostgresUrl(databaseUrl)) {
@@ -135,10 +142,17 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   const watcherLease = int(env, "HSWAP_WATCHER_LEASE_SECONDS", 2, 600)
   const watcherPoll = int(env, "HSWAP_WATCHER_POLL_MS", 50, 60_000)
   const replicaId = env["HSWAP_REPLICA_ID"]
-  const faultRaw = env["HSWAP_FAULT_PAUSE_AT"]
-  const fault = FAULT_POINTS.find((p) => p === faultRaw)
-  if (faultRaw !== undefined && faultRaw !== "" && fault === undefined) {
-    throw new ConfigError(`HSWAP_FAULT_PAUSE_AT must be one of ${FAULT_POINTS.join(", ")}`)
+  const faults: Array<FaultPoint> = []
+  for (const raw of (env["HSWAP_FAULT_PAUSE_AT"] ?? "")
+    .split(",")
+    .map((f) => f.trim())
+    .filter((f) => f !== "")) {
+    const point = FAULT_POINTS.find((p) => p === raw)
+    if (point === undefined)
+      throw new ConfigError(
+        `HSWAP_FAULT_PAUSE_AT lists ${JSON.stringify(raw)}: each must be one of ${FAULT_POINTS.join(", ")}`
+      )
+    faults.push(point)
   }
   return {
     host: env["HSWAP_HOST"] ?? "127.0.0.1",
@@ -148,7 +162,8 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       gatewayUrl,
       exchangeAccount,
       privateKeyHex,
-      databasePath: env["HSWAP_DB_PATH"] ?? (devnet ? ".devnet/exchange-standalone.sqlite" : ".exchange/exchange.sqlite"),
+      databasePath:
+        env["HSWAP_DB_PATH"] ?? (devnet ? ".devnet/exchange-standalone.sqlite" : ".exchange/exchange.sqlite"),
       maintenance: maintenance === "1" || maintenance?.toLowerCase() === "true",
       logLevel: level,
       ...(rateLimit === undefined ? {} : { rateLimitPerMinute: rateLimit }),
@@ -165,7 +180,7 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       ...(watcherLease === undefined ? {} : { watcherLeaseMs: watcherLease * 1000 }),
       ...(watcherPoll === undefined ? {} : { watcherPollMs: watcherPoll }),
       ...(replicaId === undefined || replicaId === "" ? {} : { replicaId }),
-      ...(fault === undefined ? {} : { faultPauseAt: fault satisfies FaultPoint })
+      ...(faults.length === 0 ? {} : { faultPauseAt: faults })
     }
   }
 }
