@@ -13,7 +13,9 @@ const { XRD, hUSDC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
 const BASE = "http://devnet.invalid/gateway"
 
-const runtime = ManagedRuntime.make(Ledger.memory())
+// Each round change is a committed transaction (a new state version), and these tests run on the real clock: rounds
+// of an hour keep the state version still within a test.
+const runtime = ManagedRuntime.make(Ledger.memory({ roundDurationMs: 3_600_000, epochDurationMs: 36_000_000 }))
 let emulator: GatewayEmulator
 let ledger: Ledger
 

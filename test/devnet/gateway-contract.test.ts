@@ -35,7 +35,9 @@ const at = (json: unknown, path: string): unknown =>
 const { XRD, hUSDC } = DevnetAddresses.resources
 const [user1 = "", user2 = ""] = DevnetAddresses.users
 
-const runtime = ManagedRuntime.make(Ledger.memory())
+// Each round change is a committed transaction (a new state version), and these tests run on the real clock: rounds
+// of an hour keep the state version still within a test.
+const runtime = ManagedRuntime.make(Ledger.memory({ roundDurationMs: 3_600_000, epochDurationMs: 36_000_000 }))
 let emulator: GatewayEmulator
 let ledger: Ledger
 
