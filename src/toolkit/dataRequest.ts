@@ -418,20 +418,14 @@ class SubintentBuilder {
   onSubmittedSuccess(callback: (transactionIntentHash: string) => void) {
     return new SubintentBuilder(this.state, callback)
   }
-  /** The request; fails (throws) if no expiration was set. */
+  /**
+   * The request; fails (throws) if no expiration was set. Its keys are in the order they were first set, as in the
+   * official builder's state (so `.setExpiration(…).header(…)` puts the header after the expiration, as theirs does).
+   */
   build(): SubintentRequest {
-    const { expiration, ...rest } = this.state
+    const { expiration } = this.state
     if (!expiration) throw new Error("a subintent needs an expiration")
-    const item: SubintentRequestItem = {
-      discriminator: rest.discriminator,
-      version: rest.version,
-      manifestVersion: rest.manifestVersion,
-      subintentManifest: rest.subintentManifest,
-      ...(rest.header ? { header: rest.header } : {}),
-      expiration,
-      ...(rest.blobs ? { blobs: rest.blobs } : {}),
-      ...(rest.message !== undefined ? { message: rest.message } : {})
-    }
+    const item: SubintentRequestItem = { ...this.state, expiration }
     return this.callback ? { item, onSubmittedSuccess: this.callback } : { item }
   }
 }

@@ -4,7 +4,7 @@
  * The signature check (`verifyDeepLinkSignature`) is in `deepLinkVerify.ts`: it uses the noble primitives
  * synchronously, which the browser bundle loads only on demand.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either } from "effect"
 import { concatBytes, fromBase64Url, fromHex, fromUtf8, toBase64Url, toHex, utf8 } from "./bytes.js"
 import { Crypto } from "./crypto.js"
 import { WalletInteraction, type WalletInteractionResponse } from "./schemas.js"
@@ -23,11 +23,11 @@ export const deepLinkParamOrder = [
 
 export type DeepLinkParams = { readonly [K in (typeof deepLinkParamOrder)[number]]: string }
 
-const encodeInteraction = Schema.encodeSync(WalletInteraction)
-
-/** Unpadded base64url of the interaction's JSON, keys in the order items, interactionId, metadata. */
-export const encodeRequestParam = (interaction: WalletInteraction): string =>
-  toBase64Url(utf8(JSON.stringify(encodeInteraction(interaction))))
+/**
+ * Unpadded base64url of the interaction's JSON: the very object the extension would receive, keys in its own order
+ * (as the official toolkit's `base64urlEncode(walletInteraction)`), so a caller's header keeps its key order here too.
+ */
+export const encodeRequestParam = (interaction: WalletInteraction): string => toBase64Url(utf8(JSON.stringify(interaction)))
 
 /** `radixwallet://connect?sessionId=…&request=…&…`, form-urlencoded like `URLSearchParams.append`. */
 export const buildDeepLink = (walletUrl: string, params: DeepLinkParams): string => {

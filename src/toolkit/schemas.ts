@@ -145,8 +145,9 @@ export const Expiration = Schema.Union(ExpireAtTime, ExpireAfterDelay)
 export type Expiration = typeof Expiration.Type
 
 /**
- * The optional subintent header of the official toolkit 2.3.0. Keys in the order its `header()` call receives them
- * (as in its README); `networkId` last, because the official toolkit appends it when it sends the request.
+ * The optional subintent header of the official toolkit 2.3.0. On the wire its keys are in the caller's order, with
+ * `networkId` set to the dApp's network id in place (appended when the caller left it out), as the official does;
+ * this field order is what a decode produces: the README's order, `networkId` last.
  */
 export const SubintentHeader = Schema.Struct({
   startEpochInclusive: Num,
@@ -159,8 +160,9 @@ export const SubintentHeader = Schema.Struct({
 export type SubintentHeader = typeof SubintentHeader.Type
 
 /**
- * Keys in the order the official builder's state receives them: discriminator, version, manifestVersion, then
- * `manifest()`, `header()` (which may only follow `manifest()`), `setExpiration()`, then `addBlobs()` and `message()`.
+ * On the wire the keys are in the order the builder's calls first set them (discriminator, version, manifestVersion,
+ * subintentManifest, then `header()`, `setExpiration()`, `addBlobs()`, `message()` as called), as the official
+ * builder's state; this field order is what a decode produces: the usual `manifest().header().setExpiration()` order.
  */
 export const SubintentRequestItem = Schema.Struct({
   discriminator: Schema.Literal("subintent"),
