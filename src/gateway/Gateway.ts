@@ -7,7 +7,7 @@ import { Endpoints } from "./endpoints.js"
 import type { GatewayError, UnknownNetworkError } from "./errors.js"
 import { GatewayDecodeError } from "./errors.js"
 import type { GatewayCall } from "./http.js"
-import { makeGatewayCall } from "./http.js"
+import { makeGatewayCall, withoutHttpSpans } from "./http.js"
 import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo, remainingPages, updateWhere } from "./paging.js"
 import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
 import type * as State from "./schemas/state.js"
@@ -479,7 +479,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
       { concurrency }
     )
     return results.flat()
-  })
+  }, withoutHttpSpans)
 
   /** Every metadata item of an entity, all pages pinned to the first page's ledger state. */
   const getAllEntityMetadata = Effect.fn("Gateway.state.getAllEntityMetadata")(function* (
@@ -493,7 +493,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
-  })
+  }, withoutHttpSpans)
 
   /** Every validator (the server pages by 1000), all pages pinned to the first page's ledger state. */
   const getAllValidators = Effect.fn("Gateway.state.getAllValidators")(function* (
@@ -510,7 +510,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
-  })
+  }, withoutHttpSpans)
 
   /** Every non-fungible id of a resource, all pages pinned to the first page's ledger state. */
   const getAllNonFungibleIds = Effect.fn("Gateway.state.getAllNonFungibleIds")(function* (
@@ -535,7 +535,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
-  })
+  }, withoutHttpSpans)
 
   /** Data of many non-fungibles: chunks of `maxNftIdsCount`, merged in order, at one ledger state. */
   const getNonFungibleData = Effect.fn("Gateway.state.getNonFungibleData")(function* (
@@ -558,7 +558,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
         )
     )
     return items
-  })
+  }, withoutHttpSpans)
 
   /** Locations of many non-fungibles: chunks of `maxNftIdsCount`, merged in order, at one ledger state. */
   const getNonFungibleLocation = Effect.fn("Gateway.state.getNonFungibleLocation")(function* (
@@ -581,7 +581,7 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
         )
     )
     return items
-  })
+  }, withoutHttpSpans)
 
   const state = {
     entityDetails,

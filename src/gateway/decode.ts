@@ -46,19 +46,24 @@ const propertySignatureStep = (
   if (transformations.some((t) => t.from !== t.to || Option.isSome(t.decode(Option.none())))) return undefined
   const keys = transformations.map((t) => t.from)
   const decodes = transformations.map((t) => t.decode)
+  // Copy-on-write: `decoded` may be the caller's input itself (see {@link struct}), so it is never modified.
   return (decoded) => {
     let drop: Set<PropertyKey> | undefined
+    let changed: Map<PropertyKey, unknown> | undefined
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as PropertyKey
       if (!hasOwn.call(decoded, key)) continue
       const value = decoded[key]
       const o = (decodes[i] as (o: Option.Option<unknown>) => Option.Option<unknown>)(Option.some(value))
       if (Option.isNone(o)) (drop ??= new Set()).add(key)
-      else if (o.value !== value) decoded[key] = o.value
+      else if (o.value !== value) (changed ??= new Map()).set(key, o.value)
     }
-    if (drop === undefined) return decoded
+    if (drop === undefined && changed === undefined) return decoded
     const out: Record<PropertyKey, unknown> = {}
-    for (const key of Reflect.ownKeys(decoded)) if (!drop.has(key)) out[key] = decoded[key]
+    for (const key of Reflect.ownKeys(decoded)) {
+      if (drop?.has(key) === true) continue
+      out[key] = changed?.has(key) === true ? changed.get(key) : decoded[key]
+    }
     return out
   }
 }
@@ -147,15 +152,22 @@ const compile = (ast: SchemaAST.AST): Fast => {
       const rest = ast.rest[0]
       if (ast.elements.length !== 0 || ast.rest.length !== 1 || rest === undefined) return delegate(ast)
       const item = fast(rest.type)
+      // Copy-on-write: while every item decodes to itself the input array is the output (see {@link struct}).
       return (u) => {
         if (!Array.isArray(u)) return Fail
-        const out: Array<unknown> = new Array(u.length)
+        let out: Array<unknown> | undefined
         for (let i = 0; i < u.length; i++) {
-          const v = item(u[i])
+          const raw: unknown = u[i]
+          const v = item(raw)
           if (v === Fail) return Fail
-          out[i] = v
+          if (out !== undefined) out[i] = v
+          else if (v !== raw) {
+            out = u.slice(0, i)
+            out.length = u.length
+            out[i] = v
+          }
         }
-        return out
+        return out ?? u
       }
     }
     case "Union":
@@ -187,6 +199,12 @@ const compile = (ast: SchemaAST.AST): Fast => {
 /**
  * A struct as Effect decodes it with the default options: a non-array object; every property signature in order (an
  * absent optional key is skipped, an absent required key decodes `undefined`); excess keys dropped.
+ *
+ * Copy-on-write: when every present key decodes to the very same value, no required key is absent and the input has no
+ * other own key, the decoded value is equal to the input, so the input itself is returned and nothing is allocated
+ * (the usual case for a Gateway body: decoding then costs a walk, not a second copy of the parsed JSON). Otherwise a
+ * fresh object is built as before. The only observable difference from Effect's output is then key order (the input's,
+ * not the schema's). The input is never modified.
  */
 const struct = (ast: SchemaAST.TypeLiteral): Fast => {
   const names = ast.propertySignatures.map((ps) => ps.name)
@@ -195,13 +213,34 @@ const struct = (ast: SchemaAST.TypeLiteral): Fast => {
   const n = names.length
   return (u) => {
     if (!isObject(u)) return Fail
-    const out: Record<PropertyKey, unknown> = {}
+    let out: Record<PropertyKey, unknown> | undefined
+    let present = 0
     for (let i = 0; i < n; i++) {
       const name = names[i] as PropertyKey
-      if (optional[i] === true && !hasOwn.call(u, name)) continue
-      const v = (decoders[i] as Fast)(u[name])
+      const has = hasOwn.call(u, name)
+      if (optional[i] === true && !has) continue
+      const raw = u[name]
+      const v = (decoders[i] as Fast)(raw)
       if (v === Fail) return Fail
-      out[name] = v
+      if (out !== undefined) out[name] = v
+      else if (has && v === raw) present += 1
+      else {
+        out = {}
+        for (let j = 0; j < i; j++) {
+          const earlier = names[j] as PropertyKey
+          if (optional[j] !== true || hasOwn.call(u, earlier)) out[earlier] = u[earlier]
+        }
+        out[name] = v
+      }
+    }
+    if (out !== undefined) return out
+    let own = 0
+    for (const key in u) if (hasOwn.call(u, key)) own += 1
+    if (own === present && Object.getOwnPropertySymbols(u).length === 0) return u
+    out = {}
+    for (let i = 0; i < n; i++) {
+      const name = names[i] as PropertyKey
+      if (hasOwn.call(u, name)) out[name] = u[name]
     }
     return out
   }

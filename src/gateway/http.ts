@@ -62,6 +62,16 @@ const parseJson = (text: string): Option.Option<unknown> => {
   }
 }
 
+/**
+ * Runs `effect` with the HttpClient's per-request spans and trace propagation off, for every request it sends (the
+ * FiberRefs are inherited by the fibers it forks). Set once around a paging helper instead of around each request.
+ */
+export const withoutHttpSpans = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  effect.pipe(
+    Effect.locally(HttpClient.currentTracerDisabledWhen, () => true),
+    Effect.locally(HttpClient.currentTracerPropagation, false)
+  )
+
 export type GatewayCall = <Req, ReqI, Res, ResI>(
   endpoint: Endpoint<Req, ReqI, Res, ResI>,
   request: Req
@@ -71,8 +81,11 @@ export type GatewayCall = <Req, ReqI, Res, ResI>(
 export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
   Effect.gen(function* () {
     // One span per public method (Effect.fn in Gateway.ts), none per HTTP request: a span per request was a large
-    // share of the client's CPU on paged reads (bench:gateway).
-    const client = (yield* HttpClient.HttpClient).pipe(
+    // share of the client's CPU on paged reads (bench:gateway). `call` sets the HttpClient's tracer FiberRefs around
+    // each request; `callBuilt` relies on its caller having set them once for all its requests ({@link withoutHttpSpans}),
+    // which saves two FiberRef updates and restores per request.
+    const raw = yield* HttpClient.HttpClient
+    const client = raw.pipe(
       HttpClient.withTracerPropagation(false),
       HttpClient.withTracerDisabledWhen(() => true)
     )
@@ -97,7 +110,12 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
     }
 
     /** One attempt, holding a slot of the limiter only while the request is in flight (not while decoding). */
-    const attempt = (path: string, request: HttpClientRequest.HttpClientRequest, priority: boolean) =>
+    const attempt = (
+      client: HttpClient.HttpClient,
+      path: string,
+      request: HttpClientRequest.HttpClientRequest,
+      priority: boolean
+    ) =>
       limiter.run(
         client.execute(request).pipe(
           Effect.flatMap((response) =>
@@ -136,9 +154,14 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
      * `retry-after` (capped at `maxRetryAfter`) or else `baseDelay × factor^n` (capped at `maxDelay`), at most
      * `retries` times in all. Retries go before first attempts in the limiter's queue.
      */
-    const send = (path: string, request: HttpClientRequest.HttpClientRequest, retry: boolean) => {
+    const send = (
+      client: HttpClient.HttpClient,
+      path: string,
+      request: HttpClientRequest.HttpClientRequest,
+      retry: boolean
+    ) => {
       const loop = (retried: number): Effect.Effect<string, GatewayError> =>
-        Effect.catchAll(attempt(path, request, retried > 0), (error) => {
+        Effect.catchAll(attempt(client, path, request, retried > 0), (error) => {
           if (!retry || retried >= policy.retries || !isRetryable(error)) return Effect.fail(error)
           const delay =
             error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined
@@ -202,20 +225,21 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
         if (Either.isLeft(body)) return Effect.fail(body.left)
         const base = baseRequest(endpoint.path)
         const request = body.right === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body.right)
-        return Effect.flatMap(send(endpoint.path, request, endpoint.retry), (text) =>
+        return Effect.flatMap(send(client, endpoint.path, request, endpoint.retry), (text) =>
           decodeBody(endpoint.path, endpoint.response, text)
         )
       })
 
     /**
      * `call` for requests this client builds itself from typed values (the paging helpers): the body is sent as it
-     * is, without a Schema encode (the request schemas' encode is the identity on such values).
+     * is, without a Schema encode (the request schemas' encode is the identity on such values). Run it inside
+     * {@link withoutHttpSpans} (set once around a helper's whole run): it does not set the tracer FiberRefs itself.
      */
     const callBuilt: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
       Effect.suspend((): Effect.Effect<Res, GatewayError> => {
         const base = baseRequest(endpoint.path)
         const request = endpoint.request === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, value)
-        return Effect.flatMap(send(endpoint.path, request, endpoint.retry), (text) =>
+        return Effect.flatMap(send(raw, endpoint.path, request, endpoint.retry), (text) =>
           decodeBody(endpoint.path, endpoint.response, text)
         )
       })

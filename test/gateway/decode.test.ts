@@ -224,6 +224,30 @@ describe("fast response decoding", () => {
       expect(Either.isRight(expectSameAsCanonical(schema as unknown as AnySchema, body, "page"))).toBe(true)
   })
 
+  it("an already-canonical body is returned as is (no second copy); anything else is copied, the input never modified", () => {
+    const fake = makeFakeGateway({ accounts: 20, fungiblesPerAccount: 150, pageSize: 100 })
+    const details = fake.handle("/state/entity/details", {
+      addresses: Array.from({ length: 20 }, (_, i) => accountAddress(i))
+    }).body as { items: Array<Record<string, unknown>> }
+    const same = decodeResponse(StateEntityDetailsResponse, details)
+    expect(Either.isRight(same) && same.right).toBe(details)
+    // An excess key, a null optional and a number where a union keeps the input: each copies only what differs.
+    const dirty = structuredClone(details)
+    const item = dirty.items[3] as Record<string, unknown>
+    item["unknown_extra"] = 1
+    ;(dirty as Record<string, unknown>)["next_cursor"] = null
+    const before = structuredClone(dirty)
+    const decoded = expectSameAsCanonical(StateEntityDetailsResponse as unknown as AnySchema, dirty, "dirty")
+    expect(dirty).toStrictEqual(before)
+    if (Either.isRight(decoded)) {
+      const out = decoded.right as { items: Array<Record<string, unknown>> }
+      expect(out).not.toBe(dirty)
+      expect("next_cursor" in out).toBe(false)
+      expect("unknown_extra" in (out.items[3] as object)).toBe(false)
+      expect(out.items[2]).toBe(dirty.items[2])
+    } else expect.fail("the dirty body should decode")
+  })
+
   it("shapes the compiled fast path handles itself or leaves to Effect agree with the canonical decoder", () => {
     interface Tree {
       readonly name: string
