@@ -30,7 +30,7 @@ export interface UntrustedLimits {
 }
 
 /** A wallet response is a few KB, 10 levels deep; these bounds are far above any genuine message. */
-export const untrustedLimits: UntrustedLimits = { maxDepth: 64, maxNodes: 100_000, maxChars: 1_000_000 }
+export const untrustedLimits: UntrustedLimits = { maxDepth: 64, maxNodes: 50_000, maxChars: 1_000_000 }
 
 /** Longest interactionId read from a message that does not decode (a UUID has 36 characters). */
 const MAX_INTERACTION_ID_CHARS = 256
@@ -106,8 +106,10 @@ export const toPlainJson = (
       if (!isPlainPrototype(Object.getPrototypeOf(value))) {
         throw new Refused(path.slice(), "Invalid type: Expected JSON data but received a class instance")
       }
+      const keys = Reflect.ownKeys(value)
+      if (nodes + keys.length > limits.maxNodes) throw new Refused(path.slice(), "message too large")
       const out: Record<string, JsonValue> = {}
-      for (const key of Reflect.ownKeys(value)) {
+      for (const key of keys) {
         if (typeof key !== "string") continue
         const descriptor = Object.getOwnPropertyDescriptor(value, key)
         if (descriptor === undefined || !descriptor.enumerable) continue
