@@ -184,7 +184,7 @@ export const sqliteDialect = (): Dialect => {
   }
 }
 
-export const pgDialect: Dialect = {
+export const pgDialect = (): Dialect => ({
   name: "pg",
   bigint: "BIGINT",
   autoId: "BIGSERIAL PRIMARY KEY",
@@ -207,11 +207,24 @@ export const pgDialect: Dialect = {
       ),
       run
     ),
-  withResourceLock: (sql) => (resource) => (effect) =>
-    sql.withTransaction(
-      Effect.zipRight(sql`SELECT pg_advisory_xact_lock(hashtext(${liquidityLockName(resource)}))`, effect)
-    )
-}
+  // One fiber per replica and resource queues for the advisory lock (the others wait in process, holding no
+  // connection), so reservations never tie up the pool that claims and lease renewals need.
+  withResourceLock: (sql) => {
+    const local = new Map<string, Effect.Semaphore>()
+    return (resource) => (effect) => {
+      let semaphore = local.get(resource)
+      if (semaphore === undefined) {
+        semaphore = Effect.unsafeMakeSemaphore(1)
+        local.set(resource, semaphore)
+      }
+      return semaphore.withPermits(1)(
+        sql.withTransaction(
+          Effect.zipRight(sql`SELECT pg_advisory_xact_lock(hashtext(${liquidityLockName(resource)}))`, effect)
+        )
+      )
+    }
+  }
+})
 
 export class DbDialect extends Context.Tag("hswap/server/DbDialect")<DbDialect, Dialect>() {}
 
@@ -644,7 +657,7 @@ export class Db extends Effect.Service<Db>()("hswap/server/Db", { effect: make }
       applicationName: "hswap-exchange",
       types: pgTypes
     }).pipe(Layer.orDie)
-    return Db.Default.pipe(Layer.provide(Layer.merge(client, Layer.succeed(DbDialect, pgDialect))))
+    return Db.Default.pipe(Layer.provide(Layer.merge(client, Layer.sync(DbDialect, pgDialect))))
   }
 
   /** The store a database setting names: a `postgres://` (or `postgresql://`) URL, else a SQLite file. */

@@ -1,9 +1,16 @@
 /**
  * Per-IP rate limiting (a token bucket on the Clock) and maintenance mode (a flag set from the environment and
  * toggled by the loopback-only admin endpoint).
+ *
+ * With several replicas on PostgreSQL, maintenance is shared through the database (`kv` key `maintenance`): a toggle
+ * on any replica holds on every replica within `MAINTENANCE_REFRESH` (each reads the flag at most once per second).
+ * The rate limit stays per replica: each keeps its own buckets, so behind N replicas a client that the balancer
+ * spreads over all of them gets up to N × `rateLimitPerMinute` a minute (one replica's limit when the balancer pins
+ * clients to a replica). Set the limit per replica accordingly, or limit at the balancer.
  */
-import { Clock, Effect, Ref } from "effect"
+import { Clock, Duration, Effect, Ref } from "effect"
 import { ServerConfig } from "./config"
+import { Db } from "./Db"
 
 export interface RateDecision {
   readonly allowed: boolean
@@ -45,15 +52,37 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("hswap/server/Rat
   })
 }) {}
 
+/** The `kv` key of the shared maintenance flag (PostgreSQL): "1" on, "0" off. */
+export const MAINTENANCE_KEY = "maintenance"
+
+/** How stale a replica's view of the shared maintenance flag may be. */
+export const MAINTENANCE_REFRESH = Duration.seconds(1)
+
 export class Maintenance extends Effect.Service<Maintenance>()("hswap/server/Maintenance", {
   effect: Effect.gen(function* () {
     const { maintenance } = yield* ServerConfig
+    const db = yield* Db
     const flag = yield* Ref.make(maintenance)
     const set = Effect.fn("Maintenance.set")(function* (on: boolean) {
+      if (db.dialect === "pg") yield* db.setKv(MAINTENANCE_KEY, on ? "1" : "0")
       yield* Ref.set(flag, on)
       yield* Effect.logInfo(`maintenance mode ${on ? "on" : "off"}`)
     })
-    return { enabled: Ref.get(flag), set } as const
+    if (db.dialect !== "pg") return { enabled: Ref.get(flag), set } as const
+    // Shared: starting a replica with the flag turns maintenance on for all; without it, the stored value holds.
+    if (maintenance) yield* db.setKv(MAINTENANCE_KEY, "1")
+    const refreshMs = Duration.toMillis(MAINTENANCE_REFRESH)
+    let readAt = Number.NEGATIVE_INFINITY
+    const enabled = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      if (now - readAt < refreshMs) return yield* Ref.get(flag)
+      const stored = yield* db.getKv(MAINTENANCE_KEY)
+      const on = stored._tag === "Some" ? stored.value === "1" : maintenance
+      readAt = now
+      yield* Ref.set(flag, on)
+      return on
+    })
+    return { enabled, set } as const
   })
 }) {}
 

@@ -13,7 +13,7 @@
  * one of them takes over within a lease and a poll interval of the watcher dying. A replica shutting down gives the
  * lease up at once.
  */
-import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Fiber, Layer, Option, Schedule } from "effect"
 import { Gateway } from "../gateway/index"
 import { ServerConfig } from "./config"
 import { Db } from "./Db"
@@ -120,10 +120,15 @@ export class Watcher {
             )
           }
           if (!held) return
-          yield* Effect.raceFirst(
-            Effect.asVoid(watchPass),
-            Effect.zipRight(renewing, Effect.logWarning("watcher: the lease was lost during a pass; the pass stops"))
+          // A pass that loses its lease midway is not interrupted (that would cancel queries in flight): it finishes,
+          // settling exactly once as ever, and the next tick finds the lease taken.
+          const renewal = yield* Effect.fork(
+            Effect.zipRight(
+              renewing,
+              Effect.logWarning("watcher: the lease was lost during a pass; it ends after this pass")
+            )
           )
+          yield* Effect.ensuring(watchPass, Fiber.interrupt(renewal))
         }).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning("watcher pass failed; retrying on the next tick", cause))
         )

@@ -301,7 +301,9 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     }
     const all = live()
     const answers = await Promise.all(txs.map((tx, i) => register(all[i % all.length] as Replica, tx)))
-    expect(answers.filter((a) => a.status !== 200 && a.status !== 202)).toEqual([])
+    const odd = answers.filter((a) => a.status !== 200 && a.status !== 202)
+    if (odd.length > 0) console.error(live().map((r) => `${r.id}: ${r.output()}`).join("\n"))
+    expect(odd).toEqual([])
     const rows = await Promise.all(txs.map((tx) => settled(tx, 60_000)))
     const completed = rows.filter((r) => r.state === "completed")
     const refunded = rows.filter((r) => r.state === "refunded")
@@ -371,4 +373,28 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     expect(newHolder[0]?.holder).not.toBe(holder)
     expect(replicas.has(newHolder[0]?.holder ?? "")).toBe(true)
   }, 60_000)
+
+  it("maintenance toggled on one replica holds on every replica within a second", async () => {
+    await refill()
+    const [a, b, c] = live() as [Replica, Replica, Replica]
+    const health = async (r: Replica) => (await fetch(`${r.url}/api/health`)).status
+    const toggle = (r: Replica, enabled: boolean) =>
+      fetch(`${r.url}/api/admin/maintenance`, { method: "POST", body: JSON.stringify({ enabled }) }).then(
+        (x) => x.status
+      )
+    expect(await Promise.all([health(a), health(b), health(c)])).toEqual([200, 200, 200])
+    expect(await toggle(a, true)).toBe(200)
+    await until(
+      "maintenance everywhere",
+      async () => ((await Promise.all([health(b), health(c)])).every((s) => s === 409) ? true : undefined),
+      3_000
+    )
+    expect(await health(a)).toBe(409)
+    expect(await toggle(c, false)).toBe(200)
+    await until(
+      "maintenance off everywhere",
+      async () => ((await Promise.all([health(a), health(b)])).every((s) => s === 200) ? true : undefined),
+      3_000
+    )
+  }, 30_000)
 })
