@@ -24,9 +24,10 @@ export const blockExternal = async (page: Page) => {
 }
 
 /**
- * The welcome toast opens 4 s after every load, and a newer toast replaces an older one (one at a time). A spec that
- * looks for a toast its own action raises waits for the welcome toast and closes it first, right after loading. The
- * 4 s count from when the live chunk has started the shell, which under a loaded CI machine can be seconds after load.
+ * The welcome toast opens 4 s after every load; toasts show one at a time, the others wait (the welcome toast steps
+ * back for any other). A spec that wants the screen to itself waits for the welcome toast and closes it first, right
+ * after loading. The 4 s count from when the live chunk has started the shell, which under a loaded CI machine can be
+ * seconds after load.
  */
 export const closeWelcomeToast = async (page: Page) => {
   const welcome = page.getByTestId("toast").filter({ hasText: "Welcome to" })

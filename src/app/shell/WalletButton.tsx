@@ -30,19 +30,22 @@ const useMedia = (query: string): boolean =>
     () => false
   )
 
-/** The toolkit's default width, and the most the persona may take: phones keep room for the brand beside it. */
+/**
+ * The toolkit's default width, and the most the persona may take at each header width: on a phone the first row also
+ * holds the menu, the brand and the info button (about 220 px with their gaps and the padding).
+ */
 const BUTTON_WIDTH = 138
-const PHONE_MAX_WIDTH = 160
-const WIDE_MAX_WIDTH = 240
+const MAX_WIDTH = { narrow: 138, phone: 160, wide: 260 } as const
 
 /**
  * How wide the button is: 138 px, or wide enough for the persona's name (icon, gap and padding take about 52 px, a
- * semibold 14 px character about 8), within what the header has room for at this width.
+ * semibold 14 px character up to about 9.5), within what the header has room for at this width. A longer name is
+ * cut with an ellipsis; the button's accessible name is always the whole of it.
  */
-export const walletButtonWidth = (label: string | undefined, room: "narrow" | "phone" | "wide"): number => {
-  if (label === undefined || room === "narrow") return BUTTON_WIDTH
-  const wanted = Math.ceil(52 + 8 * Array.from(label).length)
-  return Math.max(BUTTON_WIDTH, Math.min(wanted, room === "wide" ? WIDE_MAX_WIDTH : PHONE_MAX_WIDTH))
+export const walletButtonWidth = (label: string | undefined, room: keyof typeof MAX_WIDTH): number => {
+  if (label === undefined) return BUTTON_WIDTH
+  const wanted = Math.ceil(52 + 9.5 * Array.from(label).length)
+  return Math.max(BUTTON_WIDTH, Math.min(wanted, MAX_WIDTH[room]))
 }
 
 /**
@@ -54,7 +57,7 @@ export function WalletButton() {
   const session = useStream(sessionStream, undefined)
   const fork = useFork()
   const wide = useMedia("(min-width: 768px)")
-  const roomy = useMedia("(min-width: 380px)")
+  const roomy = useMedia("(min-width: 390px)")
   const [popoverOpen, setPopoverOpen] = useState(false)
   // The open popover counts as an overlay: the validator dialog does not open on top of it.
   useEffectResult(popoverOpen ? Overlays.holdWhileRunning : Effect.void, [popoverOpen])
