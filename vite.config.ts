@@ -2,27 +2,48 @@
 import tailwindcss from "@tailwindcss/vite"
 import { tanstackRouter } from "@tanstack/router-plugin/vite"
 import react from "@vitejs/plugin-react"
+import { createHash } from "node:crypto"
 import { createServer, defineConfig, type Plugin } from "vite"
+import {
+  FIRST_PAINT_MARK_ID,
+  FIRST_PAINT_SCRIPT,
+  FIRST_PAINT_STYLE,
+  PRERENDERED_SHELL_ID
+} from "./src/app/shell/firstPaint"
 
 const ROOT_DIV = '<div id="root"></div>'
 
 /**
- * Writes the shell as it looks before the live chunk has loaded (src/app/shell/prerender.tsx) into index.html, next to
- * #root, so the first paint needs only the HTML and the stylesheet. It is static, inert and hidden from assistive
- * technology (no test ids either); the app's Layout removes it when its own shell commits, in the same frame.
+ * Writes the first paint into index.html (see src/app/shell/firstPaint.ts and prerender.tsx), so it needs only the
+ * HTML and the stylesheet:
+ * - #root holds `/` as the app renders it with the live half ready; main.tsx hydrates it, so the page's largest text
+ *   is in the first HTML and stays;
+ * - after it, `#shell-prerender` holds the frame alone (static, inert, hidden from assistive technology, no ids or
+ *   test ids), which every other path paints instead and the app's Layout removes when it commits;
+ * - a blocking script in the head (an asset of its own, as the served Content-Security-Policy allows no inline
+ *   script) marks <html> with the copy for the path, and an inline style shows only that one;
+ * - `<link rel="expect" blocking="render">` on an empty marker after both holds the first paint until they are parsed,
+ *   so the page paints whole (its largest text included) instead of its first half when the parser yields.
  */
-const prerenderShell = (): Plugin => {
+const prerenderPages = (): Plugin => {
   let root = process.cwd()
   let mode = "production"
+  let scriptFile = ""
   return {
-    name: "hswap:prerender-shell",
+    name: "hswap:prerender-pages",
     apply: "build",
     configResolved(config) {
       root = config.root
       mode = config.mode
     },
-    async transformIndexHtml(html) {
-      if (!html.includes(ROOT_DIV)) throw new Error(`index.html must contain ${ROOT_DIV} for the prerendered shell`)
+    buildStart() {
+      const hash = createHash("sha256").update(FIRST_PAINT_SCRIPT).digest("hex").slice(0, 8)
+      scriptFile = `assets/first-paint-${hash}.js`
+      this.emitFile({ type: "asset", fileName: scriptFile, source: FIRST_PAINT_SCRIPT })
+    },
+    async transformIndexHtml(html, ctx) {
+      if (!html.includes(ROOT_DIV)) throw new Error(`index.html must contain ${ROOT_DIV} for the prerendered pages`)
+      const base = ctx.server?.config.base ?? "/"
       const server = await createServer({
         root,
         mode,
@@ -33,14 +54,34 @@ const prerenderShell = (): Plugin => {
         optimizeDeps: { noDiscovery: true, include: [] }
       })
       try {
-        const module: unknown = await server.ssrLoadModule("/src/app/shell/prerender.tsx")
-        const render = (module as { renderShellHtml?: () => Promise<string> }).renderShellHtml
-        if (render === undefined) throw new Error("src/app/shell/prerender.tsx does not export renderShellHtml")
-        const shell = (await render()).replace(/ (data-testid|id)="[^"]*"/g, "")
-        return html.replace(
-          ROOT_DIV,
-          `<div id="shell-prerender" aria-hidden="true" inert>${shell}</div>\n    ${ROOT_DIV}`
-        )
+        const module = (await server.ssrLoadModule("/src/app/shell/prerender.tsx")) as {
+          renderShellHtml?: () => Promise<string>
+          renderPageHtml?: () => Promise<string>
+        }
+        if (module.renderShellHtml === undefined || module.renderPageHtml === undefined)
+          throw new Error("src/app/shell/prerender.tsx must export renderShellHtml and renderPageHtml")
+        const shell = (await module.renderShellHtml()).replace(/ (data-testid|id)="[^"]*"/g, "")
+        const page = await module.renderPageHtml()
+        return {
+          html: html.replace(
+            ROOT_DIV,
+            [
+              `<div id="root">${page}</div>`,
+              `<div id="${PRERENDERED_SHELL_ID}" aria-hidden="true" inert>${shell}</div>`,
+              `<span id="${FIRST_PAINT_MARK_ID}" hidden></span>`
+            ].join("\n    ")
+          ),
+          tags: [
+            { tag: "script", attrs: { src: `${base}${scriptFile}` }, injectTo: "head-prepend" },
+            { tag: "style", children: FIRST_PAINT_STYLE, injectTo: "head" },
+            // The first paint waits until both copies are parsed, instead of showing the first half of one.
+            {
+              tag: "link",
+              attrs: { rel: "expect", href: `#${FIRST_PAINT_MARK_ID}`, blocking: "render" },
+              injectTo: "head"
+            }
+          ]
+        }
       } finally {
         await server.close()
       }
@@ -61,7 +102,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
-    prerenderShell()
+    prerenderPages()
   ],
   build: {
     outDir: "dist",

@@ -146,21 +146,62 @@ test("the welcome toast opens by itself, and the validator dialog can be opened 
   expect(await page.evaluate(() => localStorage.getItem("validator-support-dismissed"))).toBe("true")
 })
 
-test("the built page paints the shell before any script runs", async ({ browser }, info) => {
+test("the built page paints / itself before any script runs", async ({ browser }, info) => {
   const context = await browser.newContext({
     javaScriptEnabled: false,
     viewport: info.project.use.viewport ?? { width: 1280, height: 800 }
   })
   const page = await context.newPage()
   await page.goto("/")
-  // Static, inert and hidden from assistive technology: only text queries reach it.
-  const shell = page.locator("#shell-prerender")
-  await expect(shell).toHaveAttribute("aria-hidden", "true")
-  await expect(shell.getByText("Exchange hAssets")).toBeAttached()
-  await expect(shell.locator('[role="status"][aria-busy="true"]')).toBeVisible()
-  if (info.project.name !== "mobile") await expect(shell.getByText("hSwap", { exact: true })).toBeVisible()
-  await snap(page, info, "prerendered-shell")
+  // The page as it renders before any data: its heading and cards, the wallet button's placeholder; the frame-only
+  // copy (for other paths) stays hidden.
+  const root = page.locator("#root")
+  await expect(root.getByRole("heading", { name: "Exchange Wrapped Assets" })).toBeVisible()
+  await expect(root.getByTestId("swap-card")).toBeVisible()
+  await expect(root.getByTestId("wallet-button-loading")).toBeAttached()
+  await expect(page.locator("#shell-prerender")).toBeHidden()
+  await snap(page, info, "prerendered-page")
   await context.close()
+})
+
+test("the app keeps the prerendered page: the first heading is the one on screen after hydration", async ({ page }) => {
+  const errors: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") errors.push(m.text())
+  })
+  page.on("pageerror", (e) => errors.push(e.message))
+  await page.addInitScript(() =>
+    document.addEventListener("DOMContentLoaded", () => {
+      ;(window as unknown as { firstHeading: Element | null }).firstHeading = document.querySelector("#root h1")
+    })
+  )
+  await page.goto("/")
+  await expect(page.getByTestId("wallet-button-loading")).toHaveCount(0, { timeout: 15_000 })
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { firstHeading: Element | null }).firstHeading === document.querySelector("#root h1")
+    )
+  ).toBe(true)
+  await expect(page.locator("#shell-prerender")).toHaveCount(0)
+  expect(errors).toEqual([])
+})
+
+test("another path paints the frame, never /'s page, and renders its own", async ({ page }) => {
+  // Whether #root (which holds /'s page) would show, read as the parser inserts it, before anything can paint.
+  await page.addInitScript(() => {
+    const seen = new MutationObserver(() => {
+      const root = document.getElementById("root")
+      if (root === null) return
+      ;(window as unknown as { rootShown: boolean }).rootShown = getComputedStyle(root).display !== "none"
+      seen.disconnect()
+    })
+    seen.observe(document, { childList: true, subtree: true })
+  })
+  await page.goto("/stats")
+  await expect(page.getByRole("heading", { name: "Stats" })).toBeVisible({ timeout: 15_000 })
+  expect(await page.evaluate(() => (window as unknown as { rootShown: boolean }).rootShown)).toBe(false)
+  await expect(page.getByText("Exchange Wrapped Assets")).toHaveCount(0)
+  await expect(page.locator("#shell-prerender")).toHaveCount(0)
 })
 
 test("the prerendered copy is gone once the app's own shell is there", async ({ page }) => {

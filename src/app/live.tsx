@@ -19,7 +19,7 @@ export const boot = (env: Env): Boot => {
 }
 
 export { BalanceBadge } from "./shell/BalanceBadge"
-export { LiveMain, ShellStartup, SidebarLinks, WelcomeButton } from "./shell/LiveShell"
+export { ShellStartup, SidebarLinks, WelcomeButton } from "./shell/LiveShell"
 export { Tagline } from "./shell/Tagline"
 export { ValidatorDialogSlot } from "./shell/ValidatorDialogSlot"
 export { WalletButton } from "./shell/WalletButton"

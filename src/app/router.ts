@@ -6,16 +6,20 @@ import { PageSkeleton } from "./shell/views"
  * The app's router. Every page is its own chunk; while one loads, the shell (the root route, in the initial bundle)
  * is already painted and the content area shows the page skeleton at once, for no minimum time. Hovering a link
  * preloads its page.
+ *
+ * `prerender`: the build's copy (shell/prerender.tsx), rendered on the server. It leaves out scroll restoration, whose
+ * server render adds a script the browser's router does not render, so the markup is exactly what the client hydrates.
  */
-export const createAppRouter = (history?: RouterHistory) =>
+export const createAppRouter = (history?: RouterHistory, options: { readonly prerender?: boolean } = {}) =>
   createRouter({
     routeTree,
     ...(history === undefined ? {} : { history }),
+    ...(options.prerender === true ? { isServer: true } : {}),
     defaultPreload: "intent",
     defaultPendingComponent: PageSkeleton,
     defaultPendingMs: 0,
     defaultPendingMinMs: 0,
-    scrollRestoration: true
+    scrollRestoration: options.prerender !== true
   })
 
 export type AppRouter = ReturnType<typeof createAppRouter>

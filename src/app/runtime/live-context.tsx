@@ -6,6 +6,11 @@
  * A `LiveResource` is settled once. The shell's islands and content area render through `LiveOnly`: a placeholder
  * until it settles, the live component once it is ready, and a clear message when the build is misconfigured or the
  * chunk cannot be loaded. Components below read the configuration and runtime through `useLive()`.
+ *
+ * Hydration: the build writes `/` into index.html as it renders with the live half ready (the page in its initial
+ * state) but every island still pending (see shell/prerender.tsx), and main.tsx hydrates it only once the boot is
+ * ready. So while hydrating, an island's `LiveOnly` reads "not settled" (its placeholder, as in the markup) and the
+ * content area's (`hydrate="settled"`) reads the boot as it is; React re-renders the islands with the boot right after.
  */
 import type { ManagedRuntime } from "effect"
 import { createContext, type ReactNode, use, useCallback, useEffect, useSyncExternalStore } from "react"
@@ -78,8 +83,11 @@ const useResource = (): LiveResource => {
   return resource
 }
 
-/** The boot once settled, undefined before; re-renders when it settles. Never suspends. */
-export function useBoot(): Boot | undefined {
+/**
+ * The boot once settled, undefined before; re-renders when it settles. Never suspends. While hydrating it reads
+ * `undefined` unless `hydrate` is "settled" (see the module's comment).
+ */
+export function useBoot(hydrate: "pending" | "settled" = "pending"): Boot | undefined {
   const resource = useResource()
   const subscribe = useCallback(
     (onSettled: () => void) => {
@@ -93,8 +101,10 @@ export function useBoot(): Boot | undefined {
     },
     [resource]
   )
-  return useSyncExternalStore(subscribe, resource.current, resource.current)
+  return useSyncExternalStore(subscribe, resource.current, hydrate === "settled" ? resource.current : notSettled)
 }
+
+const notSettled = (): Boot | undefined => undefined
 
 /**
  * The configuration and the runtime, for components rendered under `LiveOnly` (the shell's islands and content
@@ -107,17 +117,23 @@ export function useLive(): Live {
   return boot.live
 }
 
-/** `children` once the live half is ready; `pending` before; `whenDown` when the app cannot run (default: nothing). */
+/**
+ * `children` once the live half is ready; `pending` before; `whenDown` when the app cannot run (default: nothing).
+ * `hydrate`: what it renders while hydrating, the placeholder ("pending", the islands) or by the boot ("settled", the
+ * content area, prerendered with the live half ready).
+ */
 export function LiveOnly({
   children,
   pending = null,
-  whenDown
+  whenDown,
+  hydrate = "pending"
 }: {
   readonly children: ReactNode
   readonly pending?: ReactNode
   readonly whenDown?: (boot: Exclude<Boot, { _tag: "Ready" }>) => ReactNode
+  readonly hydrate?: "pending" | "settled"
 }) {
-  const boot = useBoot()
+  const boot = useBoot(hydrate)
   const resource = useResource()
   // Whatever waits for the live half starts its load, after this commit (so after the shell has painted).
   useEffect(() => resource.start(), [resource])

@@ -3,7 +3,6 @@
  * sidebar and content area that need the configuration or the runtime.
  */
 import { Effect } from "effect"
-import type { ReactNode } from "react"
 import { useAppConfig } from "../config/useAppConfig"
 import { useEffectResult, useFork } from "../runtime/app-runtime"
 import { ValidatorSupport } from "../services/ValidatorSupport"
@@ -11,14 +10,6 @@ import { ExternalLink } from "../ui/kit"
 import { sidebarLinkBase } from "./nav"
 import { WelcomeButtonView } from "./views"
 import { shellStartup, showWelcome } from "./welcome"
-
-/**
- * The routed page's wrapper in the live chunk: islands.tsx renders the page through it, so the page waits for the live
- * half. It adds no provider (the tooltip brings its own when it loads).
- */
-export function LiveMain({ children }: { readonly children: ReactNode }) {
-  return <>{children}</>
-}
 
 /** Started once per mount of the shell: the delayed welcome toast and the validator dialog's auto-open. */
 export function ShellStartup() {

@@ -33,15 +33,15 @@ export const ToastsIsland = island((m) => m.Toasts, null)
 export const ValidatorDialogIsland = island((m) => m.ValidatorDialogSlot, null)
 export const ShellStartupIsland = island((m) => m.ShellStartup, null)
 
-const LiveMain = lazy(() => loadLiveModule().then((m) => ({ default: m.LiveMain })))
-
-/** The routed page: the skeleton while the live half loads, the failure message when the app cannot run. */
+/**
+ * The routed page: the skeleton while the live half loads, the failure message when the app cannot run. The page is
+ * rendered straight from the route (the router loads its chunk) once the boot is ready; on `/` the build has
+ * prerendered it that way, and main.tsx hydrates once the boot is ready, so the server's markup stays.
+ */
 export function LiveContent({ children }: { readonly children: ReactNode }) {
   return (
-    <LiveOnly pending={<PageSkeleton />} whenDown={(boot) => <BootFailure boot={boot} />}>
-      <Suspense fallback={<PageSkeleton />}>
-        <LiveMain>{children}</LiveMain>
-      </Suspense>
+    <LiveOnly hydrate="settled" pending={<PageSkeleton />} whenDown={(boot) => <BootFailure boot={boot} />}>
+      {children}
     </LiveOnly>
   )
 }

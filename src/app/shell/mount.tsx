@@ -1,0 +1,65 @@
+/**
+ * Puts the app on the page: hydrates the prerendered `/` when that is what painted and what the app renders now, and
+ * otherwise renders anew over the frame-only copy (see firstPaint.ts). main.tsx is the caller; tests call it with
+ * their own router and live half.
+ */
+import { RouterProvider } from "@tanstack/react-router"
+import { type ReactNode, startTransition, StrictMode, useLayoutEffect } from "react"
+import { createRoot, hydrateRoot, type Root } from "react-dom/client"
+import type { AppRouter } from "../router"
+import { LiveProvider, type LiveResource } from "../runtime/live-context"
+import { FIRST_PAINT_ATTRIBUTE, firstPaint, firstPaintDone, hydratable } from "./firstPaint"
+
+/**
+ * The first commit shows #root again (see firstPaint.ts); later commits find nothing to do. It wraps the app (one
+ * child, no sibling), so the tree, and the ids React derives from it, stay the prerender's.
+ */
+function FirstPaintDone({ children }: { readonly children: ReactNode }) {
+  useLayoutEffect(firstPaintDone, [])
+  return children
+}
+
+export const appTree = (router: AppRouter, live: LiveResource) => (
+  <StrictMode>
+    <FirstPaintDone>
+      <LiveProvider resource={live}>
+        <RouterProvider router={router} />
+      </LiveProvider>
+    </FirstPaintDone>
+  </StrictMode>
+)
+
+export interface Mounted {
+  readonly root: Root
+  readonly hydrated: boolean
+}
+
+/**
+ * index.html holds `/` as it renders with the live half ready (prerender.tsx). When this load painted that page, the
+ * router resolved `/` and the live half is ready, the markup is hydrated, so what painted first stays. Anywhere else
+ * (another route, a 404, a live half that cannot run) the app renders anew: the frame-only copy shows meanwhile and
+ * the app's Layout removes it when it commits. Either way React works in slices (a transition), so the main thread is
+ * never blocked for long.
+ */
+export const mountApp = async (container: HTMLElement, router: AppRouter, live: LiveResource): Promise<Mounted> => {
+  const app = appTree(router, live)
+  if (firstPaint() === "page") {
+    const [boot] = await Promise.all([live.promise, router.load()])
+    if (hydratable(router, boot)) {
+      // Render the router's tree as its server render did (TanStack's own hydration marks the router the same way).
+      router.ssr = { manifest: undefined }
+      let root: Root | undefined
+      startTransition(() => {
+        root = hydrateRoot(container, app)
+      })
+      if (root === undefined) throw new Error("hydrateRoot did not run")
+      return { root, hydrated: true }
+    }
+    // The page painted but cannot be kept: the frame-only copy shows until the app's own render commits.
+    document.documentElement.setAttribute(FIRST_PAINT_ATTRIBUTE, "shell")
+  }
+  container.replaceChildren()
+  const root = createRoot(container)
+  startTransition(() => root.render(app))
+  return { root, hydrated: false }
+}
