@@ -25,6 +25,12 @@ export type PartitionName = "state" | "requests" | "sessions" | "identities" | "
 export const storageKey = (dAppDefinitionAddress: string, networkId: number, partition: PartitionName): string =>
   `rdt:${dAppDefinitionAddress}:${networkId}:${partition}`
 
+/**
+ * The most recent corruption reports kept in memory: storage can be rewritten by any script of the origin, so the
+ * list is bounded (and each report copies at most this many).
+ */
+export const MAX_CORRUPTIONS_KEPT = 100
+
 export interface StorageCorruption {
   readonly key: string
   readonly entry?: string
@@ -74,7 +80,7 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
     const keyOf = (partition: PartitionName) => storageKey(config.dAppDefinitionAddress, config.networkId, partition)
 
     const report = (c: StorageCorruption) =>
-      SubscriptionRef.update(corruptions, (all) => [...all, c]).pipe(
+      SubscriptionRef.update(corruptions, (all) => [...all.slice(1 - MAX_CORRUPTIONS_KEPT), c]).pipe(
         Effect.zipRight(Effect.logWarning("toolkit storage: unreadable data was reset", c))
       )
 

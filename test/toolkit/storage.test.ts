@@ -2,7 +2,7 @@ import { Error as PlatformError, KeyValueStore } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import { ToolkitConfig } from "../../src/toolkit/config.js"
-import { Storage, storageKey } from "../../src/toolkit/storage.js"
+import { MAX_CORRUPTIONS_KEPT, Storage, storageKey } from "../../src/toolkit/storage.js"
 import { defaultRdtState } from "../../src/toolkit/schemas.js"
 
 const address = "account_tdx_2_12yf9gd53yfep7a669fv2t3wm7nz9zeezwd04n02a433ker8vza6rhe"
@@ -81,6 +81,21 @@ describe("Storage", () => {
         [`rdt:${address}:2:state`, "invalid JSON"],
         [`rdt:${address}:2:requests`, "invalid JSON"]
       ])
+    }).pipe(Effect.provide(TestLayer))
+  )
+
+  it.effect("only the latest MAX_CORRUPTIONS_KEPT reports are kept, however often storage is rewritten", () =>
+    Effect.gen(function* () {
+      const kv = yield* KeyValueStore.KeyValueStore
+      const storage = yield* Storage
+      for (let i = 0; i < MAX_CORRUPTIONS_KEPT + 50; i++) {
+        yield* kv.set(`rdt:${address}:2:requests`, JSON.stringify({ [`bad${i}`]: { status: i } }))
+        expect(yield* storage.requests.getAll).toEqual({})
+      }
+      const reports = yield* storage.getCorruptions
+      expect(reports).toHaveLength(MAX_CORRUPTIONS_KEPT)
+      expect(reports[0]?.entry).toBe("bad50")
+      expect(reports.at(-1)?.entry).toBe(`bad${MAX_CORRUPTIONS_KEPT + 49}`)
     }).pipe(Effect.provide(TestLayer))
   )
 
