@@ -128,7 +128,8 @@ test("two shared accounts: the wallet button's Sharing tab picks the one the app
   await expect(choices.nth(1)).toHaveAttribute("aria-pressed", "true")
   await expect(choices.nth(0)).toHaveAttribute("aria-pressed", "false")
   const toast = page.getByTestId("toast").filter({ hasText: "Account Changed" })
-  await expect(toast).toContainText(`${second.slice(0, 15)}...${second.slice(-5)}`)
+  // One toast at a time: it follows the 5 s 'Wallet Connected' toast when that is still on screen.
+  await expect(toast).toContainText(`${second.slice(0, 15)}...${second.slice(-5)}`, { timeout: 12_000 })
   await snap(page, info, "wallet-account-picked")
   // A reload keeps working with the picked account.
   const again = page.waitForRequest((r) => r.url().endsWith(`/api/transactions/${second}`))
