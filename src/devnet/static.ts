@@ -49,10 +49,12 @@ export interface StaticSite {
   readonly csp: string
 }
 
-const securityHeaders = (csp: string) => ({
+/** On every response of the static server, errors included. */
+export const securityHeaders = (csp: string) => ({
   "content-security-policy": csp,
   "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin"
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY"
 })
 
 /**
@@ -60,18 +62,20 @@ const securityHeaders = (csp: string) => ({
  * index.html for every other GET, so client-side routes and the 404 page work on reload.
  */
 export const serveStatic = async (site: StaticSite, req: IncomingMessage, res: ServerResponse): Promise<void> => {
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" }).end("Method Not Allowed")
-    return
+  const plain = (status: number, text: string, extra: Readonly<Record<string, string>> = {}) => {
+    res
+      .writeHead(status, { "content-type": "text/plain; charset=utf-8", ...extra, ...securityHeaders(site.csp) })
+      .end(text)
   }
-  const url = new URL(req.url ?? "/", "http://localhost")
+  if (req.method !== "GET" && req.method !== "HEAD") return plain(405, "Method Not Allowed", { allow: "GET, HEAD" })
   let pathname: string
   try {
-    pathname = decodeURIComponent(url.pathname)
+    pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname)
   } catch {
-    res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request")
-    return
+    return plain(400, "Bad Request")
   }
+  // A NUL or a backslash has no business in a path of the app (and a backslash is a separator elsewhere).
+  if (pathname.includes("\0") || pathname.includes("\\")) return plain(400, "Bad Request")
   const candidate = normalize(join(site.root, pathname))
   const inside = candidate === site.root || candidate.startsWith(site.root.endsWith(sep) ? site.root : site.root + sep)
   if (inside && pathname !== "/" && !pathname.endsWith("/index.html")) {
@@ -88,10 +92,7 @@ export const serveStatic = async (site: StaticSite, req: IncomingMessage, res: S
       else createReadStream(candidate).pipe(res)
       return
     }
-    if (pathname.startsWith("/assets/")) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found")
-      return
-    }
+    if (pathname.startsWith("/assets/")) return plain(404, "Not Found")
   }
   const { readFile } = await import("node:fs/promises")
   const raw = await readFile(join(site.root, "index.html"), "utf8")

@@ -34,6 +34,7 @@ import { Gateway, type GatewayError } from "../gateway/index"
 import { type FaultPoint, ServerConfig, type TokenSpec } from "./config"
 import { Db, type QuoteRow, type SwapChanges, type SwapRow, type SwapState, TERMINAL_STATES } from "./Db"
 import { accountBalances, depositOf } from "./ledger"
+import { Maintenance } from "./Limits"
 import { PriceFeed } from "./PriceFeed"
 import { amountLimits, dec, effectiveRate, payoutAmount, positive, usdValue, withinLimits } from "./pricing"
 import {
@@ -77,6 +78,9 @@ export class SettlementUnavailable extends Schema.TaggedError<SettlementUnavaila
 
 export type SettlementError = SwapNotFound | SwapRefused | SettlementUnavailable
 
+/** Why a deposit decided while the exchange is in maintenance is refunded. */
+export const IN_MAINTENANCE = "The exchange is in maintenance: the deposit is refunded."
+
 /** The spec's words for a swap refused for liquidity (§8). */
 export const LOW_LIQUIDITY = "Swap unavailable due to low liquidity. Please wait for rebalancing."
 
@@ -101,6 +105,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
     const prices = yield* PriceFeed
     const quotes = yield* Quotes
     const signer = yield* Signer
+    const maintenance = yield* Maintenance
     const scope = yield* Effect.scope
 
     const locks = Array.from({ length: STRIPES }, () => Effect.unsafeMakeSemaphore(1))
@@ -270,6 +275,8 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           Effect.flatMap(transition(row.tx_in, "received", "failed", { ...changes, message }, message), (r) =>
             Effect.flatMap(reread(row), (fresh) => Effect.succeed(moved(r, fresh)))
           )
+        // Nothing is swapped in maintenance: a deposit decided then is refunded (one it was already paying is not).
+        if (yield* maintenance.enabled) return yield* fail(IN_MAINTENANCE)
         const [from = "", to = ""] = (row.route_text ?? "").split(" -> ")
         let quote: QuoteRow | undefined
         if (row.quote_id !== null) {

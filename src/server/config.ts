@@ -78,6 +78,8 @@ export interface ServerConfigShape {
   readonly rateLimitPerMinute: number
   /** Reverse proxies in front of the server whose `X-Forwarded-For` entries the limiter trusts; 0: none. */
   readonly trustedProxyHops: number
+  /** Origins the API's CORS allows, exactly ("https://app.example"), or "*" for any. */
+  readonly corsOrigins: ReadonlyArray<string> | "*"
   /** Maintenance mode at start (the admin toggle can change it). */
   readonly maintenance: boolean
   /** The spread taken in `effective_rate`: 0.001 (0.1%). */
@@ -149,6 +151,7 @@ export const makeServerConfig = (
   routes: ACCEPTED_ROUTES,
   rateLimitPerMinute: 120,
   trustedProxyHops: 0,
+  corsOrigins: "*",
   maintenance: false,
   spread: "0.001",
   feeUsd: "0.10",

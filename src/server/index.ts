@@ -54,7 +54,14 @@ export type { IssuedQuote, QuoteLookup, QuoteTerms } from "./Quotes"
 export { amountLimits, effectiveRate, payoutAmount } from "./pricing"
 export { handleApi, toRecord, LiquidityCache } from "./routes"
 export type { ApiRequest, ApiResponse, ApiServices } from "./routes"
-export { LOW_LIQUIDITY, Settlement, SettlementUnavailable, SwapNotFound, SwapRefused } from "./Settlement"
+export {
+  IN_MAINTENANCE,
+  LOW_LIQUIDITY,
+  Settlement,
+  SettlementUnavailable,
+  SwapNotFound,
+  SwapRefused
+} from "./Settlement"
 export { Signer, SignerError, makeSigner, transferManifest } from "./Signer"
 export { WATCHER_LEASE, WATCHER_POSITION_KEY, Watcher, watchPass } from "./Watcher"
 
@@ -90,12 +97,10 @@ export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices
     )
   const core = Layer.mergeAll(config, parts.gateway, parts.db, parts.signer, prices)
   const withQuotes = Quotes.Default.pipe(Layer.provideMerge(core))
-  const services = Layer.mergeAll(
-    Settlement.Default,
-    RateLimiter.Default,
-    Maintenance.Default,
-    LiquidityCache.Default
-  ).pipe(Layer.provideMerge(withQuotes))
+  const services = Layer.mergeAll(Settlement.Default, RateLimiter.Default, LiquidityCache.Default).pipe(
+    Layer.provideMerge(Maintenance.Default),
+    Layer.provideMerge(withQuotes)
+  )
   return parts.watcher === false ? services : Layer.merge(services, Watcher.layer.pipe(Layer.provide(services)))
 }
 
@@ -127,6 +132,8 @@ export interface ExchangeServerOptions {
   readonly rateLimitPerMinute?: number
   /** Reverse proxies in front whose `X-Forwarded-For` the limiter trusts (see `clientIp`). Default 0. */
   readonly trustedProxyHops?: number
+  /** Origins the API's CORS allows (exactly), or "*" (the default). */
+  readonly corsOrigins?: ReadonlyArray<string> | "*"
   readonly tokens?: ReadonlyArray<TokenSpec>
   readonly priceSeed?: string
   readonly priceSourceUrl?: string
@@ -183,6 +190,7 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
       maintenance: options.maintenance,
       rateLimitPerMinute: options.rateLimitPerMinute,
       trustedProxyHops: options.trustedProxyHops,
+      corsOrigins: options.corsOrigins,
       tokens: options.tokens,
       priceSeed: options.priceSeed,
       watchFromStateVersion: options.watchFromStateVersion,
@@ -258,7 +266,14 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
   await runtime.runtime()
   const request = (req: ApiRequest) => runtime.runPromise(handleApi(req))
   return {
-    mount: { prefix: "/api", handle: apiNodeHandler(request, { prefix: "/api", maxBodyBytes: config.maxBodyBytes }) },
+    mount: {
+      prefix: "/api",
+      handle: apiNodeHandler(request, {
+        prefix: "/api",
+        maxBodyBytes: config.maxBodyBytes,
+        corsOrigins: config.corsOrigins
+      })
+    },
     request,
     runtime,
     close: () => runtime.dispose()

@@ -3,7 +3,17 @@
  * transaction's deposit into the exchange account, the current epoch, and a transaction's commit status.
  */
 import { Effect, Either, Option, Schema } from "effect"
-import { type Decimal, addDecimal, compareDecimal, decimalToString, isNegative, isPositive, negateDecimal, parseLooseDecimal, ZERO } from "../exchange/decimal"
+import {
+  type Decimal,
+  addDecimal,
+  compareDecimal,
+  decimalToString,
+  isNegative,
+  isPositive,
+  negateDecimal,
+  parseLooseDecimal,
+  ZERO
+} from "../exchange/decimal"
 import type { CommittedTransactionInfo, GatewayService } from "../gateway/index"
 import { parseSwapMessage } from "../exchange/swap"
 import type { ServerConfigShape, TokenSpec } from "./config"
@@ -18,7 +28,10 @@ export const accountBalances = (gateway: GatewayService, account: string) =>
       if (resource.aggregation_level !== "Vault" || !("vaults" in resource)) continue
       let sum = balances.get(resource.resource_address) ?? ZERO
       for (const vault of resource.vaults.items) {
-        sum = addDecimal(sum, Option.getOrElse(parseLooseDecimal(vault.amount), () => ZERO))
+        sum = addDecimal(
+          sum,
+          Option.getOrElse(parseLooseDecimal(vault.amount), () => ZERO)
+        )
       }
       balances.set(resource.resource_address, sum)
     }
@@ -49,7 +62,9 @@ export interface Deposit {
 }
 
 /** The commit time of a committed transaction in epoch ms, from `confirmed_at` or else `round_timestamp`. */
-export const commitTimeOf = (tx: Pick<CommittedTransactionInfo, "confirmed_at" | "round_timestamp">): number | undefined => {
+export const commitTimeOf = (
+  tx: Pick<CommittedTransactionInfo, "confirmed_at" | "round_timestamp">
+): number | undefined => {
   for (const text of [tx.confirmed_at, tx.round_timestamp]) {
     const ms = text === undefined ? Number.NaN : Date.parse(text)
     if (Number.isFinite(ms)) return ms
@@ -59,7 +74,7 @@ export const commitTimeOf = (tx: Pick<CommittedTransactionInfo, "confirmed_at" |
 
 /**
  * Checks a committed transaction as a swap deposit, trusting only the ledger: it succeeded; the exchange account
- * received exactly one accepted from-token; exactly one account lost that token (the sender); the message names a
+ * received exactly one token of the table (one no route starts from is refunded by settlement); exactly one account lost that token (the sender); the message names a
  * route `FROM -> TO` (and maybe a quote, `parseSwapMessage`). The reason of a refusal is returned on the left.
  */
 export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInfo): Either.Either<Deposit, string> => {
@@ -67,13 +82,13 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
   if (tx.transaction_status !== "CommittedSuccess") return Either.left("The transaction did not succeed on the ledger")
   const changes = tx.balance_changes?.fungible_balance_changes ?? []
   const amountOf = (text: string) => Option.getOrElse(parseLooseDecimal(text), () => ZERO)
-  const acceptedFrom = new Set(config.routes.map(([from]) => from))
   const incoming = changes.filter(
     (c) => c.entity_address === config.exchangeAccount && isPositive(amountOf(c.balance_change))
   )
   const accepted = incoming.flatMap((c) => {
     const token = config.tokens.find((t) => t.resourceAddress === c.resource_address)
-    return token !== undefined && acceptedFrom.has(token.symbol) ? [{ token, amount: amountOf(c.balance_change) }] : []
+    // Any token of the table: one no route starts from is still recorded, to be refunded ("Route not available").
+    return token !== undefined ? [{ token, amount: amountOf(c.balance_change) }] : []
   })
   const [deposit, ...others] = accepted
   if (deposit === undefined) return Either.left("The transaction deposited no accepted token into the exchange account")

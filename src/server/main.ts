@@ -21,6 +21,8 @@
  *   HSWAP_RATE_LIMIT            requests per minute and IP (default 120; 0 turns the limiter off)
  *   HSWAP_TRUSTED_PROXY_HOPS    reverse proxies in front that append to X-Forwarded-For; the limiter counts the
  *                               address the outermost one saw (default 0: the peer address, the header ignored)
+ *   HSWAP_CORS_ORIGINS          comma-separated origins the API's CORS allows, exactly as browsers send them
+ *                               (https://app.example); "*" for any (default *)
  *   HSWAP_PRICE_SOURCE_URL      JSON `{ "SYMBOL": price }` endpoint for live prices (default: simulated walk)
  *   HSWAP_PRICE_SEED            seed of the simulated walk (default hswap-prices-v1)
  *   HSWAP_TOKENS                JSON token table: [{ symbol, name, resource_address, decimals, reference_usd }]
@@ -133,6 +135,30 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       `HSWAP_QUOTE_SECRET must be at least ${MIN_QUOTE_SECRET_LENGTH} characters (got ${quoteSecret.length})`
     )
   }
+  const corsRaw = env["HSWAP_CORS_ORIGINS"]
+  let corsOrigins: ReadonlyArray<string> | "*" | undefined
+  if (corsRaw !== undefined && corsRaw.trim() !== "") {
+    if (corsRaw.trim() === "*") corsOrigins = "*"
+    else {
+      corsOrigins = corsRaw
+        .split(",")
+        .map((o) => o.trim())
+        .filter((o) => o !== "")
+      for (const origin of corsOrigins) {
+        let parsed: URL | undefined
+        try {
+          parsed = new URL(origin)
+        } catch {
+          parsed = undefined
+        }
+        if (parsed === undefined || parsed.origin !== origin) {
+          throw new ConfigError(
+            `HSWAP_CORS_ORIGINS lists ${JSON.stringify(origin)}, which is not an origin like https://app.example`
+          )
+        }
+      }
+    }
+  }
   const databaseUrl = env["HSWAP_DATABASE_URL"]
   if (databaseUrl !== undefined && databaseUrl !== "" && !isPostgresUrl(databaseUrl)) {
     throw new ConfigError("HSWAP_DATABASE_URL must be a postgres:// (or postgresql://) URL")
@@ -175,6 +201,7 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       ...(quoteSecret === undefined || quoteSecret === "" ? {} : { quoteSecret }),
       ...(tokens === undefined ? {} : { tokens }),
       ...(databaseUrl === undefined || databaseUrl === "" ? {} : { databaseUrl }),
+      ...(corsOrigins === undefined ? {} : { corsOrigins }),
       ...(poolSize === undefined ? {} : { databasePoolSize: poolSize }),
       ...(claimLease === undefined ? {} : { claimLeaseMs: claimLease * 1000 }),
       ...(watcherLease === undefined ? {} : { watcherLeaseMs: watcherLease * 1000 }),

@@ -1,13 +1,30 @@
-/** The exchange API on `node:http`: body reading with a size limit, the peer address, JSON answers and CORS. */
+/**
+ * The exchange API on `node:http`: body reading with a size limit, the peer address, JSON answers and CORS.
+ *
+ * CORS: with `corsOrigins` "*" (the default) any origin may call the API; with a list, a request whose `Origin` is
+ * exactly one of them gets it echoed back (with `Vary: Origin`), and any other origin gets no CORS header at all, so
+ * browsers refuse it the response (preflights included).
+ */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ApiRequest, ApiResponse } from "./routes"
 
-const CORS_HEADERS = {
-  "access-control-allow-origin": "*",
+const CORS_COMMON = {
   "access-control-allow-methods": "GET, POST, OPTIONS",
   "access-control-allow-headers": "content-type",
   "access-control-max-age": "600"
 } as const
+
+/** The CORS headers for a request from `origin` under `allowed`. */
+export const corsHeaders = (
+  allowed: ReadonlyArray<string> | "*",
+  origin: string | undefined
+): Record<string, string> => {
+  if (allowed === "*") return { "access-control-allow-origin": "*", ...CORS_COMMON }
+  if (origin !== undefined && allowed.includes(origin)) {
+    return { "access-control-allow-origin": origin, vary: "origin", ...CORS_COMMON }
+  }
+  return { vary: "origin" }
+}
 
 /** Past this many bytes an oversized body is no longer drained: the connection is closed. */
 const DRAIN_LIMIT = 1024 * 1024
@@ -43,13 +60,15 @@ const readBody = (req: IncomingMessage, max: number): Promise<{ text: string; to
 export interface NodeHandlerOptions {
   readonly prefix: string
   readonly maxBodyBytes: number
+  /** Origins allowed by CORS, exactly as browsers send them ("https://app.example"), or "*". Default "*". */
+  readonly corsOrigins?: ReadonlyArray<string> | "*"
 }
 
-const send = (res: ServerResponse, response: ApiResponse, close: boolean) => {
+const send = (res: ServerResponse, response: ApiResponse, close: boolean, cors: Record<string, string>) => {
   if (res.headersSent || res.destroyed) return
   const body = response.status === 204 ? "" : JSON.stringify(response.json)
   res.writeHead(response.status, {
-    ...CORS_HEADERS,
+    ...cors,
     "cache-control": "no-store",
     ...(response.status === 204 ? {} : { "content-type": "application/json; charset=utf-8" }),
     "content-length": Buffer.byteLength(body),
@@ -80,5 +99,5 @@ export const apiNodeHandler =
       body: hasBody ? body.text : undefined,
       bodyTooLarge: body.tooLarge
     })
-    send(res, response, body.tooLarge)
+    send(res, response, body.tooLarge, corsHeaders(options.corsOrigins ?? "*", req.headers.origin))
   }
