@@ -12,7 +12,7 @@ import {
 } from "../../src/app/features/aggregator/TradingRoutes"
 import { DASHBOARD_FRAME_SANDBOX, frameSandbox, TRADING_FRAME_SANDBOX } from "../../src/app/features/aggregator/frames"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
-import { renderApp } from "./harness"
+import { messagesAt, renderApp } from "./harness"
 
 let dispose: (() => Promise<void>) | undefined
 afterEach(async () => {
@@ -233,6 +233,7 @@ describe("favourite routes", () => {
       expect(within(toast).getByText("Saved routes could not be read")).toBeVisible()
       expect(await within(toast).findByText("Your favourite routes were reset to the default routes.")).toBeVisible()
       expect((await storedRoutes(h))?.map((r) => r.name)).toEqual(DEFAULT_NAMES)
+      expect(messagesAt(h.logs, "WARN")).toContain("stored trading routes are invalid; using the defaults")
     })
   }
 

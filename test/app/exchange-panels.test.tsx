@@ -25,7 +25,7 @@ import { Loading } from "../../src/app/runtime/remote"
 import type { LiquidityResponse } from "../../src/exchange/api"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { useState } from "react"
-import { type HarnessOptions, json, renderWithServices } from "./harness"
+import { type HarnessOptions, json, messagesAt, renderWithServices } from "./harness"
 
 let dispose: (() => Promise<void>) | undefined
 afterEach(async () => {
@@ -199,7 +199,9 @@ describe("TransactionRow", () => {
     const refund = "txid_loc1rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr01"
     const h = await mount(
       <TransactionList
-        records={[record({ status: "canceled", tx_out: refund, refund_tx: refund, amount_out: "0.5", asset_out: "hETH" })]}
+        records={[
+          record({ status: "canceled", tx_out: refund, refund_tx: refund, amount_out: "0.5", asset_out: "hETH" })
+        ]}
         now={T0}
         onSelect={noop}
       />
@@ -344,11 +346,13 @@ describe("Your Transactions", () => {
     await mount(<YourTransactions />, { session: connected(), route: perAccount({ [A1]: [] }) })
     expect(await screen.findByText("No transactions found for this account")).toBeVisible()
     for (const status of [500, 429, 409]) {
-      await mount(<YourTransactions />, {
+      const h = await mount(<YourTransactions />, {
         session: connected(),
         route: transactionsRoute(() => json({ error: "nope", message: "nope" }, status))
       })
       expect(await screen.findByText("Failed to load wallet transactions")).toBeVisible()
+      // The failure is logged once, as a warning (the test logger keeps it out of the output).
+      expect(messagesAt(h.logs, "WARN").filter((m) => m === "Failed to load wallet transactions")).toHaveLength(1)
     }
   })
 
@@ -464,10 +468,16 @@ describe("Network Activity", () => {
   })
 
   it("shows 'Failed to load transactions' on an error or an undecodable answer", async () => {
-    await mount(<NetworkActivity />, { route: transactionsRoute(() => json({ error: "down" }, 503)) })
+    const down = await mount(<NetworkActivity />, { route: transactionsRoute(() => json({ error: "down" }, 503)) })
     expect(await screen.findByText("Failed to load transactions")).toBeVisible()
-    await mount(<NetworkActivity />, { route: transactionsRoute(() => json({ transactions: [{ from: 1 }] })) })
+    expect(messagesAt(down.logs, "WARN")).toContain("Failed to load transactions")
+    const garbled = await mount(<NetworkActivity />, {
+      route: transactionsRoute(() => json({ transactions: [{ from: 1 }] }))
+    })
     expect(await screen.findByText("Failed to load transactions")).toBeVisible()
+    // The warning carries the decode failure it is about.
+    const warning = garbled.logs.find((l) => l.level === "WARN" && l.message === "Failed to load transactions")
+    expect(JSON.stringify(warning?.details)).toContain("ExchangeDecodeError")
   })
 
   it("opens the row's details with the keyboard too", async () => {
@@ -567,6 +577,7 @@ describe("liquidity", () => {
       route: liquidityRoute(() => (up ? json(liquidity()) : json({ error: "x" }, 500)))
     })
     await waitFor(() => expect(screen.getByTestId("figure")).toHaveTextContent("Failure"))
+    expect(messagesAt(h.logs, "WARN")).toContain("liquidity failed")
     up = true
     await h.advance("30 seconds")
     expect(screen.getByTestId("figure")).toHaveTextContent("12345.678901")

@@ -1,7 +1,19 @@
 import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse, KeyValueStore } from "@effect/platform"
 import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
 import { act, render } from "@testing-library/react"
-import { type Duration, Effect, Either, Layer, ManagedRuntime, Random, TestClock, TestContext } from "effect"
+import {
+  Cause,
+  type Duration,
+  Effect,
+  Either,
+  Layer,
+  Logger,
+  LogLevel,
+  ManagedRuntime,
+  Random,
+  TestClock,
+  TestContext
+} from "effect"
 import { type ReactNode, StrictMode } from "react"
 import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/config/AppConfig"
 import { createAppRouter } from "../../src/app/router"
@@ -57,8 +69,44 @@ export const fakeHttp = (route: FakeRoute, seen: Array<string> = []) =>
 export const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
 
+/** One line the app logged through Effect's logger: its level ("WARN", "ERROR", …) and its message. */
+export interface LogLine {
+  readonly level: string
+  /** The first message part as text; later parts (the failure it reports, usually) are in `details`. */
+  readonly message: string
+  readonly details: ReadonlyArray<unknown>
+}
+
+/**
+ * The test logger: every line the app logs goes to `lines` instead of the console, so a test asserts on the warnings
+ * it provokes (a failing request, corrupt storage) and the test output stays free of them. Lines at ERROR and above
+ * still go to the console too: nothing a test provokes should log an error unnoticed.
+ */
+export const captureLogs = (lines: Array<LogLine>) =>
+  Logger.replace(
+    Logger.defaultLogger,
+    Logger.make(({ logLevel, message, cause }) => {
+      const parts = Array.isArray(message) ? (message as ReadonlyArray<unknown>) : [message]
+      const [first, ...details] = parts
+      const line: LogLine = {
+        level: logLevel.label,
+        message: typeof first === "string" ? first : String(first),
+        details: Cause.isEmpty(cause) ? details : [...details, Cause.pretty(cause)]
+      }
+      lines.push(line)
+      if (LogLevel.greaterThanEqual(logLevel, LogLevel.Error))
+        console.error(`[${line.level}] ${line.message}`, ...line.details)
+    })
+  )
+
+/** The messages logged at `level` (e.g. "WARN"), in order. */
+export const messagesAt = (lines: ReadonlyArray<LogLine>, level: string) =>
+  lines.filter((l) => l.level === level).map((l) => l.message)
+
 export interface Harness {
   readonly runtime: ManagedRuntime.ManagedRuntime<AppServices, never>
+  /** What the app logged (see captureLogs). */
+  readonly logs: ReadonlyArray<LogLine>
   readonly navigations: Array<string>
   readonly requests: Array<string>
   /** Moves the TestClock and lets React settle. */
@@ -81,6 +129,7 @@ export interface HarnessOptions {
 export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
   const navigations: Array<string> = []
   const requests: Array<string> = []
+  const logs: Array<LogLine> = []
   const config = testConfig(options.env)
   const storage = Layer.effect(
     KeyValueStore.KeyValueStore,
@@ -110,10 +159,11 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
       Layer.provideMerge(makeServicesLayer(config)),
       Layer.provideMerge(ledger),
       Layer.provideMerge(platform),
-      Layer.provideMerge(random)
+      Layer.provideMerge(random),
+      Layer.provideMerge(captureLogs(logs))
     )
   )
-  return { runtime, navigations, requests, config, celebrations }
+  return { runtime, navigations, requests, logs, config, celebrations }
 }
 
 const settle = () =>
@@ -121,8 +171,14 @@ const settle = () =>
     await new Promise((r) => setTimeout(r, 0))
   })
 
-const harnessOf = (runtime: Harness["runtime"], navigations: Array<string>, requests: Array<string>): Harness => ({
+const harnessOf = (
+  runtime: Harness["runtime"],
+  navigations: Array<string>,
+  requests: Array<string>,
+  logs: ReadonlyArray<LogLine>
+): Harness => ({
   runtime,
+  logs,
   navigations,
   requests,
   advance: async (d) => {
@@ -134,7 +190,7 @@ const harnessOf = (runtime: Harness["runtime"], navigations: Array<string>, requ
 
 /** Renders the whole app (real route tree, memory history) at `path`. */
 export const renderApp = async (options: HarnessOptions = {}) => {
-  const { runtime, navigations, requests, config } = makeHarnessRuntime(options)
+  const { runtime, navigations, requests, logs, config } = makeHarnessRuntime(options)
   await runtime.runtime()
   // The shell's islands come from the live chunk; loaded before the first render, they resolve in one tick.
   await loadLiveModule()
@@ -151,7 +207,7 @@ export const renderApp = async (options: HarnessOptions = {}) => {
   )
   await act(() => router.load())
   await settle()
-  return { ...view, ...harnessOf(runtime, navigations, requests), router }
+  return { ...view, ...harnessOf(runtime, navigations, requests, logs), router }
 }
 
 /**
@@ -159,7 +215,7 @@ export const renderApp = async (options: HarnessOptions = {}) => {
  * of a page tested on their own.
  */
 export const renderWithServices = async (ui: ReactNode, options: HarnessOptions = {}) => {
-  const { runtime, navigations, requests, config } = makeHarnessRuntime(options)
+  const { runtime, navigations, requests, logs, config } = makeHarnessRuntime(options)
   await runtime.runtime()
   const view = render(
     <StrictMode>
@@ -167,5 +223,5 @@ export const renderWithServices = async (ui: ReactNode, options: HarnessOptions 
     </StrictMode>
   )
   await settle()
-  return { ...view, ...harnessOf(runtime, navigations, requests), config }
+  return { ...view, ...harnessOf(runtime, navigations, requests, logs), config }
 }

@@ -2,7 +2,7 @@
 import { screen, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event"
 import { afterEach, describe, expect, it } from "vitest"
-import { json, renderApp } from "./harness"
+import { json, messagesAt, renderApp } from "./harness"
 
 let dispose: (() => Promise<void>) | undefined
 afterEach(async () => {
@@ -135,14 +135,16 @@ describe("hBTC bridge", () => {
   })
 
   it("shows 'Price unavailable' with the server's message on failure", async () => {
-    await app({ path: "/hbtc", route: price({ message: "Price feed down" }, 503) })
+    const h = await app({ path: "/hbtc", route: price({ message: "Price feed down" }, 503) })
     const line = await screen.findByText("Price unavailable")
     expect(line).toHaveAttribute("title", "Price feed down")
+    expect(messagesAt(h.logs, "WARN")).toContain("Price feed down")
   })
 
   it("shows 'Price unavailable' with the default message when the body has none", async () => {
-    await app({ path: "/hbtc", route: price("oops", 500) })
+    const h = await app({ path: "/hbtc", route: price("oops", 500) })
     expect(await screen.findByText("Price unavailable")).toHaveAttribute("title", "Failed to fetch Bitcoin price")
+    expect(messagesAt(h.logs, "WARN")).toContain("Failed to fetch Bitcoin price")
   })
 })
 
