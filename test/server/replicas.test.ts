@@ -264,13 +264,22 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     const answers = await Promise.all(
       Array.from({ length: 1000 }, (_, i) => register(all[i % all.length] as Replica, tx))
     )
+    // Each answer is the settled record (200) or, when settlement outlasts the registration wait on a busy machine,
+    // "in progress" (202); never an error, and never two different payouts.
     const statuses = new Map<number, number>()
     for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
-    expect(Object.fromEntries(statuses)).toEqual({ 200: 1000 })
-    const outs = new Set(answers.map((a) => (a.json["transaction"] as Record<string, unknown> | undefined)?.["tx_out"]))
-    expect(outs.size).toBe(1)
+    expect([...statuses.keys()].filter((s) => s !== 200 && s !== 202)).toEqual([])
+    const outs = new Set(
+      answers
+        .filter((a) => a.status === 200)
+        .map((a) => (a.json["transaction"] as Record<string, unknown> | undefined)?.["tx_out"])
+    )
+    expect(outs.size).toBeLessThanOrEqual(1)
+    const final = await settled(tx, 60_000)
+    expect(final.state).toBe("completed")
     const payouts = await payoutsFor(tx)
-    expect(payouts.map((p) => p.intent)).toEqual([...outs])
+    expect(payouts.map((p) => p.intent)).toEqual([final.payout_intent])
+    if (outs.size === 1) expect([...outs]).toEqual([final.payout_intent])
     expect(await balance(devnet, user.address, hETH)).not.toBe(before)
   }, 120_000)
 
@@ -304,7 +313,8 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     const odd = answers.filter((a) => a.status !== 200 && a.status !== 202)
     if (odd.length > 0) console.error(live().map((r) => `${r.id}: ${r.output()}`).join("\n"))
     expect(odd).toEqual([])
-    const rows = await Promise.all(txs.map((tx) => settled(tx, 60_000)))
+    // Generous on a busy 2-core machine: 200 settlements (each a ledger payout or refund) across 3 processes.
+    const rows = await Promise.all(txs.map((tx) => settled(tx, 150_000)))
     const completed = rows.filter((r) => r.state === "completed")
     const refunded = rows.filter((r) => r.state === "refunded")
     expect(completed.length + refunded.length).toBe(200)
@@ -325,7 +335,7 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     const reservations = await db.runPromise(Effect.flatMap(Db, (d) => d.reservations))
     expect(reservations).toEqual([])
     console.info(`replicas: 200 deposits, ${completed.length} paid, ${refunded.length} refunded for low liquidity`)
-  }, 180_000)
+  }, 300_000)
 
   it("kill -9 of the watcher's replica: deposits nobody registers are still settled", async () => {
     const holder = await until(
