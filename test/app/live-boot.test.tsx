@@ -2,7 +2,7 @@
 import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
 import { act, render, screen, within } from "@testing-library/react"
 import { StrictMode } from "react"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { boot } from "../../src/app/live"
 import { createAppRouter } from "../../src/app/router"
 import { type Boot, LiveProvider, type LiveResource, makeLiveResource } from "../../src/app/runtime/live-context"
@@ -77,8 +77,12 @@ describe("the shell before the live chunk", () => {
   })
 
   it("names the bad variable in the content area when the build is misconfigured", async () => {
+    // The boot says why on the console too.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
     const bad = boot({ VITE_GATEWAY_URL: "ftp://example.com" })
     expect(bad._tag).toBe("Misconfigured")
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("VITE_GATEWAY_URL is invalid"))
+    logged.mockRestore()
     await renderShell(makeLiveResource(() => Promise.resolve(bad)))
     const alert = screen.getByRole("alert")
     expect(within(alert).getByText("This build of the app is misconfigured")).toBeInTheDocument()

@@ -29,6 +29,12 @@ export const appTree = (router: AppRouter, live: LiveResource) => (
   </StrictMode>
 )
 
+/** React's hydration root can be asked to hydrate a node's boundary first (an unstable API of react-dom 19). */
+const scheduleHydration = (root: Root, target: HTMLElement) => {
+  const schedule = (root as Root & { unstable_scheduleHydration?: (target: Node) => void }).unstable_scheduleHydration
+  if (typeof schedule === "function") schedule.call(root, target)
+}
+
 export interface Mounted {
   readonly root: Root
   readonly hydrated: boolean
@@ -53,6 +59,10 @@ export const mountApp = async (container: HTMLElement, router: AppRouter, live: 
         root = hydrateRoot(container, app)
       })
       if (root === undefined) throw new Error("hydrateRoot did not run")
+      // React leaves the page's Suspense boundaries (the router's) to hydrate at idle priority; a navigation before
+      // they are would make it drop them and render anew, with an error on the console. Ask for the page at once.
+      const page = container.querySelector("main")?.firstElementChild
+      if (page instanceof HTMLElement) scheduleHydration(root, page)
       return { root, hydrated: true }
     }
     // The page painted but cannot be kept: the frame-only copy shows until the app's own render commits.
