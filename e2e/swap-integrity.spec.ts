@@ -136,10 +136,12 @@ test("a double click and a double Enter on Execute each give one wallet request 
     await expect(action(page)).toHaveText("Swapping...")
     await walletCard(page).getByTestId("devnet-wallet-approve").click()
     await expect(page.getByTestId("toast").filter({ hasText: "Swap Successful" })).toBeVisible({ timeout: 60_000 })
-    // The Latest Transaction dialog opens after a swap; close it to go on.
-    await expect(page.getByTestId("latest-transaction-dialog")).toBeVisible()
-    await page.keyboard.press("Escape")
-    await expect(page.getByTestId("latest-transaction-dialog")).toHaveCount(0)
+    // The Latest Transaction dialog opens after a swap; close it to go on (its own Close: Escape goes to the toast
+    // that is showing first).
+    const latest = page.getByTestId("latest-transaction-dialog")
+    await expect(latest).toBeVisible()
+    await latest.getByRole("button", { name: "Close" }).first().click()
+    await expect(latest).toHaveCount(0)
     // The card resets 5 s after a swap.
     await expect(page.getByLabel("Amount to swap")).toHaveValue("", { timeout: 15_000 })
   }
@@ -217,6 +219,8 @@ test("the amount input: '0,5' is 0.5, '1e5' is refused visibly, and 360-390 px s
   page
 }, info) => {
   await page.goto("/")
+  // The page is prerendered: wait until the app has hydrated it (the first commit clears the first-paint mark).
+  await expect(page.locator("html")).not.toHaveAttribute("data-first-paint", /.*/)
   const input = page.getByLabel("Amount to swap")
   await input.fill("0,5")
   await expect(input).toHaveValue("0.5")
