@@ -239,3 +239,18 @@ test("the amount input: '0,5' is 0.5, '1e5' is refused visibly, and 360-390 px s
     await page.getByTestId("swap-card").screenshot({ path: `e2e/screenshots/${info.project.name}-amount-${width}.png` })
   }
 })
+
+test("keystrokes typed into the prerendered page before it hydrates are kept", async ({ page }) => {
+  // Hold the scripts back so the static page is there, and typable, well before the app hydrates it.
+  await page.route("**/assets/*.js", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await route.continue()
+  })
+  await page.goto("/", { waitUntil: "commit" })
+  const input = page.getByLabel("Amount to swap")
+  await input.waitFor()
+  await expect(page.locator("html")).toHaveAttribute("data-first-paint", "page")
+  await input.pressSequentially("0,05")
+  await expect(page.locator("html")).not.toHaveAttribute("data-first-paint", /.*/, { timeout: 20_000 })
+  await expect(input).toHaveValue("0.05")
+})

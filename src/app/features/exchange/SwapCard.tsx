@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router"
 import { Effect, Stream } from "effect"
-import { useState } from "react"
+import { useLayoutEffect, useRef, useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
 import { formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
@@ -40,6 +40,15 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   // The card's timers run while it is shown.
   useEffectResult(runMachine, [])
   const [refreshing, setRefreshing] = useState(false)
+  // `/` is prerendered and hydrated: what the user typed into the static field before hydration is the DOM's value
+  // at the first commit. It is read once, through the same reader as typing, so no keystroke is lost.
+  const amountInput = useRef<HTMLInputElement>(null)
+  useLayoutEffect(() => {
+    const typed = amountInput.current?.value ?? ""
+    if (typed !== "") fork(Effect.flatMap(SwapMachine, (m) => m.setAmount(typed)))
+    // Only the first commit can follow typing into the static markup.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
 
   const tokens = buildTokenList(config.tokenResources, liquidity?.assets ?? [])
   const from = tokens.find((t) => t.symbol === s.from)
@@ -167,6 +176,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               onSelect={(t) => machine((m) => m.setFrom(t))}
             />
             <input
+              ref={amountInput}
               aria-label="Amount to swap"
               inputMode="decimal"
               autoComplete="off"
