@@ -238,6 +238,16 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         if (prepared) yield* FiberSet.run(background, previewFee(s.amount, from))
       })
 
+    /** The deposit Execute sends, and the one the fee preview prices: the same manifest for the same inputs. */
+    const depositManifest = (account: string, amount: string, from: TokenEntry) =>
+      buildSwapManifest({
+        account,
+        fromResource: from.resourceAddress,
+        amount,
+        divisibility: from.decimals,
+        exchangeAccount: config.exchangeAccount
+      })
+
     /**
      * The network fee the deposit will cost (issue 15 §3), from the Gateway's transaction preview of the very
      * manifest Execute sends; one preview per manifest. Until it answers, or when it cannot, the card shows the
@@ -248,13 +258,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       Effect.gen(function* () {
         const account = (yield* latest(wallet.session))?.selected
         if (account === undefined) return yield* SubscriptionRef.set(networkFee, undefined)
-        const manifest = buildSwapManifest({
-          account,
-          fromResource: from.resourceAddress,
-          amount,
-          divisibility: from.decimals,
-          exchangeAccount: config.exchangeAccount
-        })
+        const manifest = depositManifest(account, amount, from)
         const known = feeByManifest.get(manifest)
         if (known !== undefined) return yield* SubscriptionRef.set(networkFee, known)
         yield* SubscriptionRef.set(networkFee, undefined)
@@ -364,13 +368,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
 
     const swap = (s: SwapState, quote: Quote, account: string, from: TokenEntry, to: TokenEntry) =>
       Effect.gen(function* () {
-        const manifest = buildSwapManifest({
-          account,
-          fromResource: from.resourceAddress,
-          amount: s.amount,
-          divisibility: from.decimals,
-          exchangeAccount: config.exchangeAccount
-        })
+        const manifest = depositManifest(account, s.amount, from)
         const message = swapMessage(config.brand.messagePrefix, from.symbol, to.symbol, quote.binding?.quoteId)
         yield* dispatch({ _tag: "WalletOpened" })
         const runtime = yield* Effect.runtime<never>()

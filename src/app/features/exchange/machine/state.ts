@@ -143,7 +143,6 @@ export type SwapEvent =
   | { readonly _tag: "WalletSubmitted"; readonly txHash: string }
   /** Nothing was sent: the user rejected it in the wallet, or it was withdrawn. Not a failure. */
   | { readonly _tag: "SwapCanceled"; readonly notice: string }
-  | { readonly _tag: "SwapStarted" }
   | { readonly _tag: "SwapFailed"; readonly message: string }
   | { readonly _tag: "SwapSucceeded"; readonly txHash: string; readonly now: number }
   | { readonly _tag: "Reset" }
@@ -297,8 +296,6 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
         countdown: 0,
         notice: e.notice
       }
-    case "SwapStarted":
-      return { ...s, status: { _tag: "pending" } }
     case "SwapFailed":
       return { ...s, status: { _tag: "error", message: e.message }, swap: undefined }
     case "SwapSucceeded":
