@@ -12,6 +12,7 @@ import { type DevnetGateway, startDevnetGateway } from "../../src/devnet/gateway
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
 import type { DevnetKey } from "../../src/devnet/ledger/genesis"
 import { Ledger } from "../../src/devnet/ledger/Ledger"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type ExchangeServer, type ExchangeServerOptions, startExchangeServer } from "../../src/server/index"
 import { devnetExchangeServerOptions } from "../../src/server/devnet"
 
@@ -111,3 +112,22 @@ export const eventually = <A>(probe: () => Promise<A | undefined>, ms = 10_000):
   )
 
 export type { ExchangeServer }
+
+/** Payouts and refunds: every user transaction that withdrew from the exchange account, oldest first. */
+export const operatorTransactions = (devnet: Devnet) =>
+  devnet.run(
+    devnet.ledger.transactions({
+      order: "Asc",
+      kind: "User",
+      status: "All",
+      withdrawnFrom: [DevnetAddresses.exchangeAccount],
+      depositedInto: [],
+      affected: [],
+      resources: [],
+      limit: 5000
+    })
+  )
+
+/** A ledger transaction's plain-text message ("hSwap payout for …"), when it has one. */
+export const messageOf = (t: { readonly message?: unknown }): unknown =>
+  (t.message as { content?: { value?: unknown } } | undefined)?.content?.value

@@ -21,7 +21,18 @@ import { contentSecurityPolicy, serveStatic } from "../../src/devnet/static"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type ExchangeServer, IN_MAINTENANCE, listenExchangeServer } from "../../src/server/index"
-import { type Devnet, balance, eventually, startLedger, startServer, swapMessage, tempDir, transfer } from "./harness"
+import {
+  type Devnet,
+  balance,
+  eventually,
+  messageOf,
+  operatorTransactions,
+  startLedger,
+  startServer,
+  swapMessage,
+  tempDir,
+  transfer
+} from "./harness"
 import { type FreshStore, STORES } from "./stores"
 
 const { hUSDC, hUSDT, hETH } = DevnetAddresses.resources
@@ -29,21 +40,7 @@ const exchange = DevnetAddresses.exchangeAccount
 type Json = Record<string, unknown>
 
 /** Every transaction that withdrew from the exchange account, with its message. */
-const operatorMessages = async (devnet: Devnet) =>
-  (
-    await devnet.run(
-      devnet.ledger.transactions({
-        order: "Asc",
-        kind: "User",
-        status: "All",
-        withdrawnFrom: [exchange],
-        depositedInto: [],
-        affected: [],
-        resources: [],
-        limit: 5000
-      })
-    )
-  ).items.map((t) => (t.message as { content?: { value?: unknown } } | undefined)?.content?.value)
+const operatorMessages = async (devnet: Devnet) => (await operatorTransactions(devnet)).items.map(messageOf)
 
 for (const kind of STORES) {
   describe.skipIf(kind.skipped !== undefined)(`hostile clients on ${kind.name}`, () => {

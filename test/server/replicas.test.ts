@@ -20,7 +20,15 @@ import { type Server, createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Db, LOW_LIQUIDITY } from "../../src/server/index"
-import { type Devnet, balance, startLedger, swapMessage, transfer } from "./harness"
+import {
+  type Devnet,
+  balance,
+  messageOf,
+  operatorTransactions as operatorLedgerTransactions,
+  startLedger,
+  swapMessage,
+  transfer
+} from "./harness"
 import { freshPostgres, postgresUnavailable } from "./stores"
 
 const { hUSDC, hETH, hBTC } = DevnetAddresses.resources
@@ -138,23 +146,8 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
 
   /** Every transaction that withdrew from the exchange account, with its message (payouts and refunds). */
   const operatorTransactions = async () => {
-    const page = await devnet.run(
-      devnet.ledger.transactions({
-        order: "Asc",
-        kind: "User",
-        status: "All",
-        withdrawnFrom: [exchange],
-        depositedInto: [],
-        affected: [],
-        resources: [],
-        limit: 5000
-      })
-    )
-    return page.items.map((t) => ({
-      status: t.status,
-      intent: t.intentHash,
-      message: (t.message as { content?: { value?: unknown } } | undefined)?.content?.value
-    }))
+    const page = await operatorLedgerTransactions(devnet)
+    return page.items.map((t) => ({ status: t.status, intent: t.intentHash, message: messageOf(t) }))
   }
   const payoutsFor = async (tx: string) =>
     (await operatorTransactions()).filter(

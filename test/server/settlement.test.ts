@@ -26,6 +26,7 @@ import {
   type Devnet,
   balance,
   eventually,
+  operatorTransactions,
   startLedger,
   startServer,
   swapMessage,
@@ -57,20 +58,6 @@ const records = async (server: ExchangeServer, account: string) => {
   return (r.json as { transactions: ReadonlyArray<Json> }).transactions
 }
 
-/** Payouts and refunds: user transactions that withdrew from the exchange account. */
-const operatorTransactions = (devnet: Devnet) =>
-  devnet.run(
-    devnet.ledger.transactions({
-      order: "Asc",
-      kind: "User",
-      status: "All",
-      withdrawnFrom: [exchange],
-      depositedInto: [],
-      affected: [],
-      resources: [],
-      limit: 1000
-    })
-  )
 
 /**
  * The server's services over `db` without the watcher, with a Gateway whose submit is wrapped by `wrapSubmit`
