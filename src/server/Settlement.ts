@@ -81,6 +81,10 @@ export type SettlementError = SwapNotFound | SwapRefused | SettlementUnavailable
 /** Why a deposit decided while the exchange is in maintenance is refunded. */
 export const IN_MAINTENANCE = "The exchange is in maintenance: the deposit is refunded."
 
+/** Why a deposit of a token the exchange does not list is refunded. */
+export const unsupportedToken = (resource: string): string =>
+  `The token ${resource} is not one the exchange swaps: the deposit is refunded.`
+
 /** The spec's words for a swap refused for liquidity (§8). */
 export const LOW_LIQUIDITY = "Swap unavailable due to low liquidity. Please wait for rebalancing."
 
@@ -277,6 +281,8 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           )
         // Nothing is swapped in maintenance: a deposit decided then is refunded (one it was already paying is not).
         if (yield* maintenance.enabled) return yield* fail(IN_MAINTENANCE)
+        const listed = config.tokens.find((t) => t.resourceAddress === row.resource_in)
+        if (listed === undefined || listed.symbol !== row.symbol_in) return yield* fail(unsupportedToken(row.resource_in))
         const [from = "", to = ""] = (row.route_text ?? "").split(" -> ")
         let quote: QuoteRow | undefined
         if (row.quote_id !== null) {
@@ -638,8 +644,8 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
                 db.insertReceived({
                   tx_in: d.txIn,
                   sender: d.sender,
-                  resource_in: d.token.resourceAddress,
-                  symbol_in: d.token.symbol,
+                  resource_in: d.resource,
+                  symbol_in: d.symbol,
                   amount_in: d.amount,
                   route_text: d.routeText,
                   state_version_in: d.stateVersion,

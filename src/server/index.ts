@@ -60,7 +60,8 @@ export {
   Settlement,
   SettlementUnavailable,
   SwapNotFound,
-  SwapRefused
+  SwapRefused,
+  unsupportedToken
 } from "./Settlement"
 export { Signer, SignerError, makeSigner, transferManifest } from "./Signer"
 export { WATCHER_LEASE, WATCHER_POSITION_KEY, Watcher, watchPass } from "./Watcher"

@@ -50,7 +50,15 @@ export const plaintextMessage = (tx: CommittedTransactionInfo): string | undefin
 export interface Deposit {
   readonly txIn: string
   readonly sender: string
-  readonly token: TokenSpec
+  /** The resource deposited into the exchange account. */
+  readonly resource: string
+  /**
+   * Its entry in the token table; undefined for a token the exchange does not list, which is recorded all the same
+   * (under its address as symbol) so that settlement refunds it.
+   */
+  readonly token: TokenSpec | undefined
+  /** The table symbol, or the resource address of an unlisted token (never the token's own, untrusted, metadata). */
+  readonly symbol: string
   readonly amount: string
   /** "FROM -> TO" as the message names it. */
   readonly routeText: string
@@ -74,28 +82,32 @@ export const commitTimeOf = (
 
 /**
  * Checks a committed transaction as a swap deposit, trusting only the ledger: it succeeded; the exchange account
- * received exactly one token of the table (one no route starts from is refunded by settlement); exactly one account lost that token (the sender); the message names a
- * route `FROM -> TO` (and maybe a quote, `parseSwapMessage`). The reason of a refusal is returned on the left.
+ * received exactly one token of the table, or else exactly one other token (a deposit settlement refunds, like one
+ * of a table token no route starts from); exactly one account lost that token (the sender); the message names a route
+ * `FROM -> TO` (and maybe a quote, `parseSwapMessage`). A transaction whose message names no route is no swap (the
+ * operator adding liquidity, say) and is left alone. The reason of a refusal is returned on the left.
  */
 export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInfo): Either.Either<Deposit, string> => {
   const txIn = tx.intent_hash ?? ""
   if (tx.transaction_status !== "CommittedSuccess") return Either.left("The transaction did not succeed on the ledger")
   const changes = tx.balance_changes?.fungible_balance_changes ?? []
   const amountOf = (text: string) => Option.getOrElse(parseLooseDecimal(text), () => ZERO)
-  const incoming = changes.filter(
-    (c) => c.entity_address === config.exchangeAccount && isPositive(amountOf(c.balance_change))
-  )
-  const accepted = incoming.flatMap((c) => {
-    const token = config.tokens.find((t) => t.resourceAddress === c.resource_address)
-    // Any token of the table: one no route starts from is still recorded, to be refunded ("Route not available").
-    return token !== undefined ? [{ token, amount: amountOf(c.balance_change) }] : []
-  })
-  const [deposit, ...others] = accepted
-  if (deposit === undefined) return Either.left("The transaction deposited no accepted token into the exchange account")
+  const incoming = changes
+    .filter((c) => c.entity_address === config.exchangeAccount && isPositive(amountOf(c.balance_change)))
+    .map((c) => ({
+      resource: c.resource_address,
+      token: config.tokens.find((t) => t.resourceAddress === c.resource_address),
+      amount: amountOf(c.balance_change)
+    }))
+  // A token of the table is the deposit (other tokens beside it are not); without one, a single unlisted token is.
+  const listed = incoming.filter((c) => c.token !== undefined)
+  const candidates = listed.length > 0 ? listed : incoming
+  const [deposit, ...others] = candidates
+  if (deposit === undefined) return Either.left("The transaction deposited no token into the exchange account")
   if (others.length > 0) return Either.left("The transaction deposited more than one token into the exchange account")
   const senders = changes.filter(
     (c) =>
-      c.resource_address === deposit.token.resourceAddress &&
+      c.resource_address === deposit.resource &&
       c.entity_address !== config.exchangeAccount &&
       isNegative(amountOf(c.balance_change))
   )
@@ -112,7 +124,9 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
   return Either.right({
     txIn,
     sender: sender.entity_address,
+    resource: deposit.resource,
     token: deposit.token,
+    symbol: deposit.token?.symbol ?? deposit.resource,
     amount: decimalToString(deposit.amount),
     routeText: `${message.from} -> ${message.to}`,
     stateVersion: tx.state_version,

@@ -5,7 +5,7 @@ import type { CommittedTransactionInfo } from "../../src/gateway/index"
 import { makeServerConfig } from "../../src/server/index"
 import { depositOf } from "../../src/server/ledger"
 
-const { XRD, hUSDC, GKS } = DevnetAddresses.resources
+const { XRD, hUSDC, GKS, hWBTC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
 const [alice = "", bob = ""] = DevnetAddresses.users
 const config = makeServerConfig({ networkId: 240, exchangeAccount: exchange })
@@ -41,7 +41,18 @@ describe("what counts as a swap deposit (trusting only the ledger)", () => {
   it("a single account's deposit of an accepted token, with a route in the message", () => {
     const result = depositOf(config, tx([[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"]], swap))
     expect(Either.getOrThrow(result)).toMatchObject({ sender: alice, amount: "12.5", routeText: "hUSDC -> hETH", stateVersion: 42 })
-    expect(Either.getOrThrow(result).token.symbol).toBe("hUSDC")
+    expect(Either.getOrThrow(result).token?.symbol).toBe("hUSDC")
+    expect(Either.getOrThrow(result)).toMatchObject({ resource: hUSDC, symbol: "hUSDC" })
+  })
+
+  it("an unlisted token with a route in the message is a deposit too (settlement refunds it), under its address", () => {
+    const result = depositOf(config, tx([[alice, GKS, "-3"], [exchange, GKS, "3"]], swap))
+    expect(Either.getOrThrow(result)).toMatchObject({ sender: alice, resource: GKS, symbol: GKS, amount: "3", token: undefined })
+  })
+
+  it("a table token beside an unlisted one is the deposit", () => {
+    const result = depositOf(config, tx([[alice, GKS, "-3"], [exchange, GKS, "3"], [alice, hUSDC, "-5"], [exchange, hUSDC, "5"]], swap))
+    expect(Either.getOrThrow(result)).toMatchObject({ resource: hUSDC, symbol: "hUSDC", amount: "5" })
   })
 
   it("accepts a sender whose change also carries the XRD fee", () => {
@@ -51,8 +62,9 @@ describe("what counts as a swap deposit (trusting only the ledger)", () => {
 
   it.each([
     ["a failed transaction", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], swap, "CommittedFailure"), "The transaction did not succeed on the ledger"],
-    ["nothing into the exchange", tx([[alice, hUSDC, "-1"], [bob, hUSDC, "1"]], swap), "The transaction deposited no accepted token into the exchange account"],
-    ["a token with no route", tx([[alice, GKS, "-1"], [exchange, GKS, "1"]], swap), "The transaction deposited no accepted token into the exchange account"],
+    ["nothing into the exchange", tx([[alice, hUSDC, "-1"], [bob, hUSDC, "1"]], swap), "The transaction deposited no token into the exchange account"],
+    ["two unlisted tokens at once", tx([[alice, GKS, "-1"], [exchange, GKS, "1"], [alice, hWBTC, "-1"], [exchange, hWBTC, "1"]], swap), "The transaction deposited more than one token into the exchange account"],
+    ["an unlisted token without a route in the message", tx([[alice, GKS, "-1"], [exchange, GKS, "1"]], "hello"), "The transaction message names no route (FROM -> TO)"],
     ["two tokens at once", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"], [alice, XRD, "-50"], [exchange, XRD, "50"]], swap), "The transaction deposited more than one token into the exchange account"],
     ["two senders", tx([[alice, hUSDC, "-1"], [bob, hUSDC, "-1"], [exchange, hUSDC, "2"]], swap), "The deposit did not come from exactly one account"],
     ["a withdrawal short of the deposit", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "2"]], swap), "The sender's withdrawal does not cover the deposit"],

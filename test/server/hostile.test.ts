@@ -7,8 +7,9 @@
  *   the tokens left: only the depositor is paid, once;
  * - `X-Forwarded-For` does not evade the rate limit unless proxy hops are trusted; admin answers on loopback only, by
  *   peer address; CORS allows exactly the configured origins;
- * - refused deposits (route not offered, below the minimum, above the maximum, in maintenance) are refunded once, and
- *   the refund shows in the transaction list;
+ * - refused deposits (route not offered, a token the exchange does not list, below the minimum, above the maximum, in
+ *   maintenance), registered many times or found by the watcher, are refunded once, and the refund shows in the
+ *   transaction list;
  * - the static server reads nothing outside its root, however the path is encoded, and sends its security headers
  *   on every response.
  */
@@ -35,7 +36,7 @@ import {
 } from "./harness"
 import { type FreshStore, STORES } from "./stores"
 
-const { hUSDC, hUSDT, hETH } = DevnetAddresses.resources
+const { hUSDC, hUSDT, hETH, GKS, hWBTC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
 type Json = Record<string, unknown>
 
@@ -213,10 +214,15 @@ for (const kind of STORES) {
 
     it("refused deposits are refunded exactly once, and the refund shows in the transaction list", async () => {
       const user = devnet.ledger.genesis.users[2]
+      // GKS is a devnet token the exchange does not list; only the exchange holds it at genesis.
+      await transfer(devnet, { from: devnet.ledger.genesis.exchange, to: user.address, resource: GKS, amount: "100" })
+      const unsupported = "is not one the exchange swaps"
       const cases = [
         { resource: hUSDT, amount: "7", message: swapMessage("hUSDT", "hETH"), reason: "Route not available" },
         { resource: hUSDC, amount: "0.5", message: swapMessage("hUSDC", "hETH"), reason: "outside the limits" },
-        { resource: hUSDC, amount: "250", message: swapMessage("hUSDC", "hETH"), reason: "outside the limits" }
+        { resource: hUSDC, amount: "250", message: swapMessage("hUSDC", "hETH"), reason: "outside the limits" },
+        { resource: GKS, amount: "7", message: swapMessage("hUSDC", "hETH"), reason: unsupported },
+        { resource: hWBTC, amount: "0.01", message: swapMessage("hWBTC", "hUSDC"), reason: unsupported }
       ]
       const txs: Array<{ tx: string; reason: string; resource: string }> = []
       for (const c of cases) {
@@ -228,11 +234,29 @@ for (const kind of STORES) {
           amount: c.amount,
           message: c.message
         })
-        const r = await call("POST", `/swap/${tx}`)
-        expect(r.json).toMatchObject({ transaction: { status: "canceled" } })
+        // Registered many times at once: one refund, and every answer tells the same story.
+        const answers = await Promise.all(Array.from({ length: 8 }, () => call("POST", `/swap/${tx}`)))
+        for (const r of answers)
+          expect([c.reason, r.json]).toMatchObject([c.reason, { transaction: { status: "canceled" } }])
+        expect(new Set(answers.map((r) => ((r.json as Json)["transaction"] as Json)["refund_tx"])).size).toBe(1)
         expect(await balance(devnet, user.address, c.resource)).toBe(before)
         txs.push({ tx, reason: c.reason, resource: c.resource })
       }
+      // Nobody registers it: the watcher finds the deposit of an unlisted token and refunds it.
+      const gksBefore = await balance(devnet, user.address, GKS)
+      const unregistered = await transfer(devnet, {
+        from: user,
+        to: exchange,
+        resource: GKS,
+        amount: "3",
+        message: swapMessage("GKS", "hUSDC")
+      })
+      expect(await balance(devnet, user.address, GKS)).not.toBe(gksBefore)
+      await eventually(
+        async () => ((await balance(devnet, user.address, GKS)) === gksBefore ? true : undefined),
+        15_000
+      )
+      txs.push({ tx: unregistered, reason: unsupported, resource: GKS })
       // In maintenance the API answers 409, and the watcher refunds the deposit it finds.
       expect((await call("POST", "/admin/maintenance", JSON.stringify({ enabled: true }))).status).toBe(200)
       const before = await balance(devnet, user.address, hUSDC)
@@ -263,12 +287,14 @@ for (const kind of STORES) {
           t.tx
         ).toHaveLength(0)
         const record = list.find((r) => r["tx_in"] === t.tx)
-        expect(record).toMatchObject({ status: "canceled", resource_out: t.resource })
+        expect(record).toMatchObject({ status: "canceled", resource_in: t.resource, resource_out: t.resource })
         expect(record?.["refund_tx"]).toMatch(/^txid_loc1/)
         expect(record?.["tx_out"]).toBe(record?.["refund_tx"])
         expect(String(record?.["message"])).toContain(t.reason)
       }
-    }, 60_000)
+      // An unlisted token is listed under its address, never under a symbol its (anyone's) metadata claims.
+      expect(list.find((r) => r["tx_in"] === unregistered)).toMatchObject({ asset_in: GKS, asset_out: GKS })
+    }, 90_000)
 
     it("X-Forwarded-For does not evade the rate limit unless proxy hops are trusted; admin is loopback by peer", async () => {
       const limited = await startServer(devnet, undefined, { ...store.options, rateLimitPerMinute: 5 })

@@ -8,6 +8,8 @@
  * - 1,000 concurrent registrations of one deposit spread over the replicas: exactly one payout;
  * - 200 distinct deposits registered round-robin against liquidity for about half of them: each settled exactly once
  *   (paid or refunded for low liquidity), no payout ever fails on the ledger, no reservation is left;
+ * - a deposit of a token the exchange does not list, registered 300 times over the replicas, and one nobody
+ *   registers (the watcher's): each refunded exactly once;
  * - `kill -9` of the watcher's replica: deposits nobody registers are still settled.
  *
  * Skipped (loudly, see ./stores) when PostgreSQL is not reachable.
@@ -31,7 +33,7 @@ import {
 } from "./harness"
 import { freshPostgres, postgresUnavailable } from "./stores"
 
-const { hUSDC, hETH, hBTC } = DevnetAddresses.resources
+const { hUSDC, hETH, hBTC, GKS } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
 const CLAIM_LEASE_S = 3
 const WATCHER_LEASE_S = 2
@@ -89,6 +91,7 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
       },
       stdio: ["ignore", "pipe", "pipe"]
     })
+
     let out = ""
     proc.stdout.on("data", (b: Buffer) => (out += b.toString()))
     proc.stderr.on("data", (b: Buffer) => (out += b.toString()))
@@ -114,13 +117,25 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
 
   const live = () => [...replicas.values()]
 
-  const register = async (replica: Replica, tx: string) => {
-    const r = await fetch(`${replica.url}/api/swap/${tx}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ tx_hash: tx })
-    })
-    return { status: r.status, json: (await r.json()) as Record<string, unknown> }
+  const register = async (
+    replica: Replica,
+    tx: string,
+    attempt = 1
+  ): Promise<{ status: number; json: Record<string, unknown> }> => {
+    try {
+      const r = await fetch(`${replica.url}/api/swap/${tx}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tx_hash: tx })
+      })
+      return { status: r.status, json: (await r.json()) as Record<string, unknown> }
+    } catch (e) {
+      // A pooled keep-alive connection the replica closed as idle just as it was reused (the request was never
+      // answered): registering is idempotent, so register again, as a client would.
+      const code = (e as { cause?: { code?: unknown } }).cause?.code
+      if (code === "UND_ERR_SOCKET" && attempt < 3) return register(replica, tx, attempt + 1)
+      throw e
+    }
   }
 
   const row = (tx: string) => db.runPromise(Effect.flatMap(Db, (d) => d.get(tx))).then(Option.getOrUndefined)
@@ -276,6 +291,49 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     expect(await balance(devnet, user.address, hETH)).not.toBe(before)
   }, 120_000)
 
+  it("a deposit of a token the exchange does not list, registered 300 times over the replicas or by nobody: refunded once each", async () => {
+    const genesis = devnet.ledger.genesis
+    const user = genesis.users[0]
+    // GKS is listed by the devnet but not by the exchange; only the exchange holds it at genesis.
+    await transfer(devnet, { from: genesis.exchange, to: user.address, resource: GKS, amount: "50" })
+    const before = await balance(devnet, user.address, GKS)
+    const registered = await transfer(devnet, {
+      from: user,
+      to: exchange,
+      resource: GKS,
+      amount: "4",
+      message: swapMessage("hUSDC", "hETH")
+    })
+    const unregistered = await transfer(devnet, {
+      from: user,
+      to: exchange,
+      resource: GKS,
+      amount: "6",
+      message: swapMessage("GKS", "hUSDC")
+    })
+    const all = live()
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => register(all[i % all.length] as Replica, registered))
+    )
+    expect([...new Set(answers.map((a) => a.status))].filter((s) => s !== 200 && s !== 202)).toEqual([])
+    for (const tx of [registered, unregistered]) {
+      const final = await settled(tx, 60_000)
+      expect(final).toMatchObject({ state: "refunded", resource_in: GKS, symbol_in: GKS })
+      expect(final.message).toContain("is not one the exchange swaps")
+      const moved = (await operatorTransactions()).filter(
+        (t) => t.message === `hSwap refund for ${tx}` || t.message === `hSwap payout for ${tx}`
+      )
+      expect(moved).toEqual([
+        { status: "CommittedSuccess", intent: final.refund_intent, message: `hSwap refund for ${tx}` }
+      ])
+    }
+    expect(await balance(devnet, user.address, GKS)).toBe(before)
+    // Registered again afterwards, everywhere: the same refund, nothing moves.
+    const again = await Promise.all(all.map((r) => register(r, unregistered)))
+    for (const a of again) expect(a.json).toMatchObject({ status: "canceled", transaction: { asset_in: GKS } })
+    expect(await balance(devnet, user.address, GKS)).toBe(before)
+  }, 120_000)
+
   it("200 deposits registered round-robin: each settled once, liquidity never over-committed", async () => {
     const genesis = devnet.ledger.genesis
     // 0.0032 hBTC is left: about half of 200 payouts of ~0.0000316 hBTC fit.
@@ -304,7 +362,12 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     const all = live()
     const answers = await Promise.all(txs.map((tx, i) => register(all[i % all.length] as Replica, tx)))
     const odd = answers.filter((a) => a.status !== 200 && a.status !== 202)
-    if (odd.length > 0) console.error(live().map((r) => `${r.id}: ${r.output()}`).join("\n"))
+    if (odd.length > 0)
+      console.error(
+        live()
+          .map((r) => `${r.id}: ${r.output()}`)
+          .join("\n")
+      )
     expect(odd).toEqual([])
     // Generous on a busy 2-core machine: 200 settlements (each a ledger payout or refund) across 3 processes.
     const rows = await Promise.all(txs.map((tx) => settled(tx, 150_000)))

@@ -211,7 +211,7 @@ for (const kind of STORES) {
         })
         const answer = await post(server, tx)
         expect(answer.status).toBe(422)
-        expect(answer.json["error"]).toBe("The transaction deposited no accepted token into the exchange account")
+        expect(answer.json["error"]).toBe("The transaction deposited no token into the exchange account")
         expect((await records(server, user.address)).some((r) => r["tx_in"] === tx)).toBe(false)
         expect((await operatorTransactions(devnet)).items.length).toBe(payoutsBefore)
       })
