@@ -9,12 +9,15 @@
  * state, an append-only log of every state change, and small key/values (the watcher's position).
  *
  * Every state change is a compare-and-set (`UPDATE … WHERE state = expected … RETURNING`), so two fibers (or two
- * processes on one database) can never both move a swap forward from the same state.
+ * processes on one database) can never both move a swap forward from the same state. A change and its log entry are
+ * one round trip on PostgreSQL (`Dialect.logged`), and each returns the row it wrote, so settling a swap reads a row
+ * again only when another writer got there first.
  *
  * Coordination between replicas lives here too (migration 3):
  * - a swap is worked on under a claim: `claimed_by` (a token unique to one claim) and `claimed_until` (epoch ms), set
- *   by a compare-and-set that succeeds only when the swap is unclaimed or its claim expired. Transitions made under a
- *   claim carry its token and fail once another replica took the swap over (fencing);
+ *   by a compare-and-set that succeeds only when the swap is not final and unclaimed or its claim expired (or by the
+ *   insertion of a deposit seen for the first time). Transitions made under a claim carry its token and fail once
+ *   another replica took the swap over (fencing); the transition to a final state clears the claim;
  * - liquidity reserved by payouts in flight is rows of `reservations`, added under a per-resource lock
  *   (`pg_advisory_xact_lock` on PostgreSQL, an in-process semaphore on SQLite) and deleted when the payout's outcome
  *   is known, so a replica that dies keeps its reservation until the swap is resumed;
@@ -24,7 +27,8 @@
  * claimed each one (`used_by`, set once by a compare-and-set).
  */
 import { SqlClient, type SqlError } from "@effect/sql"
-import type { Fragment } from "@effect/sql/Statement"
+import type { Row } from "@effect/sql/SqlConnection"
+import type { Fragment, Statement } from "@effect/sql/Statement"
 import * as Migrator from "@effect/sql/Migrator"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
@@ -153,6 +157,16 @@ export interface Dialect {
     run: Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | SqlError.SqlError, R>
   /**
+   * Runs `change` (an INSERT or UPDATE of `swaps` … RETURNING *) and, in the same atomic step, appends one
+   * `swap_events` row (`event`) per swap it returned; the returned rows. PostgreSQL: one statement, one round trip (a
+   * data-modifying WITH); SQLite, which has no such WITH: a transaction of the two statements (in process, no trip).
+   */
+  readonly logged: (
+    sql: SqlClient.SqlClient,
+    change: Statement<Row>,
+    event: { readonly state: string; readonly at: number; readonly detail: string | null }
+  ) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+  /**
    * Runs `effect` alone among everyone reserving liquidity of `resource` on this database: PostgreSQL, in a
    * transaction holding `pg_advisory_xact_lock` (across replicas); SQLite, under an in-process semaphore (one process
    * per file).
@@ -180,6 +194,16 @@ export const sqliteDialect = (): Dialect => {
         Effect.catchAll((e) => Effect.logWarning("SQLite: WAL mode not set", e))
       ),
     serializeMigrations: (_sql, run) => run,
+    logged: (sql, change, event) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          const rows = yield* change
+          for (const row of rows) {
+            yield* sql`INSERT INTO swap_events ${sql.insert({ tx_in: String(row["tx_in"]), state: event.state, at_ms: event.at, detail: event.detail })}`
+          }
+          return rows
+        })
+      ),
     withResourceLock: () => () => (effect) => semaphore.withPermits(1)(effect)
   }
 }
@@ -207,6 +231,11 @@ export const pgDialect = (): Dialect => ({
       ),
       run
     ),
+  logged: (sql, change, event) =>
+    sql<Row>`WITH changed AS (${change}), logged AS (
+      INSERT INTO swap_events (tx_in, state, at_ms, detail)
+      SELECT tx_in, ${event.state}::text, ${event.at}::bigint, ${event.detail}::text FROM changed
+    ) SELECT * FROM changed`,
   // One fiber per replica and resource queues for the advisory lock (the others wait in process, holding no
   // connection), so reservations never tie up the pool that claims and lease renewals need.
   withResourceLock: (sql) => {
@@ -331,27 +360,32 @@ const make = Effect.gen(function* () {
     return Option.fromNullable(found[0])
   })
 
-  const logEvent = (txIn: string, state: string, at: number, detail: string | null) =>
-    sql`INSERT INTO swap_events ${sql.insert({ tx_in: txIn, state, at_ms: at, detail })}`
-
-  /** Inserts a received swap unless the hash is known; the stored row either way. */
-  const insertReceived = Effect.fn("Db.insertReceived")(function* (swap: NewSwap) {
+  /**
+   * Inserts a received swap unless the hash is known; the stored row either way, and whether this call inserted it.
+   * With `claim`, a swap it inserts is claimed at once by that token (one write instead of two).
+   */
+  const insertReceived = Effect.fn("Db.insertReceived")(function* (
+    swap: NewSwap,
+    claim?: { readonly token: string; readonly untilMs: number }
+  ) {
     const now = yield* Clock.currentTimeMillis
-    yield* sql
-      .withTransaction(
-        Effect.gen(function* () {
-          const inserted = yield* sql`INSERT INTO swaps ${sql.insert({
-            ...swap,
-            state: "received",
-            refund_attempts: 0,
-            created_ms: now,
-            updated_ms: now
-          })} ON CONFLICT DO NOTHING RETURNING tx_in`
-          if (inserted.length > 0) yield* logEvent(swap.tx_in, "received", now, null)
-        })
+    const inserted = yield* dialect
+      .logged(
+        sql,
+        sql<Row>`INSERT INTO swaps ${sql.insert({
+          ...swap,
+          state: "received",
+          refund_attempts: 0,
+          created_ms: now,
+          updated_ms: now,
+          ...(claim === undefined ? {} : { claimed_by: claim.token, claimed_until: claim.untilMs })
+        })} ON CONFLICT DO NOTHING RETURNING *`,
+        { state: "received", at: now, detail: null }
       )
-      .pipe(Effect.orDie)
-    return Option.getOrThrow(yield* get(swap.tx_in))
+      .pipe(Effect.flatMap(decodeRows), Effect.orDie)
+    const row = inserted[0]
+    if (row !== undefined) return { row, inserted: true } as const
+    return { row: Option.getOrThrow(yield* get(swap.tx_in)), inserted: false } as const
   })
 
   /**
@@ -369,15 +403,14 @@ const make = Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const set: Record<string, string | number | null> = { state: to, updated_ms: now }
     for (const [k, v] of Object.entries(changes)) if (v !== undefined) set[k] = v
+    // A final swap is nobody's to work on: its claim goes with the same write.
+    if (TERMINAL_STATES.has(to)) Object.assign(set, { claimed_by: null, claimed_until: null })
     const fence = claim === null ? sql`` : sql` AND claimed_by = ${claim}`
-    const updated = yield* sql
-      .withTransaction(
-        Effect.gen(function* () {
-          const r =
-            yield* sql`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence} RETURNING *`
-          if (r.length > 0) yield* logEvent(txIn, to, now, detail)
-          return r
-        })
+    const updated = yield* dialect
+      .logged(
+        sql,
+        sql<Row>`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence} RETURNING *`,
+        { state: to, at: now, detail }
       )
       .pipe(Effect.flatMap(decodeRows), Effect.orDie)
     return Option.fromNullable(updated[0])
@@ -386,14 +419,15 @@ const make = Effect.gen(function* () {
   // --- claims ----------------------------------------------------------------------------------------------------
 
   /**
-   * Claims swap `txIn` for `token` until `untilMs`: succeeds when it is unclaimed, its claim expired before `nowMs`,
-   * or `token` already holds it.
+   * Claims swap `txIn` for `token` until `untilMs`: succeeds when it is not final and unclaimed, its claim expired
+   * before `nowMs`, or `token` already holds it. The swap as it stands once claimed, or none.
    */
   const claim = Effect.fn("Db.claim")(function* (txIn: string, token: string, nowMs: number, untilMs: number) {
-    const r = yield* sql`UPDATE swaps SET claimed_by = ${token}, claimed_until = ${untilMs}
-      WHERE tx_in = ${txIn} AND (claimed_by IS NULL OR claimed_by = ${token} OR claimed_until < ${nowMs})
-      RETURNING tx_in`.pipe(Effect.orDie)
-    return r.length > 0
+    const r = yield* rows(sql`UPDATE swaps SET claimed_by = ${token}, claimed_until = ${untilMs}
+      WHERE tx_in = ${txIn} AND state NOT IN ('completed', 'refunded')
+        AND (claimed_by IS NULL OR claimed_by = ${token} OR claimed_until < ${nowMs})
+      RETURNING *`)
+    return Option.fromNullable(r[0])
   })
 
   /** Extends a claim `token` still holds; false when it was lost. */

@@ -15,8 +15,9 @@
  * (a token and an expiry, `claimLease`, renewed every third of it while it works) and every transition it makes is
  * fenced by that token, so once the claim expired and another replica took the swap over, the old one can no longer
  * store anything (and a payout it had already stored is the very intent the new one settles). Within one process,
- * work on one hash is also serialized (striped locks). A registration that finds the swap claimed elsewhere waits for
- * that replica's outcome (or for its claim to expire). Payouts of different swaps run concurrently; liquidity in
+ * work on one hash is also serialized (a lock per hash, so different swaps never wait on each other). A deposit seen
+ * for the first time is recorded and claimed in one write. A registration that finds the swap claimed elsewhere waits
+ * for that replica's outcome (or for its claim to expire). Payouts of different swaps run concurrently; liquidity in
  * flight is reserved as rows (`Db.reserve`), so two payouts, on any replicas, never count the same tokens; a
  * reservation is dropped once its payout's outcome is known.
  *
@@ -28,7 +29,7 @@
  * resumed after a restart is settled as it would have been at once. A deposit without a quote is settled at the
  * prices read when it is decided.
  */
-import { Clock, Duration, Effect, Either, Fiber, FiberRef, Option, Schedule, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Exit, Fiber, FiberRef, Option, Schedule, Schema } from "effect"
 import { type Decimal, ZERO, compareDecimal, decimalToString, parseLooseDecimal } from "../exchange/decimal"
 import { Gateway, type GatewayError } from "../gateway/index"
 import { type FaultPoint, ServerConfig, type TokenSpec } from "./config"
@@ -78,6 +79,12 @@ export class SettlementUnavailable extends Schema.TaggedError<SettlementUnavaila
 
 export type SettlementError = SwapNotFound | SwapRefused | SettlementUnavailable
 
+/** How long the epoch read for one payout is reused for the next (see `currentEpoch`). */
+export const EPOCH_REUSE = Duration.seconds(10)
+
+/** Swaps `resumeUnfinished` settles at once. */
+export const RESUME_CONCURRENCY = 16
+
 /** Why a deposit decided while the exchange is in maintenance is refunded. */
 export const IN_MAINTENANCE = "The exchange is in maintenance: the deposit is refunded."
 
@@ -93,12 +100,30 @@ const unavailable = (what: string) => (e: GatewayError | { readonly message: str
 
 type CommitOutcome = "CommittedSuccess" | "CommittedFailure" | "Rejected" | "Unknown"
 
-const STRIPES = 64
-
-const stripeOf = (key: string): number => {
-  let h = 0
-  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0
-  return Math.abs(h) % STRIPES
+/**
+ * One permit per key, for as long as anyone holds or awaits it: work on one hash is serialized in this process, and
+ * work on different hashes never waits on each other (no shared stripes).
+ */
+const keyedLocks = () => {
+  const held = new Map<string, { readonly semaphore: Effect.Semaphore; users: number }>()
+  return (key: string) =>
+    <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.suspend(() => {
+        let entry = held.get(key)
+        if (entry === undefined) {
+          entry = { semaphore: Effect.unsafeMakeSemaphore(1), users: 0 }
+          held.set(key, entry)
+        }
+        const lock = entry
+        lock.users++
+        return lock.semaphore.withPermits(1)(effect).pipe(
+          Effect.ensuring(
+            Effect.sync(() => {
+              if (--lock.users === 0) held.delete(key)
+            })
+          )
+        )
+      })
 }
 
 export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settlement", {
@@ -112,8 +137,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
     const maintenance = yield* Maintenance
     const scope = yield* Effect.scope
 
-    const locks = Array.from({ length: STRIPES }, () => Effect.unsafeMakeSemaphore(1))
-    const withLock = (key: string) => (locks[stripeOf(key)] ?? Effect.unsafeMakeSemaphore(1)).withPermits(1)
+    const withLock = keyedLocks()
 
     /** The claim token the current fiber works under (set by `settle`); transitions are fenced by it. */
     const currentClaim = FiberRef.unsafeMake<string | null>(null)
@@ -239,10 +263,22 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         return yield* awaitCommit(intent)
       })
 
-    const currentEpoch = gateway.transaction.construction().pipe(
-      Effect.map((r) => r.ledger_state.epoch),
-      Effect.mapError(unavailable("construction"))
-    )
+    /**
+     * The epoch a new payout starts from. An epoch lasts minutes and a payout stays valid for `payoutEpochWindow`
+     * epochs from its start, so the epoch read is reused for `EPOCH_REUSE` (one gateway read fewer per payout); it is
+     * read afresh after a submit the ledger rejected.
+     */
+    let epochRead: { readonly epoch: number; readonly at: number } | undefined
+    const currentEpoch = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      if (epochRead !== undefined && now - epochRead.at < Duration.toMillis(EPOCH_REUSE)) return epochRead.epoch
+      const epoch = yield* gateway.transaction.construction().pipe(
+        Effect.map((r) => r.ledger_state.epoch),
+        Effect.mapError(unavailable("construction"))
+      )
+      epochRead = { epoch, at: now }
+      return epoch
+    })
 
     const balanceOf = (resource: string) =>
       accountBalances(gateway, config.exchangeAccount).pipe(
@@ -256,17 +292,25 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
       readonly row: SwapRow
       readonly progressed: boolean
     }
-    const moved = (row: Option.Option<SwapRow>, fallback: SwapRow): Step =>
-      Option.match(row, {
-        onNone: () => ({ row: fallback, progressed: true }),
-        onSome: (r) => ({ row: r, progressed: true })
-      })
     const stay = (row: SwapRow): Step => ({ row, progressed: false })
 
     const reread = (row: SwapRow) =>
       Effect.map(
         db.get(row.tx_in),
         Option.getOrElse(() => row)
+      )
+
+    /**
+     * The step a transition made: the row it wrote, or, when another writer got there first (the compare-and-set
+     * found the swap elsewhere), the row as it now stands, read again only then.
+     */
+    const moved = <E, R>(row: SwapRow, written: Effect.Effect<Option.Option<SwapRow>, E, R>) =>
+      Effect.flatMap(
+        written,
+        Option.match({
+          onNone: () => Effect.map(reread(row), (fresh): Step => ({ row: fresh, progressed: true })),
+          onSome: (r) => Effect.succeed<Step>({ row: r, progressed: true })
+        })
       )
 
     const limitsMessage = (amount: string, symbol: string, min: string, max: string) =>
@@ -276,9 +320,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
     const decide = (row: SwapRow) =>
       Effect.gen(function* () {
         const fail = (message: string, changes: SwapChanges = {}) =>
-          Effect.flatMap(transition(row.tx_in, "received", "failed", { ...changes, message }, message), (r) =>
-            Effect.flatMap(reread(row), (fresh) => Effect.succeed(moved(r, fresh)))
-          )
+          moved(row, transition(row.tx_in, "received", "failed", { ...changes, message }, message))
         // Nothing is swapped in maintenance: a deposit decided then is refunded (one it was already paying is not).
         if (yield* maintenance.enabled) return yield* fail(IN_MAINTENANCE)
         const listed = config.tokens.find((t) => t.resourceAddress === row.resource_in)
@@ -324,14 +366,16 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         }
         const out = payoutAmount(amountIn, priceIn.value.usd, priceOut.value.usd, spread, feeUsd, tokenOut.decimals)
         if (!positive(out)) return yield* fail("The amount does not cover the fee")
-        const next = yield* transition(row.tx_in, "received", "paying", {
-          resource_out: tokenOut.resourceAddress,
-          symbol_out: tokenOut.symbol,
-          amount_out: decimalToString(out),
-          rate: decimalToString(effectiveRate(priceIn.value.usd, priceOut.value.usd, spread)),
-          usd_in: decimalToString(usdValue(amountIn, priceIn.value.usd))
-        })
-        return moved(next, yield* reread(row))
+        return yield* moved(
+          row,
+          transition(row.tx_in, "received", "paying", {
+            resource_out: tokenOut.resourceAddress,
+            symbol_out: tokenOut.symbol,
+            amount_out: decimalToString(out),
+            rate: decimalToString(effectiveRate(priceIn.value.usd, priceOut.value.usd, spread)),
+            usd_in: decimalToString(usdValue(amountIn, priceIn.value.usd))
+          })
+        )
       })
 
     /**
@@ -371,7 +415,8 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const promised = { quoted_out: terms.quoted, min_received: terms.minimum }
         const quoted = Option.getOrElse(parseLooseDecimal(terms.quoted), () => ZERO)
         const paying = (amountOut: Decimal, rate: string, usdIn: Decimal) =>
-          Effect.flatMap(
+          moved(
+            row,
             transition(row.tx_in, "received", "paying", {
               ...promised,
               resource_out: tokenOut.resourceAddress,
@@ -379,8 +424,7 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
               amount_out: decimalToString(amountOut),
               rate,
               usd_in: decimalToString(usdIn)
-            }),
-            (next) => Effect.map(reread(row), (fresh) => moved(next, fresh))
+            })
           )
         if (bindsAt(quote, row.committed_ms)) {
           if (!positive(quoted)) return yield* fail("The amount does not cover the fee", promised)
@@ -469,7 +513,10 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
           if (kind === "payout") yield* fault("stored", row.tx_in)
           const submitted = yield* submit(signed.notarizedTransactionHex)
           if (kind === "payout") yield* fault("submitted", row.tx_in)
-          if (submitted === "Rejected") return { outcome: "Rejected", intent: signed.intentHash } as const
+          if (submitted === "Rejected") {
+            epochRead = undefined
+            return { outcome: "Rejected", intent: signed.intentHash } as const
+          }
           const outcome = yield* awaitCommit(signed.intentHash)
           return { outcome, intent: signed.intentHash } as const
         })
@@ -492,28 +539,22 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         }
         switch (result.outcome) {
           case "CommittedSuccess":
-            return moved(
-              yield* transition(row.tx_in, "paying", "completed", { finalized_ms: now, message: null }, result.intent),
-              yield* reread(row)
+            return yield* moved(
+              row,
+              transition(row.tx_in, "paying", "completed", { finalized_ms: now, message: null }, result.intent)
             )
           case "CommittedFailure":
           case "Rejected": {
             const message = `The payout ${result.intent} did not commit (${result.outcome === "Rejected" ? "rejected" : "failed"})`
-            return moved(
-              yield* transition(
-                row.tx_in,
-                "paying",
-                "failed",
-                { message, payout_intent: null, payout_hex: null },
-                message
-              ),
-              yield* reread(row)
+            return yield* moved(
+              row,
+              transition(row.tx_in, "paying", "failed", { message, payout_intent: null, payout_hex: null }, message)
             )
           }
           case "LowLiquidity":
-            return moved(
-              yield* transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY),
-              yield* reread(row)
+            return yield* moved(
+              row,
+              transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY)
             )
           case "Moved":
             return { row: yield* reread(row), progressed: true }
@@ -525,9 +566,9 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
     const startRefund = (row: SwapRow) =>
       Effect.gen(function* () {
         if (row.refund_attempts >= config.maxRefundAttempts) return stay(row)
-        return moved(
-          yield* transition(row.tx_in, "failed", "refunding", { refund_attempts: row.refund_attempts + 1 }),
-          yield* reread(row)
+        return yield* moved(
+          row,
+          transition(row.tx_in, "failed", "refunding", { refund_attempts: row.refund_attempts + 1 })
         )
       })
 
@@ -542,27 +583,27 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
         const reason = row.message ?? "The swap could not be paid"
         switch (result.outcome) {
           case "CommittedSuccess":
-            return moved(
-              yield* transition(
+            return yield* moved(
+              row,
+              transition(
                 row.tx_in,
                 "refunding",
                 "refunded",
                 { finalized_ms: now, message: `${reason} Refunded ${row.amount_in} ${row.symbol_in}.` },
                 result.intent
-              ),
-              yield* reread(row)
+              )
             )
           case "CommittedFailure":
           case "Rejected":
-            return moved(
-              yield* transition(
+            return yield* moved(
+              row,
+              transition(
                 row.tx_in,
                 "refunding",
                 "failed",
                 { refund_intent: null, refund_hex: null },
                 `refund ${result.intent} did not commit`
-              ),
-              yield* reread(row)
+              )
             )
           case "Moved":
             return { row: yield* reread(row), progressed: true }
@@ -599,22 +640,36 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
 
     // --- public operations --------------------------------------------------------------------------------------
 
-    /** Claims `txHash` under a fresh token; the token, or none when another replica holds a live claim. */
+    const newToken = () => `${config.replicaId}#${++claims}`
+
+    interface Held {
+      readonly token: string
+      /** The swap as it stood when claimed. */
+      readonly row: SwapRow
+    }
+
+    /** Claims `txHash` under a fresh token; none when it is final or another replica holds a live claim. */
     const tryClaim = (txHash: string) =>
       Effect.gen(function* () {
-        const token = `${config.replicaId}#${++claims}`
+        const token = newToken()
         const now = yield* Clock.currentTimeMillis
-        return (yield* db.claim(txHash, token, now, now + leaseMs)) ? Option.some(token) : Option.none<string>()
+        return Option.map(yield* db.claim(txHash, token, now, now + leaseMs), (row): Held => ({ token, row }))
       })
 
-    /** Renews the claim every third of the lease while `work` runs, then gives it up (a kill leaves it to expire). */
-    const underClaim = <A, E>(txHash: string, token: string, work: Effect.Effect<A, E>) =>
+    /**
+     * Runs `work` under the claim `token`, renewing it every third of the lease meanwhile, then gives the claim up (a
+     * kill leaves it to expire). A swap the work made final needs no release: that transition cleared the claim.
+     */
+    const underClaim = <E>(txHash: string, token: string, work: Effect.Effect<SwapRow, E>) =>
       Effect.scoped(
         Effect.gen(function* () {
+          let finished = false
           const renew = Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             if (!(yield* db.renewClaim(txHash, token, now + leaseMs))) {
-              yield* Effect.logWarning(`swap ${txHash}: the claim ${token} was lost; its transitions are fenced off`)
+              if (!finished) {
+                yield* Effect.logWarning(`swap ${txHash}: the claim ${token} was lost; its transitions are fenced off`)
+              }
               return yield* Effect.interrupt
             }
           })
@@ -623,55 +678,71 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
               Effect.delay(Duration.millis(Math.floor(leaseMs / 3)))
             )
           )
-          return yield* Effect.locally(work, currentClaim, token)
+          const row = yield* Effect.locally(work, currentClaim, token)
+          finished = true
+          return row
         })
-      ).pipe(Effect.ensuring(db.releaseClaim(txHash, token)))
+      ).pipe(
+        Effect.onExit((exit) =>
+          Exit.isSuccess(exit) && TERMINAL_STATES.has(exit.value.state) ? Effect.void : db.releaseClaim(txHash, token)
+        )
+      )
 
-    const POLL_CLAIM = Duration.millis(100)
+    /** How often a registration looks again at a swap another replica holds. */
+    const POLL_CLAIM = Duration.millis(50)
 
     /**
-     * Settles one deposit as far as it can go now (exactly once per hash, across replicas). When another replica holds
-     * the swap, waits up to `wait` for its outcome (or for its claim to expire, then takes over); with no wait, it
-     * answers the row as it stands.
+     * Settles one deposit as far as it can go now (exactly once per hash, across replicas). A deposit seen for the
+     * first time is recorded and claimed by one write. When another replica holds the swap, waits up to `wait` for
+     * its outcome (or for its claim to expire, then takes over); with no wait, it answers the row as it stands.
      */
     const settleWith = (txHash: string, wait: Duration.Duration) =>
       withLock(txHash)(
         Effect.gen(function* () {
           const existing = yield* db.get(txHash)
-          let row = Option.isSome(existing)
-            ? existing.value
-            : yield* Effect.flatMap(readDeposit(txHash), (d) =>
-                db.insertReceived({
-                  tx_in: d.txIn,
-                  sender: d.sender,
-                  resource_in: d.resource,
-                  symbol_in: d.symbol,
-                  amount_in: d.amount,
-                  route_text: d.routeText,
-                  state_version_in: d.stateVersion,
-                  quote_id: d.quoteId ?? null,
-                  committed_ms: d.committedMs ?? null
-                })
-              )
+          let row: SwapRow
+          let held = Option.none<Held>()
+          if (Option.isSome(existing)) row = existing.value
+          else {
+            const d = yield* readDeposit(txHash)
+            const token = newToken()
+            const now = yield* Clock.currentTimeMillis
+            const stored = yield* db.insertReceived(
+              {
+                tx_in: d.txIn,
+                sender: d.sender,
+                resource_in: d.resource,
+                symbol_in: d.symbol,
+                amount_in: d.amount,
+                route_text: d.routeText,
+                state_version_in: d.stateVersion,
+                quote_id: d.quoteId ?? null,
+                committed_ms: d.committedMs ?? null
+              },
+              { token, untilMs: now + leaseMs }
+            )
+            row = stored.row
+            if (stored.inserted) held = Option.some({ token, row })
+          }
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(wait)
           for (;;) {
             if (TERMINAL_STATES.has(row.state)) return row
-            const token = yield* tryClaim(txHash)
-            if (Option.isSome(token)) {
-              const claimed = token.value
+            if (Option.isNone(held)) held = yield* tryClaim(txHash)
+            if (Option.isSome(held)) {
+              const { token, row: claimed } = held.value
               return yield* underClaim(
                 txHash,
-                claimed,
+                token,
                 Effect.gen(function* () {
                   yield* fault("claimed", txHash)
-                  // Another replica may have moved it on before the claim: start from what is stored now.
-                  return yield* advance(yield* reread(row))
+                  // Claimed as it stands now: another replica may have moved it on before.
+                  return yield* advance(claimed)
                 })
               )
             }
-            if ((yield* Clock.currentTimeMillis) >= deadline) return row
-            yield* Effect.sleep(POLL_CLAIM)
             row = yield* reread(row)
+            if (TERMINAL_STATES.has(row.state) || (yield* Clock.currentTimeMillis) >= deadline) return row
+            yield* Effect.sleep(POLL_CLAIM)
           }
         })
       )
@@ -691,14 +762,18 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
       return yield* Fiber.join(fiber).pipe(Effect.timeoutOption(config.registrationWait))
     })
 
-    /** Resumes every swap that is not final and not held by a live claim (after a restart, and on every watcher pass). */
+    /**
+     * Resumes every swap that is not final and not held by a live claim (after a restart, and on every watcher pass),
+     * `RESUME_CONCURRENCY` at once.
+     */
     const resumeUnfinished = Effect.gen(function* () {
       const rows = yield* db.unfinished(yield* Clock.currentTimeMillis)
-      for (const row of rows) {
-        yield* settle(row.tx_in).pipe(
-          Effect.catchAll((e) => Effect.logWarning(`resuming swap ${row.tx_in}: ${e.message}`))
-        )
-      }
+      yield* Effect.forEach(
+        rows,
+        (row) =>
+          settle(row.tx_in).pipe(Effect.catchAll((e) => Effect.logWarning(`resuming swap ${row.tx_in}: ${e.message}`))),
+        { concurrency: RESUME_CONCURRENCY, discard: true }
+      )
       return rows.length
     }).pipe(Effect.withSpan("Settlement.resumeUnfinished"))
 

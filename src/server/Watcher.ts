@@ -1,8 +1,8 @@
 /**
  * The watcher: follows `/stream/transactions` for successful user transactions that deposit into the exchange
  * account, from the last state version it has seen (kept in the database), and settles each one, registered or
- * not (the spec's 'tracking fails but the swap succeeds' case). Each pass first resumes unfinished swaps. Passes run
- * every `watcherPollInterval` on the Clock.
+ * not (the spec's 'tracking fails but the swap succeeds' case), up to `WATCHER_CONCURRENCY` at once. Each pass first
+ * resumes unfinished swaps. Passes run every `watcherPollInterval` on the Clock.
  *
  * A pass that reached the ledger tip then prunes unclaimed quotes that expired over an hour before the earlier of now
  * and the tip's round time: every deposit committed before the tip has been recorded (with its quote) by then, so
@@ -26,6 +26,9 @@ export const WATCHER_POSITION_KEY = "watcher_state_version"
 export const WATCHER_LEASE = "watcher"
 
 const PAGE = 100
+
+/** Deposits of one page the watcher settles at once. */
+export const WATCHER_CONCURRENCY = 16
 
 /** One pass: resume, then settle every new deposit up to the current ledger tip. Returns the deposits seen. */
 export const watchPass = Effect.gen(function* () {
@@ -64,18 +67,23 @@ export const watchPass = Effect.gen(function* () {
       limit_per_page: PAGE,
       ...(cursor === undefined ? {} : { cursor })
     })
-    for (const item of page.items) {
-      if (item.intent_hash !== undefined) {
-        seen++
-        yield* settlement.settle(item.intent_hash).pipe(
+    // The page's deposits are settled side by side (each exactly once, whoever else settles it); the position moves
+    // past the page once all of them are done, so a pass cut short sees the page again (and finds them settled).
+    const deposits = page.items.flatMap((item) => (item.intent_hash === undefined ? [] : [item.intent_hash]))
+    seen += deposits.length
+    yield* Effect.forEach(
+      deposits,
+      (hash) =>
+        settlement.settle(hash).pipe(
           Effect.catchTags({
-            SwapRefused: (e) => Effect.logDebug(`watcher: ${item.intent_hash ?? ""} is not a swap: ${e.reason}`),
+            SwapRefused: (e) => Effect.logDebug(`watcher: ${hash} is not a swap: ${e.reason}`),
             SwapNotFound: (e) => Effect.logWarning(`watcher: ${e.message}`)
           })
-        )
-      }
-      yield* db.setKv(WATCHER_POSITION_KEY, String(item.state_version))
-    }
+        ),
+      { concurrency: WATCHER_CONCURRENCY, discard: true }
+    )
+    const lastItem = page.items[page.items.length - 1]
+    if (lastItem !== undefined) yield* db.setKv(WATCHER_POSITION_KEY, String(lastItem.state_version))
     cursor = page.next_cursor
     if (cursor === undefined) {
       last = tip
