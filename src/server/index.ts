@@ -296,8 +296,19 @@ export const listenExchangeServer = async (
       })
       return
     }
-    res.writeHead(404, { "content-type": "application/json; charset=utf-8" })
+    res.writeHead(404, { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff" })
     res.end(JSON.stringify({ error: "Not found", message: "Not found" }))
+  })
+  // What Node refuses before any handler (a malformed request line, headers past its limit): a JSON error too.
+  http.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy()
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "HPE_REQUEST_TIMEOUT" ? 408 : 400
+    const message = status === 431 ? "Request headers too large" : status === 408 ? "Request timeout" : "Bad request"
+    const body = JSON.stringify({ error: message, message })
+    socket.end(
+      `HTTP/1.1 ${status} ${message}\r\ncontent-type: application/json; charset=utf-8\r\nx-content-type-options: nosniff\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    )
   })
   await new Promise<void>((ok, fail) => {
     http.once("error", fail)

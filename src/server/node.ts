@@ -3,7 +3,13 @@
  *
  * CORS: with `corsOrigins` "*" (the default) any origin may call the API; with a list, a request whose `Origin` is
  * exactly one of them gets it echoed back (with `Vary: Origin`), and any other origin gets no CORS header at all, so
- * browsers refuse it the response (preflights included).
+ * browsers refuse it the response (preflights included). The admin routes never get a CORS header: no web page may
+ * call them, whatever the configuration.
+ *
+ * A request body must be JSON, declared as such (`Content-Type: application/json`): anything else is a 415. Besides
+ * keeping junk out, this closes the admin route to web pages the operator visits: a browser sends a cross-site POST
+ * without asking first only as a form or plain text, and asks (a CORS preflight, refused above) before any JSON one.
+ * Every answer carries `X-Content-Type-Options: nosniff`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ApiRequest, ApiResponse } from "./routes"
@@ -70,6 +76,7 @@ const send = (res: ServerResponse, response: ApiResponse, close: boolean, cors: 
   res.writeHead(response.status, {
     ...cors,
     "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
     ...(response.status === 204 ? {} : { "content-type": "application/json; charset=utf-8" }),
     "content-length": Buffer.byteLength(body),
     ...(close ? { connection: "close" } : {}),
@@ -82,6 +89,10 @@ const send = (res: ServerResponse, response: ApiResponse, close: boolean, cors: 
 const forwardedFor = (header: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof header === "string" ? header : header === undefined ? undefined : header.join(",")
 
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+export const isJsonContentType = (type: string | undefined): boolean =>
+  type !== undefined && /^application\/json\s*(;|$)/i.test(type.trim())
+
 /** A `node:http` handler for the API mounted at `prefix` ("/api"). */
 export const apiNodeHandler =
   (run: (request: ApiRequest) => Promise<ApiResponse>, options: NodeHandlerOptions) =>
@@ -91,6 +102,12 @@ export const apiNodeHandler =
     const method = req.method ?? "GET"
     const hasBody = method === "POST" || method === "PUT" || method === "PATCH"
     const body = hasBody ? await readBody(req, options.maxBodyBytes) : { text: "", tooLarge: false }
+    const admin = path === "/admin" || path.startsWith("/admin/")
+    const cors = admin ? {} : corsHeaders(options.corsOrigins ?? "*", req.headers.origin)
+    if (!body.tooLarge && body.text.trim() !== "" && !isJsonContentType(req.headers["content-type"])) {
+      const message = "The body must be JSON sent as Content-Type: application/json"
+      return send(res, { status: 415, json: { error: message, message } }, false, cors)
+    }
     const response = await run({
       method,
       path,
@@ -99,5 +116,5 @@ export const apiNodeHandler =
       body: hasBody ? body.text : undefined,
       bodyTooLarge: body.tooLarge
     })
-    send(res, response, body.tooLarge, corsHeaders(options.corsOrigins ?? "*", req.headers.origin))
+    send(res, response, body.tooLarge, cors)
   }

@@ -160,12 +160,13 @@ describe("the exchange API, read by the app's client", () => {
 
   it("bodies: an oversized one is a 413 JSON error; a body naming another hash is a 400; CORS preflight", async () => {
     const tx = await unsubmittedIntent(devnet)
+    const json = { "content-type": "application/json" }
     const big = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", body: "x".repeat(10_000) })
     expect(big.status).toBe(413)
     expect(await big.json()).toEqual({ error: "Request body too large", message: "Request body too large" })
-    const mismatch = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", body: JSON.stringify({ tx_hash: "txid_loc1other" }) })
+    const mismatch = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", headers: json, body: JSON.stringify({ tx_hash: "txid_loc1other" }) })
     expect(mismatch.status).toBe(400)
-    const notJson = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", body: "{" })
+    const notJson = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", headers: json, body: "{" })
     expect([notJson.status, await notJson.json()]).toEqual([400, { error: "The body must be JSON { tx_hash }", message: "The body must be JSON { tx_hash }" }])
     const preflight = await fetch(`${http.url}/api/swap/${tx}`, { method: "OPTIONS" })
     expect(preflight.status).toBe(204)
@@ -194,7 +195,11 @@ describe("service modes as the app's client sees them", () => {
     }
 
     const toggle = (enabled: boolean) =>
-      fetch(`${http.url}/api/admin/maintenance`, { method: "POST", body: JSON.stringify({ enabled }) }).then((r) => r.json())
+      fetch(`${http.url}/api/admin/maintenance`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ enabled })
+      }).then((r) => r.json())
     expect(await toggle(true)).toEqual({ maintenance: true })
     try {
       const user = DevnetAddresses.users[1] ?? ""

@@ -6,7 +6,8 @@
  * - someone registers another user's deposit, replays it, or registers a deposit whose fee payer is not the account
  *   the tokens left: only the depositor is paid, once;
  * - `X-Forwarded-For` does not evade the rate limit unless proxy hops are trusted; admin answers on loopback only, by
- *   peer address; CORS allows exactly the configured origins;
+ *   peer address, and to no web page (no CORS header, JSON bodies only: 415 otherwise); CORS allows exactly the
+ *   configured origins; what Node itself refuses is a JSON 4xx too;
  * - refused deposits (route not offered, a token the exchange does not list, below the minimum, above the maximum, in
  *   maintenance), registered many times or found by the watcher, are refunded once, and the refund shows in the
  *   transaction list;
@@ -16,6 +17,7 @@
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { type Server, createServer, request } from "node:http"
+import { connect } from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contentSecurityPolicy, serveStatic } from "../../src/devnet/static"
@@ -39,6 +41,7 @@ import { type FreshStore, STORES } from "./stores"
 const { hUSDC, hUSDT, hETH, GKS, hWBTC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
 type Json = Record<string, unknown>
+const JSON_TYPE = { "content-type": "application/json" }
 
 /** Every transaction that withdrew from the exchange account, with its message. */
 const operatorMessages = async (devnet: Devnet) => (await operatorTransactions(devnet)).items.map(messageOf)
@@ -172,6 +175,7 @@ for (const kind of STORES) {
         message: swapMessage("hUSDC", "hETH")
       })
       const first = await call("POST", `/swap/${tx}`, JSON.stringify({ tx_hash: tx }), {
+        ...JSON_TYPE,
         "x-forwarded-for": attacker.address
       })
       expect(first.status).toBe(200)
@@ -258,7 +262,7 @@ for (const kind of STORES) {
       )
       txs.push({ tx: unregistered, reason: unsupported, resource: GKS })
       // In maintenance the API answers 409, and the watcher refunds the deposit it finds.
-      expect((await call("POST", "/admin/maintenance", JSON.stringify({ enabled: true }))).status).toBe(200)
+      expect((await call("POST", "/admin/maintenance", JSON.stringify({ enabled: true }), JSON_TYPE)).status).toBe(200)
       const before = await balance(devnet, user.address, hUSDC)
       const tx = await transfer(devnet, {
         from: user,
@@ -269,7 +273,7 @@ for (const kind of STORES) {
       })
       expect((await call("POST", `/swap/${tx}`)).status).toBe(409)
       await eventually(async () => ((await balance(devnet, user.address, hUSDC)) === before ? true : undefined), 15_000)
-      expect((await call("POST", "/admin/maintenance", JSON.stringify({ enabled: false }))).status).toBe(200)
+      expect((await call("POST", "/admin/maintenance", JSON.stringify({ enabled: false }), JSON_TYPE)).status).toBe(200)
       txs.push({ tx, reason: IN_MAINTENANCE, resource: hUSDC })
       // Once more through the API and the watcher: nothing moves twice.
       for (const t of txs) await call("POST", `/swap/${t.tx}`)
@@ -350,6 +354,67 @@ for (const kind of STORES) {
         await limited.close()
         await trusting.close()
       }
+    })
+
+    it("a body not sent as JSON is a 415; the admin route answers no web page, even a CORS-allowed one", async () => {
+      const before = await call("GET", "/admin/maintenance")
+      expect(before.json).toEqual({ maintenance: false })
+      const tx = `txid_loc1${"q".repeat(58)}`
+      for (const [path, body] of [
+        ["/admin/maintenance", JSON.stringify({ enabled: true })],
+        [`/swap/${tx}`, JSON.stringify({ tx_hash: tx })]
+      ] as const) {
+        // What a cross-site page can send without a preflight: a form, or plain text.
+        for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+          const r = await call("POST", path, body, { "content-type": type, origin: "https://evil.example" })
+          expect([path, type, r.status, r.json]).toEqual([
+            path,
+            type,
+            415,
+            expect.objectContaining({ error: expect.any(String) })
+          ])
+        }
+        const r = await call("POST", path, body, {})
+        expect([path, "no type", r.status]).toEqual([path, "no type", 415])
+      }
+      expect((await call("GET", "/admin/maintenance")).json).toEqual({ maintenance: false })
+      // A JSON one needs a preflight first, and the admin route's gives no CORS header, even to a configured origin.
+      for (const origin of ["https://app.example", "https://evil.example"]) {
+        const preflight = await call("OPTIONS", "/admin/maintenance", undefined, {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type"
+        })
+        expect([origin, preflight.headers.get("access-control-allow-origin")]).toEqual([origin, null])
+        const get = await call("GET", "/admin/maintenance", undefined, { origin })
+        expect([origin, get.headers.get("access-control-allow-origin")]).toEqual([origin, null])
+      }
+      // Declared JSON (with a charset too) is read; every answer says nosniff.
+      const ok = await call("POST", "/admin/maintenance", JSON.stringify({ enabled: false }), {
+        "content-type": "application/json; charset=utf-8"
+      })
+      expect([ok.status, ok.json]).toEqual([200, { maintenance: false }])
+      expect(ok.headers.get("x-content-type-options")).toBe("nosniff")
+      expect((await call("GET", "/nowhere")).headers.get("x-content-type-options")).toBe("nosniff")
+    })
+
+    it("what Node refuses before any handler (a malformed request line, oversized headers) is a JSON 4xx", async () => {
+      const { port } = new URL(http.url)
+      const rawRequest = (text: string) =>
+        new Promise<string>((ok, fail) => {
+          const socket = connect(Number(port), "127.0.0.1", () => socket.end(text))
+          let answer = ""
+          socket.on("data", (b: Buffer) => (answer += b.toString()))
+          socket.on("close", () => ok(answer))
+          socket.on("error", fail)
+        })
+      const malformed = await rawRequest("GARBAGE / HTTP/9.9\r\n\r\n")
+      expect(malformed).toMatch(/^HTTP\/1\.1 400 /)
+      expect(JSON.parse(malformed.slice(malformed.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "Bad request" })
+      const huge = await rawRequest(`GET /api/health HTTP/1.1\r\nhost: x\r\nx-junk: ${"a".repeat(40_000)}\r\n\r\n`)
+      expect(huge).toMatch(/^HTTP\/1\.1 431 /)
+      expect(JSON.parse(huge.slice(huge.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "Request headers too large" })
+      expect((await call("GET", "/health")).status).toBe(200)
     })
 
     it("CORS allows exactly the configured origins", async () => {

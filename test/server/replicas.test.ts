@@ -445,9 +445,11 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     const [a, b, c] = live() as [Replica, Replica, Replica]
     const health = async (r: Replica) => (await fetch(`${r.url}/api/health`)).status
     const toggle = (r: Replica, enabled: boolean) =>
-      fetch(`${r.url}/api/admin/maintenance`, { method: "POST", body: JSON.stringify({ enabled }) }).then(
-        (x) => x.status
-      )
+      fetch(`${r.url}/api/admin/maintenance`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ enabled })
+      }).then((x) => x.status)
     expect(await Promise.all([health(a), health(b), health(c)])).toEqual([200, 200, 200])
     expect(await toggle(a, true)).toBe(200)
     await until(
