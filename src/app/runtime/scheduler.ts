@@ -25,23 +25,15 @@ const MAX_OPS_BEFORE_YIELD = 2048
 
 /** In the browser: MessageChannel for the next task, queueMicrotask, performance.now. */
 export const browserSliceOptions = (budgetMs: number): SlicedSchedulerOptions => {
+  const channel = new MessageChannel()
   const pending: Array<() => void> = []
-  let channel: MessageChannel | undefined
-  // Made on first use, and never keeping a process alive (the build prerenders the app in Node).
-  const port = () => {
-    if (channel === undefined) {
-      channel = new MessageChannel()
-      channel.port1.onmessage = () => pending.shift()?.()
-      ;(channel.port1 as { unref?: () => void }).unref?.()
-    }
-    return channel.port2
-  }
+  channel.port1.onmessage = () => pending.shift()?.()
   return {
     budgetMs,
     now: () => performance.now(),
     macrotask: (f) => {
       pending.push(f)
-      port().postMessage(null)
+      channel.port2.postMessage(null)
     },
     microtask: (f) => queueMicrotask(f)
   }
