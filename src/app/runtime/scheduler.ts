@@ -65,24 +65,7 @@ export const makeSlicedScheduler = (options: SlicedSchedulerOptions): Scheduler.
     touch()
     const batch = tasks.buckets
     tasks.buckets = []
-    const queued = batch.flatMap(([priority, bucket]) => bucket.map((task) => [priority, task] as const))
-    for (let i = 0; i < queued.length; i++) {
-      const entry = queued[i]
-      if (entry === undefined) continue
-      // Out of budget with work left: the rest waits for the next task, ahead of anything queued meanwhile.
-      if (i > 0 && spent()) {
-        const later = tasks.buckets
-        tasks.buckets = []
-        for (const [priority, task] of queued.slice(i)) tasks.scheduleTask(task, priority)
-        for (const [priority, bucket] of later) for (const task of bucket) tasks.scheduleTask(task, priority)
-        if (!scheduled) {
-          scheduled = true
-          macrotask(drain)
-        }
-        return
-      }
-      entry[1]()
-    }
+    for (const [, bucket] of batch) for (const task of bucket) task()
   }
 
   return {
