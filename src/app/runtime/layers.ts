@@ -12,7 +12,6 @@ import { Overlays } from "../services/Overlays"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
-import { browserSliceOptions, makeSlicedScheduler } from "./scheduler"
 import { lazyGateway } from "../../gateway/lazy"
 import { ToolkitGateway } from "../../toolkit/gateway"
 import { lazyWalletRequest } from "../../toolkit/lazy"
@@ -81,18 +80,9 @@ export const makeLedgerParts = (config: AppConfigShape, parts: ToolkitParts) => 
 export const makeSwapLayer = (celebration: Layer.Layer<Celebration> = Celebration.Live) =>
   SwapMachine.Default.pipe(Layer.provideMerge(Layer.mergeAll(SwapWallet.Live, celebration)))
 
-/** Effect work per browser task before the app's fibers continue in the next one (see runtime/scheduler.ts). */
-export const SLICE_MS = 8
-
-/**
- * The live services graph of the browser app; main.tsx is the only caller. Built and run on the time-sliced
- * scheduler, so neither the build nor any later burst of Effect work holds the main thread for long.
- */
+/** The live services graph of the browser app; main.tsx is the only caller. */
 export const makeAppLayer = (config: AppConfigShape) => {
   const ledger = makeLedgerLayer(config).pipe(Layer.provideMerge(BrowserPlatform))
   const services = makeServicesLayer(config).pipe(Layer.provideMerge(ledger))
-  return makeSwapLayer().pipe(
-    Layer.provideMerge(WalletSessionLive.pipe(Layer.provideMerge(services))),
-    Layer.provide(Layer.setScheduler(makeSlicedScheduler(browserSliceOptions(SLICE_MS))))
-  )
+  return makeSwapLayer().pipe(Layer.provideMerge(WalletSessionLive.pipe(Layer.provideMerge(services))))
 }

@@ -9,36 +9,7 @@ import { BootFailure, PageSkeleton, TaglineView, WalletButtonPlaceholder, Welcom
 
 type LiveModule = typeof import("../live")
 
-/**
- * The live half's code in stages, each evaluated in a browser task of its own (importing a module evaluates whatever
- * of its static imports has not run yet, all in one task): Effect's core, Schema, streams, the platform, the app's
- * services, then the live chunk itself. Between stages the browser may paint and handle input.
- */
-const STAGES: ReadonlyArray<() => Promise<unknown>> = [
-  () => import("../runtime/stages/effect"),
-  () => import("../runtime/stages/schema"),
-  () => import("../runtime/stages/stream"),
-  () => import("../runtime/stages/platform"),
-  () => import("../runtime/stages/services")
-]
-
-/** Lets the browser run other tasks (a paint, input) before the next stage. */
-export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
-
-let loading: Promise<LiveModule> | undefined
-
-/** Loads the live chunk once, in stages; a failed load is forgotten, so the next caller tries again. */
-export const loadLiveModule = (): Promise<LiveModule> =>
-  (loading ??= (async () => {
-    for (const stage of STAGES) {
-      await stage()
-      await nextTask()
-    }
-    return import("../live")
-  })().catch((error: unknown) => {
-    loading = undefined
-    throw error
-  }))
+export const loadLiveModule = (): Promise<LiveModule> => import("../live")
 
 const island = <P extends object>(pick: (m: LiveModule) => ComponentType<P>, fallback: ReactNode) => {
   const Live = lazy(() => loadLiveModule().then((m) => ({ default: pick(m) })))

@@ -50,10 +50,7 @@ export interface Mounted {
 export const mountApp = async (container: HTMLElement, router: AppRouter, live: LiveResource): Promise<Mounted> => {
   const app = appTree(router, live)
   if (firstPaint() === "page") {
-    // The live half first, then the route: the route's chunk shares the live half's code, and whichever module is
-    // imported first evaluates that code in one task (the live half loads it in stages, islands.tsx).
-    const boot = await live.promise
-    await router.load()
+    const [boot] = await Promise.all([live.promise, router.load()])
     if (hydratable(router, boot)) {
       // Render the router's tree as its server render did (TanStack's own hydration marks the router the same way).
       router.ssr = { manifest: undefined }
