@@ -1,6 +1,6 @@
 import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse, KeyValueStore } from "@effect/platform"
 import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
-import { act, render } from "@testing-library/react"
+import { act, render, waitFor } from "@testing-library/react"
 import {
   Cause,
   type Duration,
@@ -207,6 +207,14 @@ export const renderApp = async (options: HarnessOptions = {}) => {
   )
   await act(() => router.load())
   await settle()
+  // A lazily loaded route module (the 404 page, say) is a real dynamic import, not clock-driven: on a busy machine it
+  // can take longer than one tick, so wait (in real time) until the page has replaced its loading placeholder.
+  await waitFor(
+    () => {
+      if (view.container.querySelector('[data-testid="page-loading"]') !== null) throw new Error("page still loading")
+    },
+    { timeout: 15_000 }
+  )
   return { ...view, ...harnessOf(runtime, navigations, requests, logs), router }
 }
 
