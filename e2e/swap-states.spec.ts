@@ -48,6 +48,8 @@ test("rejecting in the wallet: 'Swap canceled', nothing sent, and nothing is rec
 })
 
 test("a pair outside the accepted routes says 'Invalid route'", async ({ page }, info) => {
+  // Connecting with the auto-approving wallet alone takes 15-20 s on a loaded 2-core machine.
+  test.setTimeout(60_000)
   await connect(page, "auto")
   await page.getByRole("button", { name: "hUSDC To token" }).click()
   await page.getByPlaceholder("Search tokens...").fill("btc")
