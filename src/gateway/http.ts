@@ -6,7 +6,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientError } from "@effect/platform"
 import { Clock, Duration, Effect, Either, Option, ParseResult, Schema } from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
-import { decodeResponse } from "./decode.js"
+import { decodeJson } from "./decode.js"
 import { isRetryable, parseRetryAfter } from "./config.js"
 import { makeLimiter, type Outcome } from "./limiter.js"
 import type { DecodeIssue, GatewayError } from "./errors.js"
@@ -213,7 +213,7 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
           })
         )
       }
-      const decoded = decodeResponse(response, json.value)
+      const decoded = decodeJson(response, json.value)
       return Either.isRight(decoded)
         ? Effect.succeed(decoded.right)
         : Effect.fail(new GatewayDecodeError({ path, issues: decodeIssues(decoded.left) }))

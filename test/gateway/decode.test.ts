@@ -4,9 +4,9 @@
  * rejected with their path, also in a large page.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, ParseResult, Schema } from "effect"
+import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import { readdirSync } from "node:fs"
-import { decodeResponse, decodeTwin } from "../../src/gateway/decode.js"
+import { decodeJson, decodeJsonFast, decodeResponse, decodeTwin } from "../../src/gateway/decode.js"
 import {
   StateEntityDetailsResponse,
   StateEntityFungiblesPageResponse,
@@ -15,7 +15,7 @@ import {
   TransactionStatusResponse
 } from "../../src/gateway/index.js"
 import { accountAddress, makeFakeGateway } from "./fake-gateway.js"
-import { fakeHttp, fixture, fixturesDir, withGateway } from "./support.js"
+import { fakeHttp, fixture, fixturesDir, fixtureText, withGateway } from "./support.js"
 
 type AnySchema = Schema.Schema<unknown, unknown, never>
 
@@ -44,6 +44,15 @@ const expectSameAsCanonical = (schema: AnySchema, input: unknown, label: string,
   if (Either.isRight(fast) && Either.isRight(slow)) expect(fast.right, label).toStrictEqual(slow.right)
   if (issues && Either.isLeft(fast) && Either.isLeft(slow))
     expect(issuesOf(fast.left), label).toEqual(issuesOf(slow.left))
+  // What the client runs on a parsed body (every input here is plain JSON): its fast path accepts exactly the same
+  // inputs with the same values, and its error is the canonical one.
+  const jsonFast = decodeJsonFast(schema, input)
+  expect(Option.isSome(jsonFast), label).toBe(Either.isRight(slow))
+  if (Option.isSome(jsonFast) && Either.isRight(slow)) expect(jsonFast.value, label).toStrictEqual(slow.right)
+  if (issues) {
+    const json = decodeJson(schema, input)
+    if (Either.isLeft(json) && Either.isLeft(slow)) expect(issuesOf(json.left), label).toEqual(issuesOf(slow.left))
+  }
   return fast
 }
 
@@ -116,6 +125,18 @@ describe("fast response decoding", () => {
     expect(checked).toBeGreaterThan(1000)
     // Most mutations hit required or typed fields and must be rejected; opaque subtrees and nullable fields accept.
     expect(rejected).toBeGreaterThan(checked / 3)
+  })
+
+  it("keys a schema does not declare are dropped, also keys named like Object.prototype's or __proto__", () => {
+    const base = fixtureText("transaction_status__committed_success.json").trim()
+    for (const extra of ['"extra":1', '"toString":"x"', '"__proto__":{"status":"x"}', '"constructor":null']) {
+      // Parsed from text, so `__proto__` is an own key as in a response body.
+      const input = JSON.parse(`{${extra},${base.slice(1)}`) as Json
+      const fast = expectSameAsCanonical(TransactionStatusResponse as unknown as AnySchema, input, extra)
+      if (Either.isLeft(fast)) throw new Error(`${extra}: did not decode`)
+      expect(Object.keys(fast.right as object), extra).not.toContain(extra.split('"')[1])
+      expect(Object.keys(fast.right as object).length, extra).toBe(Object.keys(input as object).length - 1)
+    }
   })
 
   it("a large page: equal to canonical, nulls become absent, unknown variants are kept", () => {

@@ -3,10 +3,16 @@
  * unknown-variant fallback, ledger state, paging mixins, public keys and metadata.
  */
 import { ParseResult, Schema, SchemaAST } from "effect"
-import { TaggedUnionSpec, type TaggedUnionSpecValue } from "./spec.js"
+import { nullDroppingDecodes, TaggedUnionSpec, type TaggedUnionSpecValue } from "./spec.js"
 
 /** An optional field that also accepts `null` on decode (the Gateway omits nulls, opaque subtrees keep them). */
-export const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
+export const opt = <S extends Schema.Schema.All>(schema: S) => {
+  const field = Schema.optionalWith(schema, { nullable: true })
+  // Its decode is `Option.filter(isNotNull)` (see Schema.optionalWith); the fast decoder (../decode.ts) applies it as
+  // "drop a null" without an Option per key.
+  if (field.ast._tag === "PropertySignatureTransformation") nullDroppingDecodes.add(field.ast.decode)
+  return field
+}
 
 /** An opaque JSON object (receipts, programmatic SBOR, component state): kept as it came. */
 export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -297,7 +303,10 @@ export const ProgrammaticScryptoSborValue: Schema.Schema<ProgrammaticScryptoSbor
   })
 ) as unknown as Schema.Schema<ProgrammaticScryptoSborValue, unknown>
 
-export const ScryptoSborValue = Schema.Struct({ raw_hex: Schema.String, programmatic_json: ProgrammaticScryptoSborValue })
+export const ScryptoSborValue = Schema.Struct({
+  raw_hex: Schema.String,
+  programmatic_json: ProgrammaticScryptoSborValue
+})
 export type ScryptoSborValue = typeof ScryptoSborValue.Type
 
 export const NonFungibleGlobalId = Schema.Struct({ resource_address: Schema.String, non_fungible_id: Schema.String })

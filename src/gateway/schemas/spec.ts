@@ -11,3 +11,10 @@ export interface TaggedUnionSpecValue {
   /** The unknown-variant fallback. */
   readonly fallback: SchemaAST.AST
 }
+
+/**
+ * The property-signature `decode` functions of {@link ../schemas/common.ts opt} fields (`optionalWith(s, { nullable:
+ * true })`): `Option.filter(isNotNull)`, i.e. a present `null` becomes absent and any other value stays as it is. The
+ * fast decoder applies them without building an Option per present key.
+ */
+export const nullDroppingDecodes = new WeakSet<object>()
