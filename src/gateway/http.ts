@@ -3,8 +3,21 @@
  * typed errors, retries for reads and Schema decoding of every body.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import type { HttpClientError } from "@effect/platform"
-import { Clock, Duration, Effect, Either, Option, ParseResult, Schema } from "effect"
+import type { HttpClientError, HttpClientResponse } from "@effect/platform"
+import {
+  Cause,
+  Duration,
+  Effect,
+  Either,
+  Exit,
+  Fiber,
+  FiberId,
+  FiberRefs,
+  Option,
+  ParseResult,
+  Runtime,
+  Schema
+} from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
 import { decodeJson } from "./decode.js"
 import { isRetryable, parseRetryAfter } from "./config.js"
@@ -62,13 +75,17 @@ const parseJson = (text: string): Option.Option<unknown> => {
   }
 }
 
+/** The HttpClient's `currentTracerDisabledWhen` this client sets: no span for any of its requests. */
+const everyRequest = () => true
+
 /**
- * Runs `effect` with the HttpClient's per-request spans and trace propagation off, for every request it sends (the
- * FiberRefs are inherited by the fibers it forks). Set once around a paging helper instead of around each request.
+ * Runs `effect` with the HttpClient's per-request spans and trace propagation off (the FiberRefs are inherited by the
+ * fibers it forks). Set once around a paging helper: its requests then find them set and fork their exchange with the
+ * caller's FiberRefs as they are. Requests sent without it set them on their exchange's fiber instead.
  */
 export const withoutHttpSpans = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   effect.pipe(
-    Effect.locally(HttpClient.currentTracerDisabledWhen, () => true),
+    Effect.locally(HttpClient.currentTracerDisabledWhen, everyRequest),
     Effect.locally(HttpClient.currentTracerPropagation, false)
   )
 
@@ -77,18 +94,38 @@ export type GatewayCall = <Req, ReqI, Res, ResI>(
   request: Req
 ) => Effect.Effect<Res, GatewayError>
 
-/** Builds the `call` function for one client: it owns the adaptive limiter that bounds requests in flight. */
+/** What one exchange's fiber returns: the answer's status and body (headers are read only for an error status). */
+interface Answer {
+  readonly response: HttpClientResponse.HttpClientResponse
+  readonly text: string
+}
+
+/** One attempt in flight: its exchange's fiber and when it times out (see the deadline sweep). */
+interface InFlight {
+  readonly deadline: number
+  readonly fiber: Fiber.RuntimeFiber<Answer, HttpClientError.HttpClientError>
+  timedOut: boolean
+}
+
+/**
+ * Builds the `call` function for one client: it owns the adaptive limiter that bounds requests in flight, and one
+ * deadline sweep for the timeouts of all of them.
+ *
+ * The request path is written for its per-request cost (bench:gateway; issue 17). An attempt is one `Effect.async` in
+ * the caller's fiber: it takes a limiter slot (or queues for one) and runs the HTTP exchange (`execute`, then the body's
+ * text) in a fiber of its own, started at once with the caller's FiberRefs; that fiber's end settles everything
+ * synchronously: the slot goes back with the answer's health, an error status becomes a {@link GatewayResponseError}
+ * (its `retry-after` pauses the client), a 2xx body is decoded, and the caller resumes. Timeouts are not a timer per
+ * request: every attempt of the client goes into one insertion-ordered set (the timeout is the same for all, so the
+ * first is the next to expire) and a single sweep fiber sleeps until the first deadline, interrupts what is overdue
+ * and sleeps again; it stops when nothing is in flight, so no timer outlives the client's requests. No span per request
+ * (one per public method, Effect.fn in Gateway.ts).
+ */
 export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
   Effect.gen(function* () {
-    // One span per public method (Effect.fn in Gateway.ts), none per HTTP request: a span per request was a large
-    // share of the client's CPU on paged reads (bench:gateway). `call` sets the HttpClient's tracer FiberRefs around
-    // each request; `callBuilt` relies on its caller having set them once for all its requests ({@link withoutHttpSpans}),
-    // which saves two FiberRef updates and restores per request.
-    const raw = yield* HttpClient.HttpClient
-    const client = raw.pipe(
-      HttpClient.withTracerPropagation(false),
-      HttpClient.withTracerDisabledWhen(() => true)
-    )
+    const client = yield* HttpClient.HttpClient
+    // The clock of the context the client is built in (the TestClock in tests), read synchronously per attempt.
+    const clock = yield* Effect.clock
     const limiter = makeLimiter({ initial: config.concurrency, max: config.maxConcurrency })
     const policy = config.retry
     const retryAfterCap = Duration.toMillis(policy.maxRetryAfter)
@@ -96,78 +133,167 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
     const maxDelay = Duration.toMillis(policy.maxDelay)
     const timeoutMillis = Duration.toMillis(config.timeout)
 
-    const transportError = (path: string) => (error: HttpClientError.HttpClientError) =>
-      new GatewayTransportError({ path, reason: error.reason, cause: error })
+    // --- the deadline sweep ---------------------------------------------------------------------------------------
 
-    const classify = (
-      result: { readonly _tag: "Success" } | { readonly _tag: "Failure"; readonly error: GatewayError }
-    ): Outcome => {
-      if (result._tag === "Success") return "healthy"
-      const error = result.error
-      if (error._tag === "GatewayTimeoutError") return "overload"
-      if (error._tag === "GatewayResponseError" && (error.status === 429 || error.status >= 500)) return "overload"
-      return "neutral"
+    const inFlight = new Set<InFlight>()
+    let sweeper: Fiber.RuntimeFiber<void> | undefined
+    /** Interrupts every attempt past its deadline, then sleeps until the next one; ends when none is in flight. */
+    const sweep: Effect.Effect<void> = Effect.suspend(() => {
+      const now = clock.unsafeCurrentTimeMillis()
+      for (const entry of inFlight) {
+        // Deadlines grow in insertion order (one timeout for all), so the first one not yet due is the next to be.
+        if (entry.deadline > now) return Effect.zipRight(clock.sleep(Duration.millis(entry.deadline - now)), sweep)
+        inFlight.delete(entry)
+        entry.timedOut = true
+        entry.fiber.unsafeInterruptAsFork(FiberId.none)
+      }
+      sweeper = undefined
+      return Effect.void
+    })
+    const track = (entry: InFlight, runtime: Runtime.Runtime<never>) => {
+      inFlight.add(entry)
+      if (sweeper === undefined) sweeper = Runtime.runFork(runtime)(sweep)
+    }
+    const untrack = (entry: InFlight) => {
+      if (!inFlight.delete(entry) || inFlight.size > 0 || sweeper === undefined) return
+      // Nothing left in flight: stop the sweep's timer now rather than when the last deadline would have passed.
+      sweeper.unsafeInterruptAsFork(FiberId.none)
+      sweeper = undefined
     }
 
-    /** One attempt, holding a slot of the limiter only while the request is in flight (not while decoding). */
-    const attempt = (
-      client: HttpClient.HttpClient,
+    // --- one attempt ----------------------------------------------------------------------------------------------
+
+    const exchange = (request: HttpClientRequest.HttpClientRequest) =>
+      Effect.flatMap(client.execute(request), (response) =>
+        Effect.map(response.text, (text): Answer => ({ response, text }))
+      )
+
+    /** A non-2xx answer as an error; a 429 or 5xx with `retry-after` pauses every new request of the client. */
+    const responseError = (path: string, answer: Answer): GatewayResponseError => {
+      const { status } = answer.response
+      const errorResponse = Option.flatMap(parseJson(answer.text), decodeErrorResponse)
+      const retryAfter =
+        status === 429 || status >= 500
+          ? parseRetryAfter(answer.response.headers["retry-after"], clock.unsafeCurrentTimeMillis())
+          : Option.none()
+      if (Option.isSome(retryAfter))
+        limiter.pauseUntil(clock.unsafeCurrentTimeMillis() + Math.min(retryAfter.value, retryAfterCap))
+      return new GatewayResponseError({
+        path,
+        status,
+        body: answer.text,
+        ...(Option.isSome(errorResponse) ? { errorResponse: errorResponse.value } : {}),
+        ...(Option.isSome(retryAfter) ? { retryAfterMillis: retryAfter.value } : {})
+      })
+    }
+
+    /**
+     * One attempt: waits out a pause, then an `Effect.async` that takes a slot (or queues), starts the exchange's
+     * fiber and resumes when it ends. Interrupting the caller gives a queued place up, or interrupts the exchange and
+     * waits for it to end (its slot is then back).
+     */
+    const attempt = <Res, ResI>(
       path: string,
       request: HttpClientRequest.HttpClientRequest,
+      response: Schema.Schema<Res, ResI>,
       priority: boolean
-    ) =>
-      limiter.run(
-        client.execute(request).pipe(
-          Effect.flatMap((response) =>
-            Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
-          ),
-          Effect.mapError(transportError(path)),
-          Effect.timeoutFail({
-            duration: config.timeout,
-            onTimeout: () => new GatewayTimeoutError({ path, timeoutMillis })
-          }),
-          Effect.flatMap(({ status, headers, text }): Effect.Effect<string, GatewayError> => {
-            if (status >= 200 && status < 300) return Effect.succeed(text)
-            return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-              const errorResponse = Option.flatMap(parseJson(text), decodeErrorResponse)
-              const retryAfter =
-                status === 429 || status >= 500 ? parseRetryAfter(headers["retry-after"], now) : Option.none()
-              if (Option.isSome(retryAfter)) limiter.pauseUntil(now + Math.min(retryAfter.value, retryAfterCap))
-              return Effect.fail(
-                new GatewayResponseError({
-                  path,
-                  status,
-                  body: text,
-                  ...(Option.isSome(errorResponse) ? { errorResponse: errorResponse.value } : {}),
-                  ...(Option.isSome(retryAfter) ? { retryAfterMillis: retryAfter.value } : {})
+    ): Effect.Effect<Res, GatewayError> =>
+      Effect.suspend(() => {
+        const pausedFor = limiter.state().pausedUntil - clock.unsafeCurrentTimeMillis()
+        if (pausedFor > 0)
+          return Effect.zipRight(clock.sleep(Duration.millis(pausedFor)), attempt(path, request, response, priority))
+        return Effect.withFiberRuntime<Res, GatewayError>((caller, status) => {
+          // The caller's FiberRefs, with the HttpClient's tracing off unless a paging helper already turned it off.
+          const spansOff =
+            caller.getFiberRef(HttpClient.currentTracerDisabledWhen) === everyRequest &&
+            caller.getFiberRef(HttpClient.currentTracerPropagation) === false
+          const runtime = Runtime.make({
+            context: caller.currentContext,
+            runtimeFlags: status.runtimeFlags,
+            fiberRefs: spansOff
+              ? caller.getFiberRefs()
+              : FiberRefs.updateManyAs(caller.getFiberRefs(), {
+                  forkAs: caller.id(),
+                  entries: [
+                    [HttpClient.currentTracerDisabledWhen, [[caller.id(), everyRequest]]],
+                    [HttpClient.currentTracerPropagation, [[caller.id(), false]]]
+                  ]
                 })
-              )
+          })
+          return Effect.async<Res, GatewayError>((resume) => {
+            let fiber: InFlight["fiber"] | undefined
+            const start = (sentAt: number, immediate: boolean) => {
+              const started = Runtime.runFork(runtime)(exchange(request), { immediate })
+              fiber = started
+              const entry: InFlight = {
+                deadline: clock.unsafeCurrentTimeMillis() + timeoutMillis,
+                fiber: started,
+                timedOut: false
+              }
+              track(entry, runtime)
+              started.addObserver((exit) => {
+                untrack(entry)
+                const settled = settle(path, response, entry, exit)
+                limiter.release(sentAt, settled.outcome)
+                resume(settled.effect)
+              })
+            }
+            // A queued attempt starts from another fiber's end: scheduled, not run there, so that a chain of answers
+            // that complete at once (a synchronous HttpClient) does not nest.
+            const leave = limiter.enter((sentAt) => start(sentAt, false), priority)
+            return Effect.suspend(() => {
+              if (leave !== undefined && leave()) return Effect.void
+              return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
             })
           })
-        ),
-        classify,
-        priority
-      )
+        })
+      })
+
+    /** The end of an exchange: what the caller resumes with, and what it tells the limiter about the server. */
+    const settle = <Res, ResI>(
+      path: string,
+      response: Schema.Schema<Res, ResI>,
+      entry: InFlight,
+      exit: Exit.Exit<Answer, HttpClientError.HttpClientError>
+    ): { readonly outcome: Outcome; readonly effect: Effect.Effect<Res, GatewayError> } => {
+      if (Exit.isSuccess(exit)) {
+        const answer = exit.value
+        const status = answer.response.status
+        if (status >= 200 && status < 300)
+          return { outcome: "healthy", effect: decodeBody(path, response, answer.text) }
+        const error = responseError(path, answer)
+        return { outcome: status === 429 || status >= 500 ? "overload" : "neutral", effect: Effect.fail(error) }
+      }
+      if (entry.timedOut && Cause.isInterruptedOnly(exit.cause))
+        return { outcome: "overload", effect: Effect.fail(new GatewayTimeoutError({ path, timeoutMillis })) }
+      const failure = Cause.failureOption(exit.cause)
+      return Option.isSome(failure)
+        ? {
+            outcome: "neutral",
+            effect: Effect.fail(new GatewayTransportError({ path, reason: failure.value.reason, cause: failure.value }))
+          }
+        : { outcome: "neutral", effect: Effect.failCause(exit.cause as Cause.Cause<never>) }
+    }
 
     /**
      * Sends with retries: a retryable failure (429, 5xx, transport, timeout) of a read is tried again after its
      * `retry-after` (capped at `maxRetryAfter`) or else `baseDelay × factor^n` (capped at `maxDelay`), at most
      * `retries` times in all. Retries go before first attempts in the limiter's queue.
      */
-    const send = (
-      client: HttpClient.HttpClient,
+    const send = <Res, ResI>(
       path: string,
       request: HttpClientRequest.HttpClientRequest,
+      response: Schema.Schema<Res, ResI>,
       retry: boolean
     ) => {
-      const loop = (retried: number): Effect.Effect<string, GatewayError> =>
-        Effect.catchAll(attempt(client, path, request, retried > 0), (error) => {
+      const loop = (retried: number): Effect.Effect<Res, GatewayError> =>
+        Effect.catchAll(attempt(path, request, response, retried > 0), (error) => {
           if (!retry || retried >= policy.retries || !isRetryable(error)) return Effect.fail(error)
           const delay =
             error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined
               ? Math.min(error.retryAfterMillis, retryAfterCap)
               : Math.min(baseDelay * Math.pow(policy.factor, retried), maxDelay)
-          return Effect.zipRight(Effect.sleep(Duration.millis(delay)), loop(retried + 1))
+          return Effect.zipRight(clock.sleep(Duration.millis(delay)), loop(retried + 1))
         })
       return loop(0)
     }
@@ -225,23 +351,20 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
         if (Either.isLeft(body)) return Effect.fail(body.left)
         const base = baseRequest(endpoint.path)
         const request = body.right === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body.right)
-        return Effect.flatMap(send(client, endpoint.path, request, endpoint.retry), (text) =>
-          decodeBody(endpoint.path, endpoint.response, text)
-        )
+        return send(endpoint.path, request, endpoint.response, endpoint.retry)
       })
 
     /**
      * `call` for requests this client builds itself from typed values (the paging helpers): the body is sent as it
-     * is, without a Schema encode (the request schemas' encode is the identity on such values). Run it inside
-     * {@link withoutHttpSpans} (set once around a helper's whole run): it does not set the tracer FiberRefs itself.
+     * is, without a Schema encode (the request schemas' encode is the identity on such values). Best run inside
+     * {@link withoutHttpSpans} (set once around a helper's whole run), so that no request has to set the tracer
+     * FiberRefs on its exchange's fiber.
      */
     const callBuilt: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
       Effect.suspend((): Effect.Effect<Res, GatewayError> => {
         const base = baseRequest(endpoint.path)
         const request = endpoint.request === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, value)
-        return Effect.flatMap(send(raw, endpoint.path, request, endpoint.retry), (text) =>
-          decodeBody(endpoint.path, endpoint.response, text)
-        )
+        return send(endpoint.path, request, endpoint.response, endpoint.retry)
       })
 
     return { call, callBuilt, limiter }

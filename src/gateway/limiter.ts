@@ -38,6 +38,15 @@ export interface AdaptiveLimiter {
   ) => Effect.Effect<A, E, R>
   readonly pauseUntil: (epochMillis: number) => void
   readonly state: () => LimiterState
+  /**
+   * The callback form of `run` (what the client's request path uses, without an Effect per step): when a slot is free
+   * and nobody waits, takes it and calls `onSlot(sentAt)` at once and returns undefined; otherwise queues `onSlot` (in
+   * order, `priority` first) and returns a function that gives the place up (it answers false when the slot was
+   * already granted). Pauses are the caller's to wait out (see `pausedUntil` in `state`). Whoever got a slot must
+   * `release` it once with the answer's `Outcome`.
+   */
+  readonly enter: (onSlot: (sentAt: number) => void, priority: boolean) => (() => boolean) | undefined
+  readonly release: (sentAt: number, outcome: Outcome) => void
 }
 
 export const makeLimiter = (options: { readonly initial: number; readonly max: number }): AdaptiveLimiter => {
@@ -73,6 +82,26 @@ export const makeLimiter = (options: { readonly initial: number; readonly max: n
       threshold = limit
     }
     wake()
+  }
+
+  const enter: AdaptiveLimiter["enter"] = (onSlot, priority) => {
+    if (waiting.length === 0 && inFlight < Math.floor(limit)) {
+      take()
+      onSlot(epoch)
+      return undefined
+    }
+    let granted = false
+    const waiter = () => {
+      granted = true
+      onSlot(epoch)
+    }
+    if (priority) waiting.unshift(waiter)
+    else waiting.push(waiter)
+    return () => {
+      if (granted) return false
+      waiting.splice(waiting.indexOf(waiter), 1)
+      return true
+    }
   }
 
   /** A slot, in order (retries first); interruption while waiting gives nothing up. */
@@ -121,6 +150,8 @@ export const makeLimiter = (options: { readonly initial: number; readonly max: n
     pauseUntil: (t) => {
       if (t > pausedUntil) pausedUntil = t
     },
-    state: () => ({ limit: Math.floor(limit), inFlight, waiting: waiting.length, pausedUntil, halvings, peak })
+    state: () => ({ limit: Math.floor(limit), inFlight, waiting: waiting.length, pausedUntil, halvings, peak }),
+    enter,
+    release
   }
 }
