@@ -345,6 +345,54 @@ describe("retries (TestClock)", () => {
     })
   )
 
+  it.effect(
+    "timeouts come from one sweep: each attempt times out at its own deadline, answered ones never, and no timer is left once nothing is in flight",
+    () =>
+      Effect.gen(function* () {
+        const status = {
+          ledger_state: ledgerState(5),
+          status: "Pending",
+          intent_status: "Pending",
+          intent_status_description: "pending",
+          known_payloads: []
+        }
+        // txid_hung never answers; txid_slow answers after 2 s; txid_late is sent 1 s after the others.
+        const fake = fakeHttp((req) => {
+          const id = (req.body as { intent_hash: string }).intent_hash
+          if (id === "txid_hung" || id === "txid_late") return Effect.never
+          return Effect.as(Effect.sleep("2 seconds"), { body: status })
+        })
+        const fiber = yield* Effect.fork(
+          withGateway(
+            fake,
+            (g) =>
+              Effect.all(
+                [
+                  Effect.either(g.transaction.status("txid_hung")),
+                  Effect.either(g.transaction.status("txid_slow")),
+                  Effect.either(Effect.delay(g.transaction.status("txid_late"), "1 second"))
+                ],
+                { concurrency: "unbounded" }
+              ),
+            { ...noRetry, timeout: "3 seconds" }
+          )
+        )
+        yield* TestClock.adjust("2999 millis")
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 millis")
+        // The hung request timed out at 3 s; the late one (sent at 1 s) is still waiting.
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 second")
+        const [hung, slow, late] = yield* Fiber.join(fiber)
+        expect(hung._tag === "Left" && hung.left._tag).toBe("GatewayTimeoutError")
+        expect(slow._tag).toBe("Right")
+        expect(late._tag === "Left" && late.left._tag).toBe("GatewayTimeoutError")
+        expect(fake.recorded).toHaveLength(3)
+        // Nothing in flight: the sweep stopped, so no sleep of the client keeps a timer (or the process) alive.
+        expect(yield* TestClock.sleeps()).toHaveLength(0)
+      })
+  )
+
   it.effect("a request that never answers is a GatewayTimeoutError after the configured timeout", () =>
     Effect.gen(function* () {
       const hung = fakeHttp(() => Effect.never)
