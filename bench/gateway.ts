@@ -16,11 +16,15 @@
  *
  * Flags: `--rounds N` (default 2), `--clients ours,high,sdk,limited` (which rows to run), `--decode` (only the
  * in-process decode micro-bench).
+ *
+ * `--instructions` (needs valgrind): instead of CPU seconds, which a shared machine makes noisy, counts the instructions
+ * each client's process executes for one load (callgrind, all threads: JIT and GC included), ours and the SDK's side
+ * by side, `--accounts N` (default 200) after `--warm N` unmeasured loads (default 3), `--runs N` measured (default 2).
  */
 import { FetchHttpClient } from "@effect/platform"
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
 import { Effect, Layer, ParseResult, Schema } from "effect"
-import { fork } from "node:child_process"
+import { execFile, fork, spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -31,7 +35,7 @@ import {
   StateEntityDetailsResponse,
   StateEntityFungiblesPageResponse
 } from "../src/gateway/index.js"
-import { decodeResponse } from "../src/gateway/decode.js"
+import { decodeJson } from "../src/gateway/decode.js"
 import { accountAddress, makeFakeGateway } from "../test/gateway/fake-gateway.js"
 
 const ACCOUNTS = 2000
@@ -203,7 +207,7 @@ const median = (xs: ReadonlyArray<number>) => {
 
 /**
  * In-process decode cost of the bench's two response shapes (median of `n` runs after a warm-up): JSON.parse, the
- * canonical `ParseResult.decodeUnknownEither(schema)`, and what the client runs (`decodeResponse`, the compiled fast decoder).
+ * canonical `ParseResult.decodeUnknownEither(schema)`, and what the client runs (`decodeJson`, the compiled fast decoder).
  */
 const decodeBench = () => {
   const fake = makeFakeGateway({ accounts: 20, fungiblesPerAccount: FUNGIBLES, pageSize: PAGE_SIZE })
@@ -230,7 +234,7 @@ const decodeBench = () => {
     const canonical = ParseResult.decodeUnknownEither(schema)
     const parse = time(n, () => JSON.parse(text))
     const slow = time(n, () => canonical(body))
-    const fast = time(n, () => decodeResponse(schema, body))
+    const fast = time(n, () => decodeJson(schema, body))
     const cells = [parse, slow, fast].map((ms) => ms.toFixed(2).padStart(11)).join("")
     console.log(
       `  ${`${label} (${Math.round(text.length / 1024)} KB)`.padEnd(52)}${cells}${`${(slow / fast).toFixed(1)}x`.padStart(9)}`
@@ -241,6 +245,137 @@ const decodeBench = () => {
   )
   row(`entity details, 20 accounts × ${PAGE_SIZE} fungibles`, StateEntityDetailsResponse, details, 60)
   row(`fungibles page, ${FUNGIBLES - PAGE_SIZE} items`, StateEntityFungiblesPageResponse, page, 400)
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Instruction counts (`--instructions`): load-independent, unlike CPU seconds on a shared machine
+
+/** Instructions executed so far by this process, all threads (valgrind's callgrind, read with `callgrind_control -e`). */
+const instructionsSoFar = () =>
+  new Promise<number>((resolve, reject) =>
+    execFile("callgrind_control", ["-e", String(process.pid)], (error, stdout) => {
+      if (error !== null) return reject(error)
+      const threads = [...stdout.matchAll(/^\s*Th\s*\d+\s+([\d,]+)\s*$/gm)].map((m) => Number(m[1]?.replace(/,/g, "")))
+      if (threads.length === 0) return reject(new Error(`callgrind_control -e printed no thread totals:\n${stdout}`))
+      resolve(threads.reduce((a, b) => a + b, 0))
+    })
+  )
+
+/**
+ * Runs under callgrind (started by {@link instructions}): one client loads `accounts` accounts `warm` times unmeasured
+ * (the JIT's warm-up), then `runs` times measured; prints one JSON line per measured load with the instructions this
+ * process executed during it. The fake gateway runs in a child process, natively (valgrind does not follow children).
+ */
+const instructionsWorker = async () => {
+  const which = argValue("--instructions-worker") ?? "ours"
+  const accounts = Number(argValue("--accounts") ?? 200)
+  const warm = Number(argValue("--warm") ?? 3)
+  const runs = Number(argValue("--runs") ?? 2)
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: ["--import", "tsx"]
+  })
+  try {
+    const { port } = await ask(child, "ready")
+    const basePath = `http://127.0.0.1:${port}`
+    const addresses = Array.from({ length: accounts }, (_, i) => accountAddress(i))
+    const sdk = GatewayApiClient.initialize({ basePath, applicationName: "hswap-bench" })
+    const load = (): Promise<Loaded> =>
+      which === "sdk"
+        ? sdk.state.getEntityDetailsVaultAggregated(addresses)
+        : Effect.runPromise(
+            Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(addresses)).pipe(
+              Effect.provide(
+                Gateway.layer({ basePath, applicationName: "hswap-bench" }).pipe(Layer.provide(FetchHttpClient.layer))
+              )
+            )
+          )
+    for (let i = 0; i < warm; i++) await load()
+    for (let i = 0; i < runs; i++) {
+      await ask(child, "reset", { type: "reset" })
+      const before = await instructionsSoFar()
+      const items = await load()
+      const after = await instructionsSoFar()
+      const server = await ask(child, "stats", { type: "stats" })
+      const fungibles = items.reduce((n, item) => n + item.fungible_resources.items.length, 0)
+      console.log(
+        JSON.stringify({ instructions: after - before, requests: server.requests, errors: server.errors, fungibles })
+      )
+    }
+  } finally {
+    child.disconnect()
+  }
+}
+
+/**
+ * `--instructions`: each client in its own `valgrind --tool=callgrind` process (ours and the SDK's side by side, both
+ * at once: instruction counts do not depend on the machine's load), `--accounts` accounts (default 200), `--runs`
+ * measured loads each after `--warm` unmeasured ones. Prints instructions per load and per request, and the ratio.
+ */
+const instructions = async () => {
+  const accounts = Number(argValue("--accounts") ?? 200)
+  const runs = Number(argValue("--runs") ?? 2)
+  const warm = Number(argValue("--warm") ?? 3)
+  const clients = (argValue("--clients") ?? "ours,sdk").split(",").filter((c) => c === "ours" || c === "sdk")
+  console.log(
+    `gateway bench, instructions (valgrind --tool=callgrind, all threads of the client's process; the fake gateway ` +
+      `runs natively): ${accounts} accounts × ${FUNGIBLES} fungibles, ${warm} warm-up loads then ${runs} measured, per client`
+  )
+  const worker = (which: string) =>
+    new Promise<ReadonlyArray<{ instructions: number; requests: number; errors: number; fungibles: number }>>(
+      (resolve, reject) => {
+        const args = [
+          "--tool=callgrind",
+          "--callgrind-out-file=/dev/null",
+          process.execPath,
+          "--import",
+          "tsx",
+          fileURLToPath(import.meta.url),
+          "--instructions-worker",
+          which,
+          ...["--accounts", String(accounts), "--runs", String(runs), "--warm", String(warm)]
+        ]
+        const proc = spawn("valgrind", args, { stdio: ["ignore", "pipe", "pipe"] })
+        let out = ""
+        let err = ""
+        proc.stdout.on("data", (d: Buffer) => (out += d.toString()))
+        proc.stderr.on("data", (d: Buffer) => (err += d.toString()))
+        proc.on("error", reject)
+        proc.on("exit", (code) => {
+          const rows = out
+            .split("\n")
+            .filter((line) => line.startsWith("{"))
+            .map(
+              (line) =>
+                JSON.parse(line) as { instructions: number; requests: number; errors: number; fungibles: number }
+            )
+          if (code !== 0 || rows.length === 0)
+            reject(new Error(`valgrind (${which}) exited ${code}:\n${out}\n${err.slice(-2000)}`))
+          else resolve(rows)
+        })
+      }
+    )
+  const results = await Promise.all(clients.map(async (which) => [which, await worker(which)] as const))
+  const label = (which: string) => (which === "sdk" ? "babylon-gateway-api-sdk 1.10.1" : "hswap Gateway")
+  const cols = ["requests", "fungibles", "instr/load", "instr/req"]
+  console.log(`${"client".padEnd(34)}${cols.map((c) => c.padStart(14)).join("")}`)
+  const perRequest = new Map<string, Array<number>>()
+  for (const [which, rows] of results)
+    for (const r of rows) {
+      perRequest.set(which, [...(perRequest.get(which) ?? []), r.instructions / r.requests])
+      console.log(
+        `${label(which).padEnd(34)}${[r.requests, r.fungibles].map((n) => String(n).padStart(14)).join("")}` +
+          `${`${(r.instructions / 1e6).toFixed(0)} M`.padStart(14)}${`${(r.instructions / r.requests / 1e3).toFixed(0)} k`.padStart(14)}` +
+          (r.errors > 0 ? `  (${r.errors} errors)` : "")
+      )
+    }
+  const ours = perRequest.get("ours")
+  const sdk = perRequest.get("sdk")
+  if (ours !== undefined && sdk !== undefined)
+    console.log(
+      `ratio ours/sdk, instructions per request: median ${(median(ours) / median(sdk)).toFixed(2)} ` +
+        `(ours ${ours.map((n) => (n / 1e3).toFixed(0)).join(", ")} k; sdk ${sdk.map((n) => (n / 1e3).toFixed(0)).join(", ")} k)`
+    )
 }
 
 const main = async () => {
@@ -347,8 +482,13 @@ const main = async () => {
 }
 
 if (process.argv.includes("--serve")) serve()
+else if (process.argv.includes("--instructions-worker"))
+  instructionsWorker().catch((e: unknown) => {
+    console.error(e)
+    process.exitCode = 1
+  })
 else
-  main().catch((e: unknown) => {
+  (process.argv.includes("--instructions") ? instructions() : main()).catch((e: unknown) => {
     console.error(e)
     process.exitCode = 1
   })
