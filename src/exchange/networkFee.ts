@@ -10,7 +10,7 @@
  * Browser-safe: Effect and the Gateway client only.
  */
 import { Cause, Effect, Option, Random, Schema } from "effect"
-import { Gateway } from "../gateway/index.js"
+import { Gateway } from "../gateway/tag.js"
 import {
   type Decimal,
   ZERO,

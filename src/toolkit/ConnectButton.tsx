@@ -40,6 +40,11 @@ export interface ConnectButtonProps {
   readonly closeOnConnect?: boolean
   /** Told whenever the popover opens or closes (the dApp may hold other overlays meanwhile). */
   readonly onPopoverOpenChange?: ((open: boolean) => void) | undefined
+  /**
+   * Told when the user shows intent: the pointer over the button, focus on it, or a press. A dApp that loads its
+   * wallet machinery lazily starts it here (see `WalletRequest.prepare`).
+   */
+  readonly onIntent?: (() => void) | undefined
 }
 
 export const COMPACT_BELOW_PX = 138
@@ -141,6 +146,7 @@ export const ConnectButton = (props: ConnectButtonProps) => {
   // One load in flight per button; after a failure the next approach or press asks again.
   const requested = useRef(false)
   const want = () => {
+    props.onIntent?.()
     if (panel !== undefined || requested.current) return
     requested.current = true
     loadPanel().then(
@@ -174,7 +180,10 @@ export const ConnectButton = (props: ConnectButtonProps) => {
         aria-busy={pending}
         onPointerEnter={want}
         onFocus={want}
-        onClick={() => onOpenChange(!open)}
+        onClick={() => {
+          props.onIntent?.()
+          onOpenChange(!open)
+        }}
         style={{ width: `${width}px`, height: "42px" }}
         className={`inline-flex items-center justify-center gap-2 rounded-md px-3 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-[#52e3c2] ${themeClasses[theme]}`}
       >

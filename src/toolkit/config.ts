@@ -125,6 +125,16 @@ export const resolveConfig = (options: ToolkitOptions): ResolvedToolkitConfig =>
   }
 }
 
+/** The localStorage partitions, as the official toolkit names them. */
+export type PartitionName = "state" | "requests" | "sessions" | "identities" | "walletResponses" | "connectorExtension"
+
+/** Where a partition is stored: `rdt:{dAppDefinitionAddress}:{networkId}:{partition}`, as the official toolkit. */
+export const storageKey = (dAppDefinitionAddress: string, networkId: number, partition: PartitionName): string =>
+  `rdt:${dAppDefinitionAddress}:${networkId}:${partition}`
+
+/** No accounts, persona or proofs: a wallet that has shared nothing. */
+export const emptyWalletData: WalletData = { accounts: [], personaData: [], proofs: [] }
+
 export class ToolkitConfig extends Context.Tag("hswap/toolkit/ToolkitConfig")<ToolkitConfig, ResolvedToolkitConfig>() {
   static readonly layer = (options: ToolkitOptions): Layer.Layer<ToolkitConfig> =>
     Layer.succeed(ToolkitConfig, resolveConfig(options))

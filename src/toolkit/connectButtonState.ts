@@ -5,7 +5,7 @@
 import { Effect, Stream } from "effect"
 import type { ExtensionStatus } from "./extension.js"
 import type { Account, RequestItem, WalletData } from "./schemas.js"
-import { type ButtonStatus, WalletRequest } from "./walletRequest.js"
+import { type ButtonStatus, WalletRequest } from "./walletRequestTag.js"
 
 export interface PersonaDataLine {
   readonly field: "fullName" | "emailAddress" | "phoneNumber"

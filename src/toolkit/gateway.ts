@@ -5,7 +5,8 @@
  * tests provide scripted doubles with `ToolkitGateway.make`.
  */
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
-import { Gateway, type GatewayError } from "../gateway/index.js"
+import type { GatewayError } from "../gateway/errors.js"
+import { Gateway } from "../gateway/tag.js"
 import { FailedToFetch, FailedToParseResponseToJson, FailedToPoll, RequestStatusNotOk } from "./errors.js"
 
 export type GatewayCallError = FailedToFetch | RequestStatusNotOk | FailedToParseResponseToJson

@@ -17,9 +17,10 @@ export {
   ToolkitConfig
 } from "./config.js"
 export type { ResolvedToolkitConfig, ToolkitOptions } from "./config.js"
-export { WalletRequest, applyPatch } from "./walletRequest.js"
+export { WalletRequest, applyPatch, makeWalletRequest } from "./walletRequest.js"
 export type {
   ButtonStatus,
+  WalletRequestApi,
   DataRequestFailure,
   PreAuthorizationResult,
   RequestFailure,

@@ -6,6 +6,7 @@
  * wire order the official toolkit emits, so an encoded value serialises byte for byte like the official one.
  */
 import { Either, ParseResult, Schema, SchemaAST } from "effect"
+import { emptyWalletData as emptyWalletDataValue } from "./config.js"
 
 /** An optional field: absent or null on the way in, absent on the way out. */
 const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true, nullable: true })
@@ -431,7 +432,7 @@ export const WalletData = Schema.Struct({
 })
 export type WalletData = typeof WalletData.Type
 
-export const emptyWalletData: WalletData = { accounts: [], personaData: [], proofs: [] }
+export { emptyWalletData } from "./config.js"
 
 export const SharedData = Schema.Struct({
   persona: opt(Schema.Struct({ proof: Schema.Boolean })),
@@ -447,7 +448,7 @@ export const RdtState = Schema.Struct({
 })
 export type RdtState = typeof RdtState.Type
 
-export const defaultRdtState: RdtState = { walletData: emptyWalletData, loggedInTimestamp: "", sharedData: {} }
+export const defaultRdtState: RdtState = { walletData: emptyWalletDataValue, loggedInTimestamp: "", sharedData: {} }
 
 export const RequestStatus = Schema.Literal(
   "pending",

@@ -7,7 +7,7 @@
  */
 import { KeyValueStore } from "@effect/platform"
 import { Effect, Either, Layer, Option, Schema, SubscriptionRef } from "effect"
-import { ToolkitConfig } from "./config.js"
+import { storageKey, ToolkitConfig, type PartitionName } from "./config.js"
 import { FailedToReadFromLocalStorage, FailedToWriteToLocalStorage, PatchingStateFailed } from "./errors.js"
 import {
   ConnectorExtensionState,
@@ -20,10 +20,9 @@ import {
 } from "./schemas.js"
 import { decodeUntrusted } from "./untrusted.js"
 
-export type PartitionName = "state" | "requests" | "sessions" | "identities" | "walletResponses" | "connectorExtension"
-
-export const storageKey = (dAppDefinitionAddress: string, networkId: number, partition: PartitionName): string =>
-  `rdt:${dAppDefinitionAddress}:${networkId}:${partition}`
+// The key layout lives with the configuration (no Schema), so the lazy toolkit can look at storage without this module.
+export { storageKey } from "./config.js"
+export type { PartitionName } from "./config.js"
 
 /**
  * The most recent corruption reports kept in memory: storage can be rewritten by any script of the origin, so the

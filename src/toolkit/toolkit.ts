@@ -3,7 +3,7 @@
  * `KeyValueStore` (localStorage in the app), and runs against the browser environment.
  */
 import { Layer } from "effect"
-import { Gateway } from "../gateway/index.js"
+import { Gateway } from "../gateway/tag.js"
 import { resolveConfig, ToolkitConfig, type ToolkitOptions } from "./config.js"
 import { Crypto } from "./crypto.js"
 import { Environment } from "./environment.js"

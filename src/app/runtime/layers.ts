@@ -12,8 +12,10 @@ import { Overlays } from "../services/Overlays"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
-import { Gateway } from "../../gateway/index"
-import { Toolkit, type ToolkitParts } from "../../toolkit/index"
+import { lazyGateway } from "../../gateway/lazy"
+import { ToolkitGateway } from "../../toolkit/gateway"
+import { lazyWalletRequest } from "../../toolkit/lazy"
+import type { ToolkitParts } from "../../toolkit/toolkit"
 
 /**
  * The app's own services. They need an HttpClient, a KeyValueStore, a WalletSession and a Browser from below:
@@ -43,19 +45,24 @@ export const BrowserPlatform = Layer.mergeAll(
 /** Spec §7: the toolkit is configured with the application name and version 1.0.0. */
 export const APPLICATION_VERSION = "1.0.0"
 
-/** The Gateway client and the wallet-connector toolkit for the configured network. */
+/**
+ * The Gateway client and the wallet-connector toolkit for the configured network. Both load their implementation on
+ * first use (gateway/lazy.ts, toolkit/lazy.ts), so the first screen of a first visit does not fetch them: the Gateway
+ * client with its first read, the toolkit with the first wallet action (or at once for a stored session). The toolkit
+ * reads the ledger through the app's Gateway client.
+ */
 export const makeLedgerLayer = (config: AppConfigShape) => makeLedgerParts(config, {})
 
 /** The same, with toolkit parts swapped (tests run it in a test environment with seeded crypto). */
 export const makeLedgerParts = (config: AppConfigShape, parts: ToolkitParts) => {
-  const gateway = Gateway.layer({
+  const gateway = lazyGateway({
     networkId: config.networkId,
     basePath: config.gatewayUrl,
     applicationName: config.brand.name,
     applicationVersion: APPLICATION_VERSION,
     applicationDappDefinitionAddress: config.dAppDefinitionAddress
   }).pipe(Layer.orDie)
-  const toolkit = Toolkit.layerWith(
+  const toolkit = lazyWalletRequest(
     {
       networkId: config.networkId,
       dAppDefinitionAddress: config.dAppDefinitionAddress,
@@ -64,7 +71,7 @@ export const makeLedgerParts = (config: AppConfigShape, parts: ToolkitParts) => 
       gatewayBaseUrl: config.gatewayUrl,
       relayUrl: config.relayUrl
     },
-    parts
+    { ...parts, gateway: parts.gateway ?? ToolkitGateway.fromGateway.pipe(Layer.provide(gateway)) }
   )
   return Layer.mergeAll(gateway, toolkit)
 }

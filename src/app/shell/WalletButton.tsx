@@ -1,15 +1,16 @@
 import { Effect, Stream } from "effect"
 import { useState, useSyncExternalStore } from "react"
-import { connectButtonState, initialConnectButtonState } from "../../toolkit/connectButtonState"
+import { type ConnectButtonState, connectButtonState } from "../../toolkit/connectButtonState"
 import { ConnectButton } from "../../toolkit/ConnectButton"
-import { WalletRequest } from "../../toolkit/index"
+import { WalletRequest, type WalletRequestApi } from "../../toolkit/walletRequestTag"
 import { AppConfig } from "../config/AppConfig"
 import { Overlays } from "../services/Overlays"
 import { type SessionState, WalletSession } from "../services/WalletSession"
 import { useEffectResult, useFork, useStream } from "../runtime/app-runtime"
+import { WalletButtonPlaceholder } from "./views"
 
 /** The toolkit's state for the button, with explorer links on the configured dashboard (the devnet has its own). */
-const buttonState = Stream.unwrap(
+const buttonState: Stream.Stream<ConnectButtonState | undefined, never, AppConfig | WalletRequest> = Stream.unwrap(
   Effect.map(AppConfig, (config) =>
     connectButtonState.pipe(Stream.map((state) => ({ ...state, dashboardUrl: config.dashboardUrl })))
   )
@@ -50,10 +51,12 @@ export const walletButtonWidth = (label: string | undefined, room: keyof typeof 
 
 /**
  * The header's wallet button: the toolkit's ConnectButton over the app's WalletRequest. Its shared-accounts list is
- * where the user picks the account the app works with (spec §6).
+ * where the user picks the account the app works with (spec §6). Until the toolkit's first state arrives (at once on
+ * a first visit; after the toolkit has loaded and read a stored session) the placeholder stays, so a returning
+ * visitor never sees "Connect" before their persona. Pointing at the button loads the wallet machinery.
  */
 export function WalletButton() {
-  const state = useStream(buttonState, initialConnectButtonState)
+  const state = useStream(buttonState, undefined)
   const session = useStream(sessionStream, undefined)
   const fork = useFork()
   const wide = useMedia("(min-width: 768px)")
@@ -61,7 +64,8 @@ export function WalletButton() {
   const [popoverOpen, setPopoverOpen] = useState(false)
   // The open popover counts as an overlay: the validator dialog does not open on top of it.
   useEffectResult(popoverOpen ? Overlays.holdWhileRunning : Effect.void, [popoverOpen])
-  const wallet = <A, E>(f: (w: WalletRequest) => Effect.Effect<A, E>) => fork(Effect.flatMap(WalletRequest, f))
+  const wallet = <A, E>(f: (w: WalletRequestApi) => Effect.Effect<A, E>) => fork(Effect.flatMap(WalletRequest, f))
+  if (state === undefined) return <WalletButtonPlaceholder />
   return (
     <ConnectButton
       state={state}
@@ -71,6 +75,7 @@ export function WalletButton() {
       // Under 768 px the popover covers the page: it closes once the wallet has connected.
       closeOnConnect={!wide || state.isMobile}
       onPopoverOpenChange={setPopoverOpen}
+      onIntent={() => wallet((w) => w.prepare)}
       onConnect={() => wallet((w) => w.connect())}
       onDisconnect={() => wallet((w) => w.disconnect())}
       onUpdateSharedAccounts={() => wallet((w) => w.updateSharedAccounts())}

@@ -17,7 +17,7 @@ import {
   TRANSACTION_LIMIT_MESSAGE
 } from "../../../../exchange/swap"
 import { previewSwapFee } from "../../../../exchange/networkFee"
-import { Gateway } from "../../../../gateway/index"
+import { Gateway } from "../../../../gateway/tag"
 import { AppConfig } from "../../../config/AppConfig"
 import { Toaster } from "../../../services/Toaster"
 import { WalletSession } from "../../../services/WalletSession"

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { WalletRequest } from "../../../../toolkit/index"
+import { WalletRequest } from "../../../../toolkit/walletRequestTag"
 
 /**
  * How a wallet request ended without a transaction: the user rejected it in the wallet, the dApp withdrew it

@@ -1,0 +1,126 @@
+/**
+ * The Gateway client, loaded on its first call.
+ *
+ * `makeLazyGateway(config)` resolves the configuration at once (an unknown network fails here, as `Gateway.make`
+ * would) and captures the `HttpClient`, but loads the client (`Gateway.ts`: its endpoints, Schemas and limiter) only
+ * when a method is first called; the client is then built once and every call goes to it. A page that has not read
+ * the ledger yet does not pay for the client. A failed load is not kept: the call fails with a
+ * `GatewayTransportError` and the next call loads again.
+ */
+import { HttpClient } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { type GatewayConfig, resolveGatewayConfig } from "./config.js"
+import { GatewayTransportError, type UnknownNetworkError } from "./errors.js"
+import type { GatewayService } from "./Gateway.js"
+import { Gateway } from "./tag.js"
+
+type GatewayModule = typeof import("./Gateway.js")
+
+/** The client's module, by dynamic import (its own chunk in a bundle). */
+export const loadGatewayModule = (): Promise<GatewayModule> => import("./Gateway.js")
+
+type Kind<K extends keyof GatewayService> = K extends "config"
+  ? "config"
+  : GatewayService[K] extends (...args: never) => unknown
+    ? "method"
+    : "group"
+
+/**
+ * The service's top-level shape. Typed against GatewayService, so a member added to the client fails to compile here
+ * until the lazy client knows how to forward it.
+ */
+const SHAPE: { readonly [K in keyof GatewayService]-?: Kind<K> } = {
+  config: "config",
+  status: "group",
+  transaction: "group",
+  stream: "group",
+  state: "group",
+  statistics: "group",
+  extensions: "group",
+  dAppName: "method"
+}
+
+type AnyMethod = (...args: ReadonlyArray<unknown>) => Effect.Effect<unknown, unknown>
+
+/** The lazy client over `config` (see the module's comment). `load` is the client module's loader (tests pass theirs). */
+export const makeLazyGateway = (
+  config: GatewayConfig,
+  load: () => Promise<GatewayModule> = loadGatewayModule
+): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    const resolved = yield* resolveGatewayConfig(config)
+    const client = yield* HttpClient.HttpClient
+    const lock = yield* Effect.makeSemaphore(1)
+    let service: GatewayService | undefined
+
+    const build = (path: string) =>
+      Effect.tryPromise({
+        try: load,
+        catch: (cause) => new GatewayTransportError({ path, reason: "the Gateway client could not be loaded", cause })
+      }).pipe(
+        // The configuration resolved above, so building cannot meet an unknown network.
+        Effect.flatMap((module) => Effect.orDie(module.makeGateway(config))),
+        Effect.provideService(HttpClient.HttpClient, client)
+      )
+
+    /** The real client: built by the first call, once (calls that arrive meanwhile wait for it). */
+    const real = (path: string): Effect.Effect<GatewayService, GatewayTransportError> =>
+      Effect.suspend(() =>
+        service !== undefined
+          ? Effect.succeed(service)
+          : lock.withPermits(1)(
+              Effect.suspend(() =>
+                service !== undefined
+                  ? Effect.succeed(service)
+                  : Effect.tap(build(path), (built) => {
+                      service = built
+                    })
+              )
+            )
+      )
+
+    const forward = (path: string, pick: (s: GatewayService) => unknown): AnyMethod => {
+      return (...args) =>
+        Effect.flatMap(real(path), (s) => {
+          const method = pick(s)
+          if (typeof method !== "function") return Effect.dieMessage(`Gateway: ${path} is not a method of the client`)
+          return (method as AnyMethod)(...args)
+        })
+    }
+
+    const group = (name: string): unknown => {
+      const methods = new Map<string, AnyMethod>()
+      return new Proxy(
+        {},
+        {
+          get: (_, key) => {
+            if (typeof key !== "string") return undefined
+            let method = methods.get(key)
+            if (method === undefined) {
+              method = forward(`${name}.${key}`, (s) => (s as unknown as Record<string, Record<string, unknown>>)[name]?.[key])
+              methods.set(key, method)
+            }
+            return method
+          },
+          has: (_, key) => typeof key === "string"
+        }
+      )
+    }
+
+    const lazy: Record<string, unknown> = {}
+    for (const [key, kind] of Object.entries(SHAPE))
+      lazy[key] =
+        kind === "config"
+          ? resolved
+          : kind === "method"
+            ? forward(key, (s) => (s as unknown as Record<string, unknown>)[key])
+            : group(key)
+    return lazy as unknown as GatewayService
+  })
+
+/** The lazy client as the Gateway service's layer. */
+export const lazyGateway = (
+  config: GatewayConfig,
+  load: () => Promise<GatewayModule> = loadGatewayModule
+): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
+  Layer.effect(Gateway, makeLazyGateway(config, load))

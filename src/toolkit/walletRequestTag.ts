@@ -1,0 +1,39 @@
+/**
+ * The WalletRequest service's tag, apart from its implementation (`walletRequest.ts`). Code that only asks for the
+ * service (an app's wallet button, its swap machine) imports this module and does not bundle the request machinery,
+ * the transports and their Schemas; `WalletRequest.Default` loads the implementation when it is built, and the lazy
+ * toolkit (`lazy.ts`) only when the wallet is first used.
+ */
+import { Context, Effect, Layer } from "effect"
+import type { ToolkitConfig } from "./config.js"
+import type { Crypto } from "./crypto.js"
+import type { Environment } from "./environment.js"
+import type { Extension } from "./extension.js"
+import type { ToolkitGateway } from "./gateway.js"
+import type { Relay } from "./relay.js"
+import type { Storage } from "./storage.js"
+import type { makeWalletRequest } from "./walletRequest.js"
+
+export type ButtonStatus = "default" | "pending" | "success" | "error"
+
+/** What WalletRequest offers (see `makeWalletRequest`). */
+export type WalletRequestApi = Effect.Effect.Success<typeof makeWalletRequest>
+
+/** What the WalletRequest implementation is built from. */
+export type WalletRequestDependencies =
+  ToolkitConfig | Storage | Crypto | Environment | Extension | Relay | ToolkitGateway
+
+/**
+ * WalletRequest: data, login and proof requests, transactions and pre-authorisations; request items and their
+ * statuses; the wallet data and shared data; the button status.
+ */
+export class WalletRequest extends Context.Tag("hswap/toolkit/WalletRequest")<WalletRequest, WalletRequestApi>() {
+  /** The service over its dependencies; the implementation module is loaded when the layer is built. */
+  static readonly Default: Layer.Layer<WalletRequest, never, WalletRequestDependencies> = Layer.scoped(
+    WalletRequest,
+    Effect.flatMap(
+      Effect.promise(() => import("./walletRequest.js")),
+      (implementation) => implementation.makeWalletRequest
+    )
+  )
+}
