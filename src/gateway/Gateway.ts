@@ -1,6 +1,6 @@
 /** The Gateway service: every path, grouped like the API, plus the high-level helpers. */
 import type { HttpClient } from "@effect/platform"
-import { Context, Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
 import { Endpoints } from "./endpoints.js"
@@ -743,9 +743,5 @@ export const makeGateway = (
     return makeService(resolved, call, callBuilt)
   })
 
-/** The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`. */
-export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayService>() {
-  static readonly make = makeGateway
-  static readonly layer = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
-    Layer.effect(Gateway, makeGateway(config))
-}
+/** The tag, in a module of its own so that code needing only the tag does not load this implementation. */
+export { Gateway } from "./tag.js"

@@ -2,7 +2,8 @@
  * Radix Babylon Gateway API v1.10 client: every path, Schema-decoded, paged, chunked, bounded, retried, typed errors.
  * Runs in the browser and in Node: provide any `HttpClient` (e.g. `FetchHttpClient.layer`).
  */
-export { Gateway, makeGateway, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
+export { Gateway } from "./tag.js"
+export { makeGateway, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
 export type {
   GatewayService,
   EntityDetailsVaultAggregatedOptions,

@@ -1,0 +1,23 @@
+/**
+ * The Gateway service's tag, apart from its implementation (`Gateway.ts`). Code that only asks for the service (the
+ * app's swap machine, its wallet session) imports this module and does not pull the client, its endpoints and its
+ * Schemas into its bundle; `Gateway.make` / `Gateway.layer` load the implementation when they are built.
+ */
+import type { HttpClient } from "@effect/platform"
+import { Context, Effect, Layer } from "effect"
+import type { GatewayConfig } from "./config.js"
+import type { UnknownNetworkError } from "./errors.js"
+import type { GatewayService } from "./Gateway.js"
+
+/** The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`. */
+export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayService>() {
+  static readonly make = (
+    config: GatewayConfig
+  ): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
+    Effect.flatMap(
+      Effect.promise(() => import("./Gateway.js")),
+      (implementation) => implementation.makeGateway(config)
+    )
+  static readonly layer = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
+    Layer.effect(Gateway, Gateway.make(config))
+}
