@@ -2,19 +2,17 @@ import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse, Key
 import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
 import { act, render, waitFor } from "@testing-library/react"
 import {
-  Cause,
   type Duration,
   Effect,
   Either,
   Layer,
-  Logger,
-  LogLevel,
   ManagedRuntime,
   Random,
   TestClock,
   TestContext
 } from "effect"
 import { type ReactNode, StrictMode } from "react"
+import { captureLogs, type LogLine } from "../support/logs"
 import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/config/AppConfig"
 import { createAppRouter } from "../../src/app/router"
 import type { AppServices } from "../../src/app/runtime/app-runtime"
@@ -69,39 +67,7 @@ export const fakeHttp = (route: FakeRoute, seen: Array<string> = []) =>
 export const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
 
-/** One line the app logged through Effect's logger: its level ("WARN", "ERROR", …) and its message. */
-export interface LogLine {
-  readonly level: string
-  /** The first message part as text; later parts (the failure it reports, usually) are in `details`. */
-  readonly message: string
-  readonly details: ReadonlyArray<unknown>
-}
-
-/**
- * The test logger: every line the app logs goes to `lines` instead of the console, so a test asserts on the warnings
- * it provokes (a failing request, corrupt storage) and the test output stays free of them. Lines at ERROR and above
- * still go to the console too: nothing a test provokes should log an error unnoticed.
- */
-export const captureLogs = (lines: Array<LogLine>) =>
-  Logger.replace(
-    Logger.defaultLogger,
-    Logger.make(({ logLevel, message, cause }) => {
-      const parts = Array.isArray(message) ? (message as ReadonlyArray<unknown>) : [message]
-      const [first, ...details] = parts
-      const line: LogLine = {
-        level: logLevel.label,
-        message: typeof first === "string" ? first : String(first),
-        details: Cause.isEmpty(cause) ? details : [...details, Cause.pretty(cause)]
-      }
-      lines.push(line)
-      if (LogLevel.greaterThanEqual(logLevel, LogLevel.Error))
-        console.error(`[${line.level}] ${line.message}`, ...line.details)
-    })
-  )
-
-/** The messages logged at `level` (e.g. "WARN"), in order. */
-export const messagesAt = (lines: ReadonlyArray<LogLine>, level: string) =>
-  lines.filter((l) => l.level === level).map((l) => l.message)
+export { captureLogs, type LogLine, messagesAt } from "../support/logs"
 
 export interface Harness {
   readonly runtime: ManagedRuntime.ManagedRuntime<AppServices, never>

@@ -5,13 +5,14 @@
  * `details.type`, `trace_id`), the named fields' values and the presence of the named fields (opt-ins).
  */
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
-import { ManagedRuntime } from "effect"
+import { Layer, ManagedRuntime } from "effect"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type GatewayEmulator, makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator.js"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
+import { captureLogs, type LogLine, messagesAt } from "../support/logs.js"
 
 type Json = Record<string, unknown>
 interface Answer {
@@ -37,7 +38,11 @@ const [user1 = "", user2 = ""] = DevnetAddresses.users
 
 // Each round change is a committed transaction (a new state version), and these tests run on the real clock: rounds
 // of an hour keep the state version still within a test.
-const runtime = ManagedRuntime.make(Ledger.memory({ roundDurationMs: 3_600_000, epochDurationMs: 36_000_000 }))
+// The emulator's logs go to `logs` (the Gateway logs an undecodable payload as a warning; the tests check it is said).
+const logs: Array<LogLine> = []
+const runtime = ManagedRuntime.make(
+  Layer.merge(Ledger.memory({ roundDurationMs: 3_600_000, epochDurationMs: 36_000_000 }), captureLogs(logs))
+)
 let emulator: GatewayEmulator
 let ledger: Ledger
 
@@ -342,6 +347,10 @@ describe("Gateway contract: the emulator answers as the real Gateway v1.10.1", (
       post("/transaction/submit", { notarized_transaction_hex: "00".repeat(40) })
     ])
     for (const a of answers) expect(JSON.stringify(a.json)).not.toContain("[object Object]")
+    // Each undecodable payload is logged as the Gateway logs it, with the toolkit's own error as readable text.
+    const corrupt = messagesAt(logs, "WARN").filter((m) => m.startsWith("Corrupted notarized tx bytes: "))
+    expect(corrupt.length).toBeGreaterThanOrEqual(3)
+    for (const m of corrupt) expect(m).not.toContain("[object Object]")
   })
 
   it("the well-known non-fungible badges are served; their collections are empty", async () => {

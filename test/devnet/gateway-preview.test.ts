@@ -19,6 +19,7 @@ import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
 import { networkFeeLine, networkFeeOf, previewSwapFee } from "../../src/exchange/networkFee.js"
 import { NETWORK_FEE_TEXT, buildSwapManifest } from "../../src/exchange/swap.js"
 import { Gateway, type GatewayService, type TransactionPreviewRequest } from "../../src/gateway/index.js"
+import { captureLogs, type LogLine, messagesAt } from "../support/logs.js"
 
 const { XRD, hUSDC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
@@ -240,7 +241,11 @@ describe("POST /transaction/preview on the devnet gateway emulator", () => {
         expect.stringMatching(/^the preview's receipt is Failed: RuntimeError\(.*InsufficientBalance/)
       ])
     )
-    expect(await withGateway(networkFeeLine(manifest))).toBe(NETWORK_FEE_TEXT)
+    // The spec's text is shown, and why is logged as a warning with its cause (not dropped).
+    const logs: Array<LogLine> = []
+    expect(await withGateway(networkFeeLine(manifest).pipe(Effect.provide(captureLogs(logs))))).toBe(NETWORK_FEE_TEXT)
+    expect(messagesAt(logs, "WARN")).toEqual(["Network fee: showing the spec's text"])
+    expect(String(logs[0]?.details.at(-1))).toContain("InsufficientBalance")
     expect(await snapshot()).toEqual(before)
   })
 

@@ -1,6 +1,6 @@
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
-import { ManagedRuntime } from "effect"
+import { Layer, ManagedRuntime } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -9,6 +9,7 @@ import { gatewayNodeHandler } from "../../src/devnet/gateway/node.js"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
+import { captureLogs, type LogLine, messagesAt } from "../support/logs.js"
 
 const { XRD, hUSDC } = DevnetAddresses.resources
 const [user1 = "", user2 = "", user3 = ""] = DevnetAddresses.users
@@ -18,7 +19,11 @@ type Json = Record<string, unknown>
 
 // Each round change is a committed transaction (a new state version), and these tests run on the real clock: rounds
 // of an hour keep the state version still within a test.
-const runtime = ManagedRuntime.make(Ledger.memory({ roundDurationMs: 3_600_000, epochDurationMs: 36_000_000 }))
+// The emulator's logs go to `logs`, for the tests to check what it says (an undecodable payload is a warning).
+const logs: Array<LogLine> = []
+const runtime = ManagedRuntime.make(
+  Layer.merge(Ledger.memory({ roundDurationMs: 3_600_000, epochDurationMs: 36_000_000 }), captureLogs(logs))
+)
 let emulator: GatewayEmulator
 let ledger: Ledger
 
@@ -134,6 +139,7 @@ describe("devnet gateway emulator", () => {
     expect(bad.status).toBe(400)
     expect(bad.json).toMatchObject({ code: 400, details: { type: "InvalidTransactionError" } })
     expect(typeof bad.json["message"]).toBe("string")
+    expect(messagesAt(logs, "WARN").filter((m) => m.startsWith("Corrupted notarized tx bytes: "))).toHaveLength(1)
 
     const unknown = await post("/transaction/status", {
       intent_hash: "txid_loc1hatxlvla7zcmxeclhl07lghgptvy9v8xma8ppehqpztyndjyenfqzhg8ca"
