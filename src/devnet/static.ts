@@ -95,7 +95,15 @@ export const serveStatic = async (site: StaticSite, req: IncomingMessage, res: S
     if (pathname.startsWith("/assets/")) return plain(404, "Not Found")
   }
   const { readFile } = await import("node:fs/promises")
-  const raw = await readFile(join(site.root, "index.html"), "utf8")
+  // index.html can go while the server runs (a rebuild in progress, a cleaned dist): say so, never a bare 500.
+  const raw = await readFile(join(site.root, "index.html"), "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "EISDIR") return undefined
+    throw error
+  })
+  if (raw === undefined)
+    return plain(503, "The app is not built (no index.html): run `npm run build`, or `npm start`, which builds it.", {
+      "retry-after": "5"
+    })
   const html = site.transformIndex ? site.transformIndex(raw) : raw
   res.writeHead(200, {
     "content-type": MIME[".html"] ?? "text/html",

@@ -15,7 +15,7 @@
  *   on every response.
  */
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, renameSync, writeFileSync } from "node:fs"
 import { type Server, createServer, request } from "node:http"
 import { connect } from "node:net"
 import { join } from "node:path"
@@ -520,5 +520,22 @@ describe("the static server", () => {
       expect(r.headers["x-content-type-options"]).toBe("nosniff")
       expect(r.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin")
     }
+  })
+
+  it("without index.html (a rebuild under way) a page is a 503 that says why, and the file serves again once back", async () => {
+    renameSync(join(root, "index.html"), join(root, "index.html.away"))
+    try {
+      for (const path of ["/", "/swap"]) {
+        const r = await raw(path)
+        expect([path, r.status]).toEqual([path, 503])
+        expect(r.body).toContain("The app is not built (no index.html)")
+        expect(r.headers["retry-after"]).toBe("5")
+        expect(r.headers["content-security-policy"]).toBe(csp)
+      }
+      expect((await raw("/assets/app.js")).status).toBe(200)
+    } finally {
+      renameSync(join(root, "index.html.away"), join(root, "index.html"))
+    }
+    expect((await raw("/")).status).toBe(200)
   })
 })
