@@ -205,8 +205,10 @@ test("toasts queue: a message shows at once over the welcome toast, which comes 
   await expect(bridge).toBeHidden()
 })
 
-test("on a phone the connect popover closes once the wallet has connected", async ({ page }, info) => {
-  test.skip(info.project.name !== "mobile", "phone width only (the desktop popover stays on its sharing tab)")
+// Phone width only (the desktop popover stays on its sharing tab): the desktop project leaves @mobile-only out.
+test("on a phone the connect popover closes once the wallet has connected", { tag: "@mobile-only" }, async ({
+  page
+}, info) => {
   await page.goto("/?devnetWallet=auto")
   await pageReady(page)
   const slot = page.getByTestId("connect-button-slot")
@@ -218,10 +220,10 @@ test("on a phone the connect popover closes once the wallet has connected", asyn
   await snap(page, info, "a11y-connected-phone")
 })
 
-test("headers at 360, 390 and 1280 px: wordmark, tagline, badges on one line, the persona's name", async ({
-  page
-}, info) => {
-  test.skip(info.project.name === "mobile", "sets its own widths")
+// Sets its own widths, so it runs once: the mobile project leaves @desktop-only out.
+test("headers at 360, 390 and 1280 px: wordmark, tagline, badges on one line, the persona's name", {
+  tag: "@desktop-only"
+}, async ({ page }) => {
   test.setTimeout(60_000)
   await page.goto("/?devnetWallet=auto")
   await pageReady(page)
@@ -270,10 +272,10 @@ test("headers at 360, 390 and 1280 px: wordmark, tagline, badges on one line, th
   await page.waitForURL((url) => url.pathname === "/", { timeout: 9_000 })
 })
 
-test("a successful swap celebrates without a CSP violation (confetti draws without a blob: worker)", async ({
-  page
-}, info) => {
-  test.skip(info.project.name === "mobile", "one swap is enough")
+// One swap is enough: desktop only.
+test("a successful swap celebrates without a CSP violation (confetti draws without a blob: worker)", {
+  tag: "@desktop-only"
+}, async ({ page }) => {
   test.setTimeout(120_000)
   const violations: Array<string> = []
   page.on("console", (m) => {
