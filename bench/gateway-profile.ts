@@ -11,9 +11,8 @@
  * numbers in the profile, bundle this file first (`npx esbuild bench/gateway-profile.ts --bundle --platform=node
  * --format=esm --packages=external --outfile=/tmp/prof/run.mjs`) and run that with `--server bench/gateway.ts`.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { Gateway, GatewayDefaults } from "../src/gateway/index.js"
@@ -53,11 +52,7 @@ const main = async () => {
         ? sdk.state.getEntityDetailsVaultAggregated([...accounts])
         : Effect.runPromise(
             Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(accounts)).pipe(
-              Effect.provide(
-                Gateway.layer({ basePath, applicationName: "hswap-bench", concurrency }).pipe(
-                  Layer.provide(FetchHttpClient.layer)
-                )
-              )
+              Effect.provide(Gateway.layerFetch({ basePath, applicationName: "hswap-bench", concurrency }))
             )
           )
     for (const which of clients) await load(which, addresses.slice(0, ACCOUNTS / 10))

@@ -14,7 +14,10 @@
  * Then a rate-limited run: the fake gateway answers 429 with `Retry-After` past RATE_LIMIT requests per second (fixed
  * one-second windows, like the real Gateway's limiter); it prints whether each client got every item.
  *
- * Flags: `--rounds N` (default 2), `--clients ours,high,sdk,limited` (which rows to run), `--decode` (only the
+ * Rows: ours over `fetch` itself (`Gateway.layerFetch`, what the figures are), the same over `FetchHttpClient`
+ * (`Gateway.layer`, for information), ours starting at 16 in flight, and the SDK.
+ *
+ * Flags: `--rounds N` (default 2), `--clients ours,http,high,sdk,limited` (which rows to run), `--decode` (only the
  * in-process decode micro-bench).
  *
  * `--instructions` (needs valgrind): instead of CPU seconds, which a shared machine makes noisy, counts the instructions
@@ -289,9 +292,7 @@ const instructionsWorker = async () => {
         ? sdk.state.getEntityDetailsVaultAggregated(addresses)
         : Effect.runPromise(
             Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(addresses)).pipe(
-              Effect.provide(
-                Gateway.layer({ basePath, applicationName: "hswap-bench" }).pipe(Layer.provide(FetchHttpClient.layer))
-              )
+              Effect.provide(Gateway.layerFetch({ basePath, applicationName: "hswap-bench" }))
             )
           )
     for (let i = 0; i < warm; i++) await load()
@@ -388,7 +389,7 @@ const main = async () => {
   decodeBench()
   if (process.argv.includes("--decode")) return
   const rounds = Number(argValue("--rounds") ?? 2)
-  const clients = new Set((argValue("--clients") ?? "ours,high,sdk,limited").split(","))
+  const clients = new Set((argValue("--clients") ?? "ours,http,high,sdk,limited").split(","))
   const skipped = { requests: 0, wallMs: 0, cpuMs: 0, serverCpuMs: 0, peak: 0, errors: 0, fungibles: 0 }
   const child = fork(fileURLToPath(import.meta.url), ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
   try {
@@ -400,15 +401,18 @@ const main = async () => {
       `gateway bench: ${ACCOUNTS} accounts × ${FUNGIBLES} fungibles, page size ${PAGE_SIZE}, ${LATENCY_MS} ms per request, ` +
         `fake gateway in child process ${child.pid} at ${basePath}`
     )
+    /** Ours over `fetch` itself (`Gateway.layerFetch`, the default), or over `FetchHttpClient` (`Gateway.layer`). */
     const loadOurs =
-      (concurrency: number, accounts: ReadonlyArray<string> = addresses) =>
+      (concurrency: number, accounts: ReadonlyArray<string> = addresses, over: "fetch" | "http" = "fetch") =>
       (): Promise<Loaded> =>
         Effect.runPromise(
           Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(accounts)).pipe(
             Effect.provide(
-              Gateway.layer({ basePath, applicationName: "hswap-bench", concurrency }).pipe(
-                Layer.provide(FetchHttpClient.layer)
-              )
+              over === "fetch"
+                ? Gateway.layerFetch({ basePath, applicationName: "hswap-bench", concurrency })
+                : Gateway.layer({ basePath, applicationName: "hswap-bench", concurrency }).pipe(
+                    Layer.provide(FetchHttpClient.layer)
+                  )
             )
           )
         )
@@ -418,6 +422,7 @@ const main = async () => {
     const high = 16
     const oursLabel = `hswap Gateway (${concurrency}→${GatewayDefaults.maxConcurrency} adaptive)`
     const highLabel = `hswap Gateway (from ${high})*`
+    const httpLabel = `hswap Gateway over HttpClient†`
     const sdkLabel = "babylon-gateway-api-sdk 1.10.1"
 
     const cols = ["requests", "wall ms", "cpu ms", "srv cpu", "peak", "errors", "fungibles"]
@@ -431,23 +436,27 @@ const main = async () => {
     // One unmeasured load of a tenth of the accounts per selected client (see the module comment).
     const warm = addresses.slice(0, ACCOUNTS / 10)
     if (clients.has("ours") || clients.has("high")) await loadOurs(concurrency, warm)()
+    if (clients.has("http")) await loadOurs(concurrency, warm, "http")()
     if (clients.has("sdk")) await sdkClient.state.getEntityDetailsVaultAggregated(warm)
-    const all: Array<{ ours: Row; high: Row; sdk: Row }> = []
+    const all: Array<{ ours: Row; http: Row; high: Row; sdk: Row }> = []
     for (let round = 1; round <= rounds; round++) {
       const skip = (client: string): Row => ({ client: `${client} (skipped)`, ...skipped })
       const ours = clients.has("ours") ? await measure(child, oursLabel, loadOurs(concurrency)) : skip(oursLabel)
+      const httpRow = clients.has("http")
+        ? await measure(child, httpLabel, loadOurs(concurrency, addresses, "http"))
+        : skip(httpLabel)
       const highRow = clients.has("high") ? await measure(child, highLabel, loadOurs(high)) : skip(highLabel)
       const sdk = clients.has("sdk") ? await measure(child, sdkLabel, loadSdk) : skip(sdkLabel)
-      all.push({ ours, high: highRow, sdk })
+      all.push({ ours, http: httpRow, high: highRow, sdk })
       console.log()
       console.log(`round ${round}/${rounds}`)
       console.log(header)
-      for (const r of [ours, highRow, sdk]) print(r)
+      for (const r of [ours, httpRow, highRow, sdk]) print(r)
       console.log(
         `ratio ours/sdk: wall ${(ours.wallMs / sdk.wallMs).toFixed(2)}, client cpu ${(ours.cpuMs / sdk.cpuMs).toFixed(2)}, ` +
           `requests ${(ours.requests / sdk.requests).toFixed(2)}, peak in flight ${ours.peak}/${sdk.peak}`
       )
-      const ran = [ours, highRow, sdk].filter((r) => !r.client.endsWith("(skipped)"))
+      const ran = [ours, httpRow, highRow, sdk].filter((r) => !r.client.endsWith("(skipped)"))
       const complete = ran.every((r) => r.fungibles === expected && r.errors === 0)
       console.log(`complete (${expected} fungibles each, no errors): ${complete ? "yes" : "NO"}`)
     }
@@ -457,6 +466,7 @@ const main = async () => {
       console.log(`median of ${rounds} rounds:${" ".repeat(13)}${"wall ms".padStart(10)}${"cpu ms".padStart(10)}`)
       for (const [label, pick] of [
         [oursLabel, (x: (typeof all)[number]) => x.ours],
+        [httpLabel, (x: (typeof all)[number]) => x.http],
         [highLabel, (x: (typeof all)[number]) => x.high],
         [sdkLabel, (x: (typeof all)[number]) => x.sdk]
       ] as const)
@@ -480,6 +490,7 @@ const main = async () => {
     console.log()
     console.log(
       `ours starts at ${concurrency} in flight and adapts up to ${GatewayDefaults.maxConcurrency} (halving on 429/5xx/timeouts, honouring retry-after, retrying reads); ` +
+        `† = the same client over @effect/platform's FetchHttpClient (Gateway.layer), the others over fetch itself (Gateway.layerFetch); ` +
         `* = the same client starting at ${high}. The SDK fires every chunk and page at once ` +
         `(no bound, no retries). cpu ms = user+system CPU of this process during the run; srv cpu = the fake gateway's.`
     )

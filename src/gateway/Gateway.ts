@@ -1,6 +1,6 @@
 /** The Gateway service: every path, grouped like the API, plus the high-level helpers. */
-import type { HttpClient } from "@effect/platform"
-import { Effect } from "effect"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { Effect, Option } from "effect"
 import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
 import { Endpoints } from "./endpoints.js"
@@ -8,6 +8,7 @@ import type { GatewayError, UnknownNetworkError } from "./errors.js"
 import { GatewayDecodeError } from "./errors.js"
 import type { GatewayCall } from "./http.js"
 import { makeGatewayCall, withoutHttpSpans } from "./http.js"
+import { fetchTransport, httpClientTransport } from "./transport.js"
 import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo, remainingPages, updateWhere } from "./paging.js"
 import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
 import type * as State from "./schemas/state.js"
@@ -733,13 +734,38 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
 /** The shape of the Gateway service. */
 export type GatewayService = ReturnType<typeof makeService>
 
-/** Builds a Gateway client over whatever `HttpClient` is provided. */
+/** Builds a Gateway client over whatever `HttpClient` is provided (middleware, a test double). */
 export const makeGateway = (
   config: GatewayConfig
 ): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const resolved = yield* resolveGatewayConfig(config)
-    const { call, callBuilt } = yield* makeGatewayCall(resolved)
+    const client = yield* HttpClient.HttpClient
+    const transport = httpClientTransport({ client, basePath: resolved.basePath, headers: resolved.headers })
+    const { call, callBuilt } = yield* makeGatewayCall(resolved, transport)
+    return makeService(resolved, call, callBuilt)
+  })
+
+/**
+ * Builds a Gateway client that sends with `fetch` itself, with no fiber per request: the cheapest per request
+ * (bench:gateway). It uses the `fetch` and `RequestInit` of `FetchHttpClient.Fetch` / `FetchHttpClient.RequestInit`
+ * when the context it is built in has them, else `globalThis.fetch`.
+ */
+export const makeGatewayFetch = (config: GatewayConfig): Effect.Effect<GatewayService, UnknownNetworkError> =>
+  Effect.gen(function* () {
+    const resolved = yield* resolveGatewayConfig(config)
+    const fetch = yield* Effect.serviceOption(FetchHttpClient.Fetch)
+    const init = yield* Effect.serviceOption(FetchHttpClient.RequestInit)
+    const transport = fetchTransport({
+      basePath: resolved.basePath,
+      headers: resolved.headers,
+      // Looked up per client, not bound at load: a test or a polyfill may replace globalThis.fetch later.
+      fetch: Option.getOrElse(fetch, () => (input: RequestInfo | URL, request?: RequestInit) =>
+        globalThis.fetch(input, request)
+      ),
+      init: Option.getOrElse(init, () => ({}))
+    })
+    const { call, callBuilt } = yield* makeGatewayCall(resolved, transport)
     return makeService(resolved, call, callBuilt)
   })
 

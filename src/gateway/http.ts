@@ -2,23 +2,11 @@
  * The transport core: one POST per call against the base path, with the RDX headers, bounded in-flight requests,
  * typed errors, retries for reads and Schema decoding of every body.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import type { HttpClientError, HttpClientResponse } from "@effect/platform"
-import {
-  Cause,
-  Duration,
-  Effect,
-  Either,
-  Exit,
-  Fiber,
-  FiberId,
-  FiberRefs,
-  Option,
-  ParseResult,
-  Runtime,
-  Schema
-} from "effect"
+import { HttpClient } from "@effect/platform"
+import { Cause, Duration, Effect, Either, Fiber, FiberId, Option, ParseResult, Runtime, Schema } from "effect"
+import type { FiberStatus } from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
+import { type Caller, everyRequest, type ExchangeEnd, type Outgoing, runtimeOf, type Transport } from "./transport.js"
 import { decodeJson } from "./decode.js"
 import { isRetryable, parseRetryAfter } from "./config.js"
 import { makeLimiter, type Outcome } from "./limiter.js"
@@ -75,13 +63,11 @@ const parseJson = (text: string): Option.Option<unknown> => {
   }
 }
 
-/** The HttpClient's `currentTracerDisabledWhen` this client sets: no span for any of its requests. */
-const everyRequest = () => true
-
 /**
  * Runs `effect` with the HttpClient's per-request spans and trace propagation off (the FiberRefs are inherited by the
- * fibers it forks). Set once around a paging helper: its requests then find them set and fork their exchange with the
- * caller's FiberRefs as they are. Requests sent without it set them on their exchange's fiber instead.
+ * fibers it forks). Set once around a paging helper: over an HttpClient (`httpClientTransport`) its requests then find
+ * them set and fork their exchange with the caller's FiberRefs as they are. Requests sent without it set them on their
+ * exchange's fiber instead. The fetch transport has no spans to turn off.
  */
 export const withoutHttpSpans = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   effect.pipe(
@@ -94,36 +80,28 @@ export type GatewayCall = <Req, ReqI, Res, ResI>(
   request: Req
 ) => Effect.Effect<Res, GatewayError>
 
-/** What one exchange's fiber returns: the answer's status and body (headers are read only for an error status). */
-interface Answer {
-  readonly response: HttpClientResponse.HttpClientResponse
-  readonly text: string
-}
-
-/** One attempt in flight: its exchange's fiber and when it times out (see the deadline sweep). */
+/** One attempt in flight: how to abort it and when it times out (see the deadline sweep). */
 interface InFlight {
   readonly deadline: number
-  readonly fiber: Fiber.RuntimeFiber<Answer, HttpClientError.HttpClientError>
+  readonly abort: () => void
   timedOut: boolean
 }
 
 /**
- * Builds the `call` function for one client: it owns the adaptive limiter that bounds requests in flight, and one
- * deadline sweep for the timeouts of all of them.
+ * Builds the `call` function for one client over `transport`: it owns the adaptive limiter that bounds requests in
+ * flight, and one deadline sweep for the timeouts of all of them.
  *
  * The request path is written for its per-request cost (bench:gateway; issue 17). An attempt is one `Effect.async` in
- * the caller's fiber: it takes a limiter slot (or queues for one) and runs the HTTP exchange (`execute`, then the body's
- * text) in a fiber of its own, started at once with the caller's FiberRefs; that fiber's end settles everything
- * synchronously: the slot goes back with the answer's health, an error status becomes a {@link GatewayResponseError}
- * (its `retry-after` pauses the client), a 2xx body is decoded, and the caller resumes. Timeouts are not a timer per
- * request: every attempt of the client goes into one insertion-ordered set (the timeout is the same for all, so the
- * first is the next to expire) and a single sweep fiber sleeps until the first deadline, interrupts what is overdue
- * and sleeps again; it stops when nothing is in flight, so no timer outlives the client's requests. No span per request
- * (one per public method, Effect.fn in Gateway.ts).
+ * the caller's fiber: it takes a limiter slot (or queues for one) and starts the exchange on the transport; the
+ * exchange's end settles everything synchronously: the slot goes back with the answer's health, an error status
+ * becomes a {@link GatewayResponseError} (its `retry-after` pauses the client), a 2xx body is decoded, and the caller
+ * resumes. Timeouts are not a timer per request: every attempt of the client goes into one insertion-ordered set (the
+ * timeout is the same for all, so the first is the next to expire) and a single sweep fiber sleeps until the first
+ * deadline, aborts what is overdue and sleeps again; it stops when nothing is in flight, so no timer outlives the
+ * client's requests. No span per request (one per public method, Effect.fn in Gateway.ts).
  */
-export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
+export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transport) =>
   Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
     // The clock of the context the client is built in (the TestClock in tests), read synchronously per attempt.
     const clock = yield* Effect.clock
     const limiter = makeLimiter({ initial: config.concurrency, max: config.maxConcurrency })
@@ -137,7 +115,7 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
 
     const inFlight = new Set<InFlight>()
     let sweeper: Fiber.RuntimeFiber<void> | undefined
-    /** Interrupts every attempt past its deadline, then sleeps until the next one; ends when none is in flight. */
+    /** Aborts every attempt past its deadline, then sleeps until the next one; ends when none is in flight. */
     const sweep: Effect.Effect<void> = Effect.suspend(() => {
       const now = clock.unsafeCurrentTimeMillis()
       for (const entry of inFlight) {
@@ -145,14 +123,14 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
         if (entry.deadline > now) return Effect.zipRight(clock.sleep(Duration.millis(entry.deadline - now)), sweep)
         inFlight.delete(entry)
         entry.timedOut = true
-        entry.fiber.unsafeInterruptAsFork(FiberId.none)
+        entry.abort()
       }
       sweeper = undefined
       return Effect.void
     })
-    const track = (entry: InFlight, runtime: Runtime.Runtime<never>) => {
+    const track = (entry: InFlight, caller: Caller, status: FiberStatus.Running) => {
       inFlight.add(entry)
-      if (sweeper === undefined) sweeper = Runtime.runFork(runtime)(sweep)
+      if (sweeper === undefined) sweeper = Runtime.runFork(runtimeOf(caller, status))(sweep)
     }
     const untrack = (entry: InFlight) => {
       if (!inFlight.delete(entry) || inFlight.size > 0 || sweeper === undefined) return
@@ -163,87 +141,76 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
 
     // --- one attempt ----------------------------------------------------------------------------------------------
 
-    const exchange = (request: HttpClientRequest.HttpClientRequest) =>
-      Effect.flatMap(client.execute(request), (response) =>
-        Effect.map(response.text, (text): Answer => ({ response, text }))
-      )
-
     /** A non-2xx answer as an error; a 429 or 5xx with `retry-after` pauses every new request of the client. */
-    const responseError = (path: string, answer: Answer): GatewayResponseError => {
-      const { status } = answer.response
-      const errorResponse = Option.flatMap(parseJson(answer.text), decodeErrorResponse)
+    const responseError = (path: string, status: number, text: string, header: (name: string) => string | undefined) => {
+      const errorResponse = Option.flatMap(parseJson(text), decodeErrorResponse)
       const retryAfter =
         status === 429 || status >= 500
-          ? parseRetryAfter(answer.response.headers["retry-after"], clock.unsafeCurrentTimeMillis())
+          ? parseRetryAfter(header("retry-after"), clock.unsafeCurrentTimeMillis())
           : Option.none()
       if (Option.isSome(retryAfter))
         limiter.pauseUntil(clock.unsafeCurrentTimeMillis() + Math.min(retryAfter.value, retryAfterCap))
       return new GatewayResponseError({
         path,
         status,
-        body: answer.text,
+        body: text,
         ...(Option.isSome(errorResponse) ? { errorResponse: errorResponse.value } : {}),
         ...(Option.isSome(retryAfter) ? { retryAfterMillis: retryAfter.value } : {})
       })
     }
 
     /**
-     * One attempt: waits out a pause, then an `Effect.async` that takes a slot (or queues), starts the exchange's
-     * fiber and resumes when it ends. Interrupting the caller gives a queued place up, or interrupts the exchange and
-     * waits for it to end (its slot is then back).
+     * One attempt: waits out a pause, then an `Effect.async` that takes a slot (or queues), starts the exchange and
+     * resumes when it ends. Interrupting the caller gives a queued place up, or aborts the exchange and waits for its
+     * end (its slot is then back).
      */
     const attempt = <Res, ResI>(
-      path: string,
-      request: HttpClientRequest.HttpClientRequest,
+      request: Outgoing,
       response: Schema.Schema<Res, ResI>,
       priority: boolean
     ): Effect.Effect<Res, GatewayError> =>
       Effect.suspend(() => {
         const pausedFor = limiter.state().pausedUntil - clock.unsafeCurrentTimeMillis()
         if (pausedFor > 0)
-          return Effect.zipRight(clock.sleep(Duration.millis(pausedFor)), attempt(path, request, response, priority))
+          return Effect.zipRight(clock.sleep(Duration.millis(pausedFor)), attempt(request, response, priority))
         return Effect.withFiberRuntime<Res, GatewayError>((caller, status) => {
-          // The caller's FiberRefs, with the HttpClient's tracing off unless a paging helper already turned it off.
-          const spansOff =
-            caller.getFiberRef(HttpClient.currentTracerDisabledWhen) === everyRequest &&
-            caller.getFiberRef(HttpClient.currentTracerPropagation) === false
-          const runtime = Runtime.make({
-            context: caller.currentContext,
-            runtimeFlags: status.runtimeFlags,
-            fiberRefs: spansOff
-              ? caller.getFiberRefs()
-              : FiberRefs.updateManyAs(caller.getFiberRefs(), {
-                  forkAs: caller.id(),
-                  entries: [
-                    [HttpClient.currentTracerDisabledWhen, [[caller.id(), everyRequest]]],
-                    [HttpClient.currentTracerPropagation, [[caller.id(), false]]]
-                  ]
-                })
-          })
+          const starter = transport.forCaller(caller, status)
           return Effect.async<Res, GatewayError>((resume) => {
-            let fiber: InFlight["fiber"] | undefined
+            let abort: (() => void) | undefined
+            let ended = false
+            let onEnded: (() => void) | undefined
             const start = (sentAt: number, immediate: boolean) => {
-              const started = Runtime.runFork(runtime)(exchange(request), { immediate })
-              fiber = started
               const entry: InFlight = {
                 deadline: clock.unsafeCurrentTimeMillis() + timeoutMillis,
-                fiber: started,
+                abort: () => abort?.(),
                 timedOut: false
               }
-              track(entry, runtime)
-              started.addObserver((exit) => {
-                untrack(entry)
-                const settled = settle(path, response, entry, exit)
-                limiter.release(sentAt, settled.outcome)
-                resume(settled.effect)
-              })
+              track(entry, caller, status)
+              abort = starter.start(
+                request,
+                (end) => {
+                  ended = true
+                  untrack(entry)
+                  const settled = settle(request.path, response, entry, end)
+                  limiter.release(sentAt, settled.outcome)
+                  resume(settled.effect)
+                  onEnded?.()
+                },
+                immediate
+              )
             }
-            // A queued attempt starts from another fiber's end: scheduled, not run there, so that a chain of answers
-            // that complete at once (a synchronous HttpClient) does not nest.
+            // A queued attempt starts from another exchange's end: scheduled, not run there, so that a chain of
+            // answers that complete at once (a synchronous HttpClient) does not nest.
             const leave = limiter.enter((sentAt) => start(sentAt, false), priority)
             return Effect.suspend(() => {
               if (leave !== undefined && leave()) return Effect.void
-              return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+              if (abort === undefined || ended) return Effect.void
+              abort()
+              return ended
+                ? Effect.void
+                : Effect.async<void>((done) => {
+                    onEnded = () => done(Effect.void)
+                  })
             })
           })
         })
@@ -254,25 +221,27 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
       path: string,
       response: Schema.Schema<Res, ResI>,
       entry: InFlight,
-      exit: Exit.Exit<Answer, HttpClientError.HttpClientError>
+      end: ExchangeEnd
     ): { readonly outcome: Outcome; readonly effect: Effect.Effect<Res, GatewayError> } => {
-      if (Exit.isSuccess(exit)) {
-        const answer = exit.value
-        const status = answer.response.status
-        if (status >= 200 && status < 300)
-          return { outcome: "healthy", effect: decodeBody(path, response, answer.text) }
-        const error = responseError(path, answer)
-        return { outcome: status === 429 || status >= 500 ? "overload" : "neutral", effect: Effect.fail(error) }
-      }
-      if (entry.timedOut && Cause.isInterruptedOnly(exit.cause))
-        return { outcome: "overload", effect: Effect.fail(new GatewayTimeoutError({ path, timeoutMillis })) }
-      const failure = Cause.failureOption(exit.cause)
-      return Option.isSome(failure)
-        ? {
+      switch (end._tag) {
+        case "Answer": {
+          const status = end.status
+          if (status >= 200 && status < 300) return { outcome: "healthy", effect: decodeBody(path, response, end.text) }
+          const error = responseError(path, status, end.text, end.header)
+          return { outcome: status === 429 || status >= 500 ? "overload" : "neutral", effect: Effect.fail(error) }
+        }
+        case "Aborted":
+          return entry.timedOut
+            ? { outcome: "overload", effect: Effect.fail(new GatewayTimeoutError({ path, timeoutMillis })) }
+            : { outcome: "neutral", effect: Effect.interrupt }
+        case "Failed":
+          return {
             outcome: "neutral",
-            effect: Effect.fail(new GatewayTransportError({ path, reason: failure.value.reason, cause: failure.value }))
+            effect: Effect.fail(new GatewayTransportError({ path, reason: end.reason, cause: end.cause }))
           }
-        : { outcome: "neutral", effect: Effect.failCause(exit.cause as Cause.Cause<never>) }
+        case "Died":
+          return { outcome: "neutral", effect: Effect.failCause(end.cause as Cause.Cause<never>) }
+      }
     }
 
     /**
@@ -280,14 +249,9 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
      * `retry-after` (capped at `maxRetryAfter`) or else `baseDelay × factor^n` (capped at `maxDelay`), at most
      * `retries` times in all. Retries go before first attempts in the limiter's queue.
      */
-    const send = <Res, ResI>(
-      path: string,
-      request: HttpClientRequest.HttpClientRequest,
-      response: Schema.Schema<Res, ResI>,
-      retry: boolean
-    ) => {
+    const send = <Res, ResI>(request: Outgoing, response: Schema.Schema<Res, ResI>, retry: boolean) => {
       const loop = (retried: number): Effect.Effect<Res, GatewayError> =>
-        Effect.catchAll(attempt(path, request, response, retried > 0), (error) => {
+        Effect.catchAll(attempt(request, response, retried > 0), (error) => {
           if (!retry || retried >= policy.retries || !isRetryable(error)) return Effect.fail(error)
           const delay =
             error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined
@@ -317,17 +281,6 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
       })
     }
 
-    /** The POST with the RDX headers for each path, built once: requests are immutable, only the body differs. */
-    const baseRequests = new Map<string, HttpClientRequest.HttpClientRequest>()
-    const baseRequest = (path: string) => {
-      let base = baseRequests.get(path)
-      if (base === undefined) {
-        base = HttpClientRequest.post(config.basePath + path).pipe(HttpClientRequest.setHeaders(config.headers))
-        baseRequests.set(path, base)
-      }
-      return base
-    }
-
     /** Parses and decodes a 2xx body with the endpoint's response schema. */
     const decodeBody = <Res, ResI>(path: string, response: Schema.Schema<Res, ResI>, text: string) => {
       const json = parseJson(text)
@@ -349,22 +302,26 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig) =>
       Effect.suspend((): Effect.Effect<Res, GatewayError> => {
         const body = encodeBody(endpoint, value)
         if (Either.isLeft(body)) return Effect.fail(body.left)
-        const base = baseRequest(endpoint.path)
-        const request = body.right === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body.right)
-        return send(endpoint.path, request, endpoint.response, endpoint.retry)
+        const request: Outgoing = {
+          path: endpoint.path,
+          body: body.right === undefined ? undefined : JSON.stringify(body.right)
+        }
+        return send(request, endpoint.response, endpoint.retry)
       })
 
     /**
      * `call` for requests this client builds itself from typed values (the paging helpers): the body is sent as it
-     * is, without a Schema encode (the request schemas' encode is the identity on such values). Best run inside
-     * {@link withoutHttpSpans} (set once around a helper's whole run), so that no request has to set the tracer
-     * FiberRefs on its exchange's fiber.
+     * is, without a Schema encode (the request schemas' encode is the identity on such values). Over an HttpClient,
+     * best run inside {@link withoutHttpSpans} (set once around a helper's whole run), so that no request has to set
+     * the tracer FiberRefs on its exchange's fiber.
      */
     const callBuilt: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
       Effect.suspend((): Effect.Effect<Res, GatewayError> => {
-        const base = baseRequest(endpoint.path)
-        const request = endpoint.request === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, value)
-        return send(endpoint.path, request, endpoint.response, endpoint.retry)
+        const request: Outgoing = {
+          path: endpoint.path,
+          body: endpoint.request === undefined ? undefined : JSON.stringify(value)
+        }
+        return send(request, endpoint.response, endpoint.retry)
       })
 
     return { call, callBuilt, limiter }

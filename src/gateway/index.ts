@@ -1,9 +1,10 @@
 /**
  * Radix Babylon Gateway API v1.10 client: every path, Schema-decoded, paged, chunked, bounded, retried, typed errors.
- * Runs in the browser and in Node: provide any `HttpClient` (e.g. `FetchHttpClient.layer`).
+ * Runs in the browser and in Node: `Gateway.layer` over any `HttpClient` (e.g. `FetchHttpClient.layer`, or a test
+ * double), or `Gateway.layerFetch` over `fetch` itself (no fiber per request: the cheapest).
  */
 export { Gateway } from "./tag.js"
-export { makeGateway, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
+export { makeGateway, makeGatewayFetch, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
 export type {
   GatewayService,
   EntityDetailsVaultAggregatedOptions,

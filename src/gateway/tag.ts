@@ -9,7 +9,10 @@ import type { GatewayConfig } from "./config.js"
 import type { UnknownNetworkError } from "./errors.js"
 import type { GatewayService } from "./Gateway.js"
 
-/** The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`. */
+/**
+ * The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`; `Gateway.layerFetch(config)` needs
+ * nothing and sends with `fetch` itself.
+ */
 export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayService>() {
   static readonly make = (
     config: GatewayConfig
@@ -20,4 +23,15 @@ export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayServic
     )
   static readonly layer = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
     Layer.effect(Gateway, Gateway.make(config))
+  /**
+   * The client over `fetch` itself, with no fiber per request (the cheapest per request; see `makeGatewayFetch`). Uses
+   * `FetchHttpClient.Fetch` / `FetchHttpClient.RequestInit` when the context provides them.
+   */
+  static readonly makeFetch = (config: GatewayConfig): Effect.Effect<GatewayService, UnknownNetworkError> =>
+    Effect.flatMap(
+      Effect.promise(() => import("./Gateway.js")),
+      (implementation) => implementation.makeGatewayFetch(config)
+    )
+  static readonly layerFetch = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError> =>
+    Layer.effect(Gateway, Gateway.makeFetch(config))
 }

@@ -224,15 +224,14 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
   if (options.quoteSecret !== undefined && options.quoteSecret.length < MIN_QUOTE_SECRET_LENGTH) {
     throw new ExchangeServerStartError(`quoteSecret must be at least ${MIN_QUOTE_SECRET_LENGTH} characters`)
   }
-  const gatewayHttp: Layer.Layer<HttpClient.HttpClient> =
-    options.gatewayFetch === undefined
-      ? FetchHttpClient.layer
-      : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, options.gatewayFetch)))
-  const gateway = Gateway.layer({
+  // Over fetch itself (no fiber per request); `gatewayFetch` replaces it (tests, a proxy-aware fetch).
+  const gatewayFetch: Layer.Layer<never> =
+    options.gatewayFetch === undefined ? Layer.empty : Layer.succeed(FetchHttpClient.Fetch, options.gatewayFetch)
+  const gateway = Gateway.layerFetch({
     basePath: options.gatewayUrl,
     applicationName: "hSwap exchange server",
     applicationVersion: "0.1.0"
-  }).pipe(Layer.provide(gatewayHttp), Layer.orDie)
+  }).pipe(Layer.provide(gatewayFetch), Layer.orDie)
   const signerOptions = {
     networkId: options.networkId,
     account: options.exchangeAccount,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, TestClock } from "effect"
 import { makeLimiter } from "../../src/gateway/limiter.js"
-import { fakeHttp, ledgerState, withGateway } from "./support.js"
+import { fakeHttp, ledgerState, withGateway, forEachTransport } from "./support.js"
 
 const healthy = () => "healthy" as const
 const overload = () => "overload" as const
@@ -121,67 +121,69 @@ describe("adaptive limiter", () => {
   )
 })
 
-describe("retries through the client", () => {
-  const status = {
-    ledger_state: ledgerState(5),
-    status: "Pending",
-    intent_status: "Pending",
-    intent_status_description: "pending",
-    known_payloads: []
-  }
+forEachTransport(() => {
+  describe("retries through the client", () => {
+    const status = {
+      ledger_state: ledgerState(5),
+      status: "Pending",
+      intent_status: "Pending",
+      intent_status_description: "pending",
+      known_payloads: []
+    }
 
-  it.effect("a 429 with retry-after: 2 is retried after exactly 2 s, and no other request starts meanwhile", () =>
-    Effect.gen(function* () {
-      let calls = 0
-      const fake = fakeHttp(() =>
-        Effect.sync(() =>
-          ++calls === 1
-            ? { status: 429, headers: { "retry-after": "2" }, body: { message: "slow down", code: 429 } }
-            : { body: status }
-        )
-      )
-      const fiber = yield* Effect.fork(
-        withGateway(fake, (g) =>
-          Effect.all([g.transaction.status("txid_1"), Effect.delay(g.transaction.status("txid_2"), "10 millis")], {
-            concurrency: "unbounded"
-          })
-        )
-      )
-      yield* TestClock.adjust("1999 millis")
-      expect(fake.recorded).toHaveLength(1)
-      yield* TestClock.adjust("1 millis")
-      const [a, b] = yield* Fiber.join(fiber)
-      expect(a.intent_status).toBe("Pending")
-      expect(b.intent_status).toBe("Pending")
-      expect(fake.recorded).toHaveLength(3)
-    })
-  )
-
-  it.effect("retries are capped: always 503 gives 1 + retries attempts, then the error", () =>
-    Effect.gen(function* () {
-      const fake = fakeHttp(() => Effect.succeed({ status: 503, body: { message: "down", code: 503 } }))
-      const fiber = yield* Effect.fork(
-        Effect.either(withGateway(fake, (g) => g.transaction.status("txid_1"), { retry: { retries: 2 } }))
-      )
-      yield* TestClock.adjust("1 minute")
-      const result = yield* Fiber.join(fiber)
-      expect(Either.isLeft(result) && result.left._tag).toBe("GatewayResponseError")
-      expect(fake.recorded).toHaveLength(3)
-    })
-  )
-
-  it.effect("/transaction/submit is never retried, even on 429 or 503", () =>
-    Effect.gen(function* () {
-      for (const code of [429, 503]) {
+    it.effect("a 429 with retry-after: 2 is retried after exactly 2 s, and no other request starts meanwhile", () =>
+      Effect.gen(function* () {
+        let calls = 0
         const fake = fakeHttp(() =>
-          Effect.succeed({ status: code, headers: { "retry-after": "1" }, body: { message: "no", code } })
+          Effect.sync(() =>
+            ++calls === 1
+              ? { status: 429, headers: { "retry-after": "2" }, body: { message: "slow down", code: 429 } }
+              : { body: status }
+          )
         )
-        const fiber = yield* Effect.fork(Effect.either(withGateway(fake, (g) => g.transaction.submit("00ff"))))
+        const fiber = yield* Effect.fork(
+          withGateway(fake, (g) =>
+            Effect.all([g.transaction.status("txid_1"), Effect.delay(g.transaction.status("txid_2"), "10 millis")], {
+              concurrency: "unbounded"
+            })
+          )
+        )
+        yield* TestClock.adjust("1999 millis")
+        expect(fake.recorded).toHaveLength(1)
+        yield* TestClock.adjust("1 millis")
+        const [a, b] = yield* Fiber.join(fiber)
+        expect(a.intent_status).toBe("Pending")
+        expect(b.intent_status).toBe("Pending")
+        expect(fake.recorded).toHaveLength(3)
+      })
+    )
+
+    it.effect("retries are capped: always 503 gives 1 + retries attempts, then the error", () =>
+      Effect.gen(function* () {
+        const fake = fakeHttp(() => Effect.succeed({ status: 503, body: { message: "down", code: 503 } }))
+        const fiber = yield* Effect.fork(
+          Effect.either(withGateway(fake, (g) => g.transaction.status("txid_1"), { retry: { retries: 2 } }))
+        )
         yield* TestClock.adjust("1 minute")
         const result = yield* Fiber.join(fiber)
-        expect(Either.isLeft(result)).toBe(true)
-        expect(fake.recorded).toHaveLength(1)
-      }
-    })
-  )
+        expect(Either.isLeft(result) && result.left._tag).toBe("GatewayResponseError")
+        expect(fake.recorded).toHaveLength(3)
+      })
+    )
+
+    it.effect("/transaction/submit is never retried, even on 429 or 503", () =>
+      Effect.gen(function* () {
+        for (const code of [429, 503]) {
+          const fake = fakeHttp(() =>
+            Effect.succeed({ status: code, headers: { "retry-after": "1" }, body: { message: "no", code } })
+          )
+          const fiber = yield* Effect.fork(Effect.either(withGateway(fake, (g) => g.transaction.submit("00ff"))))
+          yield* TestClock.adjust("1 minute")
+          const result = yield* Fiber.join(fiber)
+          expect(Either.isLeft(result)).toBe(true)
+          expect(fake.recorded).toHaveLength(1)
+        }
+      })
+    )
+  })
 })

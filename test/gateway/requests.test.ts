@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { GatewayService } from "../../src/gateway/index.js"
 import { Gateway, RadixNetwork, RadixNetworkConfigById } from "../../src/gateway/index.js"
-import { BasePath, fakeHttp, withGateway } from "./support.js"
+import { BasePath, fakeHttp, withGateway, forEachTransport } from "./support.js"
 
 const ls = { state_version: 42 }
 
@@ -238,143 +238,145 @@ const calls: ReadonlyArray<{
   }
 ]
 
-describe("Gateway requests", () => {
-  it("covers all 36 paths", () => {
-    expect(new Set(calls.map((c) => c.path)).size).toBe(36)
-  })
+forEachTransport(() => {
+  describe("Gateway requests", () => {
+    it("covers all 36 paths", () => {
+      expect(new Set(calls.map((c) => c.path)).size).toBe(36)
+    })
 
-  for (const c of calls) {
-    it.effect(`POST ${c.path}: body and headers`, () =>
+    for (const c of calls) {
+      it.effect(`POST ${c.path}: body and headers`, () =>
+        Effect.gen(function* () {
+          const fake = fakeHttp(() => Effect.succeed({ body: {} }))
+          // The `{}` answer does not decode; only the request matters here.
+          yield* withGateway(fake, (g) => Effect.either(c.run(g)), { retry: { retries: 0 } })
+          expect(fake.recorded).toHaveLength(1)
+          const [req] = fake.recorded
+          expect(req?.method).toBe("POST")
+          expect(req?.url).toBe(`${BasePath}${c.path}`)
+          expect(req?.body).toEqual(c.body)
+          expect(req?.contentType).toBe(c.body === undefined ? undefined : "application/json")
+          expect(req?.headers).toMatchObject({
+            "rdx-client-name": "hswap-gateway-client",
+            "rdx-client-version": "1.10.1",
+            "rdx-app-name": "hSwap tests",
+            "rdx-app-version": "0.0.1",
+            "rdx-app-dapp-definition": "account_tdx_2_1dapp"
+          })
+          expect(Object.keys(req?.headers ?? {})).not.toContain("traceparent")
+        })
+      )
+    }
+
+    it.effect("unknown header values are 'Unknown'; extra headers never override the RDX ones", () =>
       Effect.gen(function* () {
         const fake = fakeHttp(() => Effect.succeed({ body: {} }))
-        // The `{}` answer does not decode; only the request matters here.
-        yield* withGateway(fake, (g) => Effect.either(c.run(g)), { retry: { retries: 0 } })
-        expect(fake.recorded).toHaveLength(1)
-        const [req] = fake.recorded
-        expect(req?.method).toBe("POST")
-        expect(req?.url).toBe(`${BasePath}${c.path}`)
-        expect(req?.body).toEqual(c.body)
-        expect(req?.contentType).toBe(c.body === undefined ? undefined : "application/json")
-        expect(req?.headers).toMatchObject({
-          "rdx-client-name": "hswap-gateway-client",
+        yield* Effect.flatMap(Gateway, (g) => Effect.either(g.transaction.status("txid_1"))).pipe(
+          Effect.provide(
+            Gateway.layer({
+              basePath: BasePath,
+              applicationName: "",
+              headers: { "x-api-key": "k", "RDX-Client-Version": "0" }
+            }).pipe(Layer.provide(fake.layer))
+          )
+        )
+        expect(fake.recorded[0]?.headers).toMatchObject({
+          "rdx-app-name": "Unknown",
+          "rdx-app-version": "Unknown",
+          "rdx-app-dapp-definition": "Unknown",
           "rdx-client-version": "1.10.1",
-          "rdx-app-name": "hSwap tests",
-          "rdx-app-version": "0.0.1",
-          "rdx-app-dapp-definition": "account_tdx_2_1dapp"
+          "x-api-key": "k"
         })
-        expect(Object.keys(req?.headers ?? {})).not.toContain("traceparent")
       })
     )
-  }
-
-  it.effect("unknown header values are 'Unknown'; extra headers never override the RDX ones", () =>
-    Effect.gen(function* () {
-      const fake = fakeHttp(() => Effect.succeed({ body: {} }))
-      yield* Effect.flatMap(Gateway, (g) => Effect.either(g.transaction.status("txid_1"))).pipe(
-        Effect.provide(
-          Gateway.layer({
-            basePath: BasePath,
-            applicationName: "",
-            headers: { "x-api-key": "k", "RDX-Client-Version": "0" }
-          }).pipe(Layer.provide(fake.layer))
-        )
-      )
-      expect(fake.recorded[0]?.headers).toMatchObject({
-        "rdx-app-name": "Unknown",
-        "rdx-app-version": "Unknown",
-        "rdx-app-dapp-definition": "Unknown",
-        "rdx-client-version": "1.10.1",
-        "x-api-key": "k"
-      })
-    })
-  )
-})
-
-describe("Gateway base path", () => {
-  const urlFor = (config: Omit<Parameters<typeof Gateway.layer>[0], "applicationName">) =>
-    Effect.gen(function* () {
-      const fake = fakeHttp(() => Effect.succeed({ body: {} }))
-      yield* Effect.flatMap(Gateway, (g) => Effect.either(g.status.gatewayStatus())).pipe(
-        Effect.provide(Gateway.layer({ applicationName: "t", ...config }).pipe(Layer.provide(fake.layer)))
-      )
-      return fake.recorded[0]?.url
-    })
-
-  it.effect("basePath wins over networkId, and a trailing slash is dropped", () =>
-    Effect.gen(function* () {
-      expect(yield* urlFor({ basePath: "http://127.0.0.1:8080/", networkId: 1 })).toBe(
-        "http://127.0.0.1:8080/status/gateway-status"
-      )
-    })
-  )
-  it.effect("networkId picks the public gateway", () =>
-    Effect.gen(function* () {
-      expect(yield* urlFor({ networkId: RadixNetwork.Stokenet })).toBe(
-        "https://stokenet.radixdlt.com/status/gateway-status"
-      )
-    })
-  )
-  it.effect("neither set: mainnet", () =>
-    Effect.gen(function* () {
-      expect(yield* urlFor({})).toBe("https://mainnet.radixdlt.com/status/gateway-status")
-    })
-  )
-  it.effect("a network id without a public URL (localnet 240, or unknown 99) is a typed UnknownNetworkError", () =>
-    Effect.gen(function* () {
-      const fake = fakeHttp(() => Effect.succeed({ body: {} }))
-      for (const networkId of [RadixNetwork.LocalNet, 99]) {
-        const error = yield* Effect.flip(
-          Effect.provide(Gateway, Gateway.layer({ applicationName: "t", networkId }).pipe(Layer.provide(fake.layer)))
-        )
-        expect(error._tag).toBe("UnknownNetworkError")
-        expect(error.networkId).toBe(networkId)
-      }
-    })
-  )
-  it("maps every network id of the spec, and localnet without URLs", () => {
-    const spec = {
-      1: "mainnet",
-      2: "stokenet",
-      32: "gilganet",
-      33: "enkinet",
-      34: "hammunet",
-      36: "mardunet",
-      37: "dumunet"
-    }
-    for (const [id, name] of Object.entries(spec)) {
-      const network = RadixNetworkConfigById[Number(id)]
-      expect(network?.gatewayUrl).toContain(name)
-      expect(network?.dashboardUrl).toMatch(/^https:\/\//)
-    }
-    expect(RadixNetworkConfigById[1]?.dashboardUrl).toBe("https://dashboard.radixdlt.com")
-    expect(RadixNetworkConfigById[35]?.networkName).toBe("Nergalnet")
-    expect(RadixNetworkConfigById[240]).toEqual({ networkName: "Localnet", networkId: 240 })
   })
-})
 
-describe("RequiredError", () => {
-  it.effect("a missing request object names the parameter and sends nothing", () =>
-    Effect.gen(function* () {
-      const fake = fakeHttp(() => Effect.succeed({ body: {} }))
-      const error = yield* withGateway(fake, (g) =>
-        Effect.flip(g.state.entityMetadataPage(undefined as unknown as { address: string }))
-      )
-      expect(error._tag).toBe("RequiredError")
-      if (error._tag !== "RequiredError") return
-      expect(error.field).toBe("stateEntityMetadataPageRequest")
-      expect(error.message).toContain("stateEntityMetadataPageRequest")
-      expect(fake.recorded).toHaveLength(0)
+  describe("Gateway base path", () => {
+    const urlFor = (config: Omit<Parameters<typeof Gateway.layer>[0], "applicationName">) =>
+      Effect.gen(function* () {
+        const fake = fakeHttp(() => Effect.succeed({ body: {} }))
+        yield* Effect.flatMap(Gateway, (g) => Effect.either(g.status.gatewayStatus())).pipe(
+          Effect.provide(Gateway.layer({ applicationName: "t", ...config }).pipe(Layer.provide(fake.layer)))
+        )
+        return fake.recorded[0]?.url
+      })
+
+    it.effect("basePath wins over networkId, and a trailing slash is dropped", () =>
+      Effect.gen(function* () {
+        expect(yield* urlFor({ basePath: "http://127.0.0.1:8080/", networkId: 1 })).toBe(
+          "http://127.0.0.1:8080/status/gateway-status"
+        )
+      })
+    )
+    it.effect("networkId picks the public gateway", () =>
+      Effect.gen(function* () {
+        expect(yield* urlFor({ networkId: RadixNetwork.Stokenet })).toBe(
+          "https://stokenet.radixdlt.com/status/gateway-status"
+        )
+      })
+    )
+    it.effect("neither set: mainnet", () =>
+      Effect.gen(function* () {
+        expect(yield* urlFor({})).toBe("https://mainnet.radixdlt.com/status/gateway-status")
+      })
+    )
+    it.effect("a network id without a public URL (localnet 240, or unknown 99) is a typed UnknownNetworkError", () =>
+      Effect.gen(function* () {
+        const fake = fakeHttp(() => Effect.succeed({ body: {} }))
+        for (const networkId of [RadixNetwork.LocalNet, 99]) {
+          const error = yield* Effect.flip(
+            Effect.provide(Gateway, Gateway.layer({ applicationName: "t", networkId }).pipe(Layer.provide(fake.layer)))
+          )
+          expect(error._tag).toBe("UnknownNetworkError")
+          expect(error.networkId).toBe(networkId)
+        }
+      })
+    )
+    it("maps every network id of the spec, and localnet without URLs", () => {
+      const spec = {
+        1: "mainnet",
+        2: "stokenet",
+        32: "gilganet",
+        33: "enkinet",
+        34: "hammunet",
+        36: "mardunet",
+        37: "dumunet"
+      }
+      for (const [id, name] of Object.entries(spec)) {
+        const network = RadixNetworkConfigById[Number(id)]
+        expect(network?.gatewayUrl).toContain(name)
+        expect(network?.dashboardUrl).toMatch(/^https:\/\//)
+      }
+      expect(RadixNetworkConfigById[1]?.dashboardUrl).toBe("https://dashboard.radixdlt.com")
+      expect(RadixNetworkConfigById[35]?.networkName).toBe("Nergalnet")
+      expect(RadixNetworkConfigById[240]).toEqual({ networkName: "Localnet", networkId: 240 })
     })
-  )
-  it.effect("a missing required field names the field", () =>
-    Effect.gen(function* () {
-      const fake = fakeHttp(() => Effect.succeed({ body: {} }))
-      const error = yield* withGateway(fake, (g) => Effect.flip(g.transaction.status(undefined as unknown as string)))
-      expect(error._tag).toBe("RequiredError")
-      if (error._tag !== "RequiredError") return
-      expect(error.field).toBe("intent_hash")
-      expect(error.path).toBe("/transaction/status")
-      expect(fake.recorded).toHaveLength(0)
-    })
-  )
+  })
+
+  describe("RequiredError", () => {
+    it.effect("a missing request object names the parameter and sends nothing", () =>
+      Effect.gen(function* () {
+        const fake = fakeHttp(() => Effect.succeed({ body: {} }))
+        const error = yield* withGateway(fake, (g) =>
+          Effect.flip(g.state.entityMetadataPage(undefined as unknown as { address: string }))
+        )
+        expect(error._tag).toBe("RequiredError")
+        if (error._tag !== "RequiredError") return
+        expect(error.field).toBe("stateEntityMetadataPageRequest")
+        expect(error.message).toContain("stateEntityMetadataPageRequest")
+        expect(fake.recorded).toHaveLength(0)
+      })
+    )
+    it.effect("a missing required field names the field", () =>
+      Effect.gen(function* () {
+        const fake = fakeHttp(() => Effect.succeed({ body: {} }))
+        const error = yield* withGateway(fake, (g) => Effect.flip(g.transaction.status(undefined as unknown as string)))
+        expect(error._tag).toBe("RequiredError")
+        if (error._tag !== "RequiredError") return
+        expect(error.field).toBe("intent_hash")
+        expect(error.path).toBe("/transaction/status")
+        expect(fake.recorded).toHaveLength(0)
+      })
+    )
+  })
 })

@@ -1,7 +1,12 @@
-/** Test doubles for the Gateway client: a synchronous fake HttpClient that records every request. */
-import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+/**
+ * Test doubles for the Gateway client: a fake gateway that records every request, served both as a synchronous
+ * HttpClient (for `Gateway.layer`) and as a `fetch` (for `Gateway.layerFetch`), so that the suites run every case over
+ * both transports (`forEachTransport`).
+ */
+import { FetchHttpClient, HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
 import type { HttpClientRequest } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Exit, FiberId, Layer, Runtime } from "effect"
+import { beforeEach, describe } from "vitest"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { GatewayConfig } from "../../src/gateway/index.js"
@@ -44,47 +49,99 @@ const bodyOf = (request: HttpClientRequest.HttpClientRequest): { body: unknown; 
 
 export const BasePath = "https://gateway.test"
 
+const pathOf = (url: string) => (url.startsWith(BasePath) ? url.slice(BasePath.length) : new URL(url).pathname)
+
+const replyText = (reply: Reply) => (typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body ?? {}))
+const replyInit = (reply: Reply): ResponseInit => ({
+  status: reply.status ?? 200,
+  headers: { "content-type": "application/json", ...reply.headers }
+})
+
 /**
- * A fake HttpClient. `handler` answers each request (it may be effectful, e.g. sleep on the TestClock); a failed
- * handler effect becomes a transport error. `inFlight`/`peak` count requests being answered.
+ * A fake gateway. `handler` answers each request (it may be effectful, e.g. sleep on the TestClock); a failed
+ * handler effect becomes a transport error. `inFlight`/`peak` count requests being answered. `layer` serves it as an
+ * HttpClient; `fetchIn(runtime)` as a `fetch` whose handler fibers run in `runtime` (the test's, with its TestClock),
+ * which honours its abort signal.
  */
 export const fakeHttp = (handler: (request: Recorded) => Effect.Effect<Reply, "network-down">) => {
   const recorded: Array<Recorded> = []
   const stats = { inFlight: 0, peak: 0 }
+  const answer = (rec: Recorded) => {
+    recorded.push(rec)
+    stats.inFlight += 1
+    stats.peak = Math.max(stats.peak, stats.inFlight)
+    return handler(rec).pipe(Effect.ensuring(Effect.sync(() => void (stats.inFlight -= 1))))
+  }
   const client = HttpClient.make((request, url) =>
     Effect.suspend(() => {
       const { body, contentType } = bodyOf(request)
-      const rec: Recorded = {
+      return answer({
         method: request.method,
         url: url.toString(),
-        path: url.toString().startsWith(BasePath) ? url.toString().slice(BasePath.length) : url.pathname,
+        path: pathOf(url.toString()),
         headers: request.headers,
         body,
         contentType
-      }
-      recorded.push(rec)
-      stats.inFlight += 1
-      stats.peak = Math.max(stats.peak, stats.inFlight)
-      return handler(rec).pipe(
-        Effect.ensuring(Effect.sync(() => void (stats.inFlight -= 1))),
-        Effect.map((reply) => {
-          const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body ?? {})
-          return HttpClientResponse.fromWeb(
-            request,
-            new Response(text, {
-              status: reply.status ?? 200,
-              headers: { "content-type": "application/json", ...reply.headers }
-            })
-          )
-        }),
+      }).pipe(
+        Effect.map((reply) => HttpClientResponse.fromWeb(request, new Response(replyText(reply), replyInit(reply)))),
         Effect.mapError(
           (cause) => new HttpClientError.RequestError({ request, reason: "Transport", cause, description: cause })
         )
       )
     })
   )
-  return { recorded, stats, layer: Layer.succeed(HttpClient.HttpClient, client) }
+  const fetchIn =
+    (runtime: Runtime.Runtime<never>): typeof globalThis.fetch =>
+    (input, init) => {
+      const url = input instanceof Request ? input.url : String(input)
+      const headers: Record<string, string> = {}
+      new Headers(init?.headers).forEach((value, key) => {
+        headers[key] = value
+      })
+      const text = typeof init?.body === "string" ? init.body : undefined
+      const fiber = Runtime.runFork(runtime)(
+        answer({
+          method: init?.method ?? "GET",
+          url,
+          path: pathOf(url),
+          headers,
+          body: text === undefined ? undefined : JSON.parse(text),
+          contentType: text === undefined ? undefined : headers["content-type"]
+        })
+      )
+      const signal = init?.signal
+      return new Promise<Response>((resolve, reject) => {
+        const onAbort = () => {
+          fiber.unsafeInterruptAsFork(FiberId.none)
+          reject(new DOMException("This operation was aborted", "AbortError"))
+        }
+        if (signal?.aborted === true) return onAbort()
+        signal?.addEventListener("abort", onAbort, { once: true })
+        fiber.addObserver((exit) => {
+          signal?.removeEventListener("abort", onAbort)
+          if (Exit.isSuccess(exit)) resolve(new Response(replyText(exit.value), replyInit(exit.value)))
+          else if (!Cause.isInterruptedOnly(exit.cause)) reject(new TypeError("fetch failed", { cause: exit.cause }))
+        })
+      })
+    }
+  return { recorded, stats, layer: Layer.succeed(HttpClient.HttpClient, client), fetchIn }
 }
+
+export type TestTransport = "HttpClient" | "fetch"
+export const TRANSPORTS: ReadonlyArray<TestTransport> = ["HttpClient", "fetch"]
+let currentTransport: TestTransport = "HttpClient"
+
+/**
+ * Runs the suites `body` declares once per transport: `withGateway` builds `Gateway.layer` over the fake HttpClient,
+ * then `Gateway.layerFetch` over the fake fetch (the tests of one file run one after another, so the switch is safe).
+ */
+export const forEachTransport = (body: () => void) =>
+  describe.each(TRANSPORTS)("over %s", (transport) => {
+    beforeEach(() => {
+      currentTransport = transport
+    })
+    body()
+  })
 
 export const testConfig: GatewayConfig = {
   basePath: BasePath,
@@ -93,15 +150,25 @@ export const testConfig: GatewayConfig = {
   applicationDappDefinitionAddress: "account_tdx_2_1dapp"
 }
 
-/** Runs `use` against a Gateway over the given fake. */
+/** Runs `use` against a Gateway over the given fake, on the current transport (see `forEachTransport`). */
 export const withGateway = <A, E>(
   fake: ReturnType<typeof fakeHttp>,
   use: (gateway: Gateway["Type"]) => Effect.Effect<A, E>,
   config: Partial<GatewayConfig> = {}
 ) =>
-  Effect.flatMap(Gateway, use).pipe(
-    Effect.provide(Gateway.layer({ ...testConfig, ...config }).pipe(Layer.provide(fake.layer)))
-  )
+  currentTransport === "HttpClient"
+    ? Effect.flatMap(Gateway, use).pipe(
+        Effect.provide(Gateway.layer({ ...testConfig, ...config }).pipe(Layer.provide(fake.layer)))
+      )
+    : Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+        Effect.flatMap(Gateway, use).pipe(
+          Effect.provide(
+            Gateway.layerFetch({ ...testConfig, ...config }).pipe(
+              Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fake.fetchIn(runtime)))
+            )
+          )
+        )
+      )
 
 export const ledgerState = (stateVersion: number) => ({
   network: "stokenet",
