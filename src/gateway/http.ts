@@ -104,7 +104,7 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
   Effect.gen(function* () {
     // The clock of the context the client is built in (the TestClock in tests), read synchronously per attempt.
     const clock = yield* Effect.clock
-    const limiter = makeLimiter({ initial: config.concurrency, max: config.maxConcurrency })
+    const limiter = yield* makeLimiter({ initial: config.concurrency, max: config.maxConcurrency })
     const policy = config.retry
     const retryAfterCap = Duration.toMillis(policy.maxRetryAfter)
     const baseDelay = Duration.toMillis(policy.baseDelay)
@@ -169,11 +169,7 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
       response: Schema.Schema<Res, ResI>,
       priority: boolean
     ): Effect.Effect<Res, GatewayError> =>
-      Effect.suspend(() => {
-        const pausedFor = limiter.state().pausedUntil - clock.unsafeCurrentTimeMillis()
-        if (pausedFor > 0)
-          return Effect.zipRight(clock.sleep(Duration.millis(pausedFor)), attempt(request, response, priority))
-        return Effect.withFiberRuntime<Res, GatewayError>((caller, status) => {
+      Effect.withFiberRuntime<Res, GatewayError>((caller, status) => {
           const starter = transport.forCaller(caller, status)
           return Effect.async<Res, GatewayError>((resume) => {
             let abort: (() => void) | undefined
@@ -213,7 +209,6 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
                   })
             })
           })
-        })
       })
 
     /** The end of an exchange: what the caller resumes with, and what it tells the limiter about the server. */
@@ -253,10 +248,10 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
       const loop = (retried: number): Effect.Effect<Res, GatewayError> =>
         Effect.catchAll(attempt(request, response, retried > 0), (error) => {
           if (!retry || retried >= policy.retries || !isRetryable(error)) return Effect.fail(error)
-          const delay =
-            error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined
-              ? Math.min(error.retryAfterMillis, retryAfterCap)
-              : Math.min(baseDelay * Math.pow(policy.factor, retried), maxDelay)
+          // A `retry-after` paused the whole client (see responseError): the retry queues at once, first in line, and
+          // the limiter starts it when the pause ends. Otherwise it backs off on its own.
+          if (error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined) return loop(retried + 1)
+          const delay = Math.min(baseDelay * Math.pow(policy.factor, retried), maxDelay)
           return Effect.zipRight(clock.sleep(Duration.millis(delay)), loop(retried + 1))
         })
       return loop(0)
