@@ -471,8 +471,12 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
     if (head === undefined) return []
     const first = yield* fetchChunk(head, ledgerState)
     const pin = pinTo(first.ledger_state)
+    // A chunk holds at most `maxAddressesCount` entities, and the limiter bounds what they send: a fiber each at once
+    // is cheaper than a bounded worker pool (bench:gateway: about a tenth of the client's CPU).
     const expandAll = (items: ReadonlyArray<State.StateEntityDetailsResponseItem>) =>
-      Effect.forEach(items, (item) => expandEntity(item, pin, explicitMetadata, includeNfids), { concurrency })
+      Effect.forEach(items, (item) => expandEntity(item, pin, explicitMetadata, includeNfids), {
+        concurrency: "unbounded"
+      })
     // Expanding the first chunk and fetching the others overlap; the client's semaphore bounds what is in flight.
     const results = yield* Effect.forEach(
       [Effect.succeed(first.items), ...tail.map((c) => Effect.map(fetchChunk(c, ledgerState ?? pin), (r) => r.items))],
