@@ -24,7 +24,9 @@
  * request fails at once for both pages instead of waiting on a network. Prints figures; asserts nothing: the exit
  * code is 0 whatever the figures are.
  *
- * Flags: `--quick` (15 s idle window), `--loads N` (paint loads per page, default 7), `--idle-seconds N`.
+ * Flags: `--quick` (15 s idle window), `--loads N` (paint loads per page, default 7), `--idle-seconds N`, `--trace`
+ * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
+ * what they are made of; see app-trace.ts).
  */
 import react from "@vitejs/plugin-react"
 import { chromium, type Browser, type BrowserContext } from "playwright-core"
@@ -37,13 +39,15 @@ import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build } from "vite"
 import { startStack, type RunningStack } from "../src/devnet/main"
+import { traceLoads } from "./app-trace"
 
 const argValue = (name: string): string | undefined => {
   const i = process.argv.indexOf(name)
   return i < 0 ? undefined : process.argv[i + 1]
 }
 const QUICK = process.argv.includes("--quick")
-const LOADS = Math.max(1, Number(argValue("--loads") ?? 7))
+const TRACE = process.argv.includes("--trace")
+const LOADS = Math.max(1, Number(argValue("--loads") ?? (TRACE ? 2 : 7)))
 const IDLE_S = Math.max(1, Number(argValue("--idle-seconds") ?? (QUICK ? 15 : 60)))
 const CPU_SLOWDOWN = 4
 /** DESIGN §6 (updated by issue 20): each figure of `/` against the anchor's, same run. */
@@ -260,13 +264,29 @@ const topOwners = (rendered: Rendered, files: ReadonlyArray<string>, n: number) 
   }
 }
 
-const buildOurs = async (outDir: string) =>
+const buildOurs = async (outDir: string, sourcemap = false) =>
   await build({
     root: ROOT,
     configFile: join(ROOT, "vite.config.ts"),
     logLevel: "warn",
-    build: { outDir, emptyOutDir: true, manifest: true, sourcemap: false, chunkSizeWarningLimit: 10_000 }
+    build: { outDir, emptyOutDir: true, manifest: true, sourcemap, chunkSizeWarningLimit: 10_000 }
   })
+
+/** `--trace`: ours alone, built with source maps, from the plain static server; see app-trace.ts. */
+const traceMain = async (tmp: string) => {
+  const out = join(tmp, "ours")
+  await buildOurs(out, true)
+  const stack: RunningStack = await startStack(
+    { port: 0, host: "127.0.0.1", dist: out, dataDir: join(tmp, "data"), reset: true },
+    { logLevel: "error" }
+  )
+  cleanups.push(stack.close)
+  const plain = await serveBuilt(out, stack.url)
+  cleanups.push(plain.close)
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  cleanups.push(() => browser.close())
+  await traceLoads(browser, `${plain.url}/`, out, { loads: LOADS, slowdown: CPU_SLOWDOWN, windowMs: WINDOW_MS })
+}
 
 /** The anchor's minimal Vite config: React, an app build, same target as ours. */
 const buildAnchor = async (outDir: string) =>
@@ -577,6 +597,7 @@ const cleanup = async () => {
 const main = async () => {
   const tmp = mkdtempSync(join(tmpdir(), "hswap-bench-app-"))
   cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }))
+  if (TRACE) return traceMain(tmp)
   const oursOut = join(tmp, "ours")
   const anchorOut = join(tmp, "anchor")
 
