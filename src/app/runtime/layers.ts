@@ -12,6 +12,7 @@ import { Overlays } from "../services/Overlays"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
+import { withSlicedScheduler } from "./scheduler"
 import { lazyGateway } from "../../gateway/lazy"
 import { ToolkitGateway } from "../../toolkit/gateway"
 import { lazyWalletRequest } from "../../toolkit/lazy"
@@ -80,9 +81,14 @@ export const makeLedgerParts = (config: AppConfigShape, parts: ToolkitParts) => 
 export const makeSwapLayer = (celebration: Layer.Layer<Celebration> = Celebration.Live) =>
   SwapMachine.Default.pipe(Layer.provideMerge(Layer.mergeAll(SwapWallet.Live, celebration)))
 
-/** The live services graph of the browser app; main.tsx is the only caller. */
+/**
+ * The live services graph of the browser app; main.tsx is the only caller. Its runtime, and the rest of its build,
+ * run Effect's work in time slices (runtime/scheduler.ts), so no task of it holds the main thread for long.
+ */
 export const makeAppLayer = (config: AppConfigShape) => {
   const ledger = makeLedgerLayer(config).pipe(Layer.provideMerge(BrowserPlatform))
   const services = makeServicesLayer(config).pipe(Layer.provideMerge(ledger))
-  return makeSwapLayer().pipe(Layer.provideMerge(WalletSessionLive.pipe(Layer.provideMerge(services))))
+  return withSlicedScheduler(
+    makeSwapLayer().pipe(Layer.provideMerge(WalletSessionLive.pipe(Layer.provideMerge(services))))
+  )
 }

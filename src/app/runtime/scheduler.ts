@@ -1,0 +1,101 @@
+/**
+ * The browser app's Effect scheduler: fibers run in time slices, so Effect's work never holds the main thread for
+ * long (DESIGN §6, total blocking time).
+ *
+ * Effect's default scheduler runs resumed fibers in microtasks, up to 2048 in a row, and a fiber yields only after
+ * 2048 operations: building the runtime, the islands' first subscriptions and the first requests all ran in one task
+ * of a few hundred milliseconds on a slow phone. This one runs them in microtasks as long as the current slice lasts
+ * (`sliceMs` from the first piece of Effect work in the current task), and once it is used up, a running fiber yields
+ * at its next check and the queued work continues in a new task (a MessageChannel message, which, unlike a timer, is
+ * neither clamped nor throttled), after the browser has had its turn: input, rendering, React's own work.
+ *
+ * Only the order of work across tasks changes: priorities, a fiber's own sequence and Effect's Clock are untouched.
+ */
+import { FiberRef, type Fiber, Layer, Scheduler } from "effect"
+
+export interface SlicedSchedulerOptions {
+  /** How long Effect may run in one task before it lets the browser in. */
+  readonly sliceMs?: number
+  /** The time source (ms); performance.now in the browser. */
+  readonly now?: () => number
+  /** Runs `f` in a later task. */
+  readonly macrotask?: (f: () => void) => void
+}
+
+/** A running fiber checks the clock once every this many operations (reading it every operation would cost). */
+const CHECK_EVERY_OPS = 64
+
+/**
+ * A new task through a MessageChannel: no 4 ms clamp, and it still runs in a background tab. The channel is made on
+ * first use and does not keep a Node process alive (the build's prerender and the tests boot the app in Node).
+ */
+export const postMacrotask = (): ((f: () => void) => void) => {
+  if (typeof MessageChannel === "undefined") return (f) => setTimeout(f, 0)
+  let channel: MessageChannel | undefined
+  const queue: Array<() => void> = []
+  return (f) => {
+    if (channel === undefined) {
+      channel = new MessageChannel()
+      channel.port1.onmessage = () => queue.shift()?.()
+      ;(channel.port1 as MessagePort & { unref?: () => void }).unref?.()
+    }
+    queue.push(f)
+    channel.port2.postMessage(null)
+  }
+}
+
+/** `layer` with Effect's work in time slices: the runtime it builds, and the rest of its build, run on the scheduler. */
+export const withSlicedScheduler = <ROut, E, RIn>(
+  layer: Layer.Layer<ROut, E, RIn>,
+  options?: SlicedSchedulerOptions
+): Layer.Layer<ROut, E, RIn> => Layer.provide(layer, Layer.setScheduler(makeSlicedScheduler(options)))
+
+export const makeSlicedScheduler = (options: SlicedSchedulerOptions = {}): Scheduler.Scheduler => {
+  const sliceMs = options.sliceMs ?? 8
+  const now = options.now ?? (() => performance.now())
+  const macrotask = options.macrotask ?? postMacrotask()
+  const tasks = new Scheduler.PriorityBuckets()
+  let running = false
+  // When Effect's work in the current task began; cleared by a message queued at that moment, which runs after it.
+  let sliceStart: number | undefined
+
+  const spent = (): number => {
+    const t = now()
+    if (sliceStart === undefined) {
+      sliceStart = t
+      macrotask(() => {
+        sliceStart = undefined
+      })
+    }
+    return t - sliceStart
+  }
+  const overBudget = () => spent() >= sliceMs
+
+  const drain = () => {
+    const buckets = tasks.buckets
+    tasks.buckets = []
+    for (const [, run] of buckets) for (const task of run) task()
+    if (tasks.buckets.length === 0) running = false
+    else next()
+  }
+  const next = () => {
+    if (overBudget()) macrotask(drain)
+    else queueMicrotask(drain)
+  }
+
+  return {
+    shouldYield: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
+      const ops = fiber.currentOpCount
+      const yieldNow =
+        ops > fiber.getFiberRef(FiberRef.currentMaxOpsBeforeYield) || (ops % CHECK_EVERY_OPS === 0 && overBudget())
+      return yieldNow ? fiber.getFiberRef(FiberRef.currentSchedulingPriority) : false
+    },
+    scheduleTask: (task, priority) => {
+      tasks.scheduleTask(task, priority)
+      if (!running) {
+        running = true
+        next()
+      }
+    }
+  }
+}
