@@ -203,14 +203,32 @@ const traceOnce = async (browser: Browser, url: string, outDir: string, slowdown
       )
       const modules = new Map<string, number>()
       const fns = new Map<string, number>()
+      const ours = new Map<string, number>()
       for (const s of samples) {
         if (s.ts < from || s.ts >= to) continue
         const w = where(s.node)
         modules.set(w.module, (modules.get(w.module) ?? 0) + s.dt)
         fns.set(w.fn, (fns.get(w.fn) ?? 0) + s.dt)
+        // The innermost frame of the app's own code (src/…) on the stack: what a library's time was spent for.
+        let id: number | undefined = s.node
+        let mine = "(no app frame)"
+        while (id !== undefined) {
+          const m = where(id).module
+          if (/(^|\/)src\//.test(m)) {
+            mine = m.replace(/^.*?src\//, "src/")
+            break
+          }
+          id = parent.get(id)
+        }
+        ours.set(mine, (ours.get(mine) ?? 0) + s.dt)
       }
       console.log(
-        `      self time by module: ${top(modules, 8)
+        `      by the app's innermost module on the stack: ${top(ours, 10)
+          .map(([m, d]) => `${m} ${msOf(d)}`)
+          .join(", ")}`
+      )
+      console.log(
+        `      self time by module: ${top(modules, 14)
           .map(([m, d]) => `${m} ${msOf(d)}`)
           .join(", ")}`
       )
