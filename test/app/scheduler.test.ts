@@ -62,12 +62,38 @@ describe("the sliced scheduler", () => {
     // It stopped shortly after the slice ran out (the fiber checks the time every 64 operations).
     expect(done).toBeGreaterThanOrEqual(500)
     expect(done).toBeLessThan(600)
+    // (it checks every 32 operations)
     expect(fiber.unsafePoll()).toBeNull()
     expect(h.pendingTasks()).toBeGreaterThan(0)
     await h.runTasks()
     await settle()
     expect(done).toBe(3000)
     expect(fiber.unsafePoll()).toEqual(Exit.void)
+  })
+
+  it("starts no other waiting fiber once the slice is used up, and keeps their order", async () => {
+    const h = harness()
+    const seen: Array<number> = []
+    const fibers = [0, 1, 2, 3].map((n) =>
+      Effect.runFork(
+        Effect.yieldNow().pipe(
+          Effect.zipRight(
+            Effect.sync(() => {
+              seen.push(n)
+              // The first one to run uses the slice up.
+              h.advance(10)
+            })
+          ),
+          Effect.withScheduler(h.scheduler)
+        )
+      )
+    )
+    await settle()
+    expect(seen).toEqual([0])
+    await h.runTasks()
+    await settle()
+    expect(seen).toEqual([0, 1, 2, 3])
+    for (const f of fibers) expect(f.unsafePoll()).toEqual(Exit.void)
   })
 
   it("keeps priorities and each fiber's own order", async () => {

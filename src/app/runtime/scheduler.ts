@@ -6,7 +6,7 @@
  * 2048 operations: building the runtime, the islands' first subscriptions and the first requests all ran in one task
  * of a few hundred milliseconds on a slow phone. This one runs them in microtasks as long as the current slice lasts
  * (`sliceMs` from the first piece of Effect work in the current task), and once it is used up, a running fiber yields
- * at its next check and the queued work continues in a new task (a MessageChannel message, which, unlike a timer, is
+ * at its next check, no other waiting fiber starts, and the queued work continues in a new task (a MessageChannel message, which, unlike a timer, is
  * neither clamped nor throttled), after the browser has had its turn: input, rendering, React's own work.
  *
  * Only the order of work across tasks changes: priorities, a fiber's own sequence and Effect's Clock are untouched.
@@ -23,7 +23,7 @@ export interface SlicedSchedulerOptions {
 }
 
 /** A running fiber checks the clock once every this many operations (reading it every operation would cost). */
-const CHECK_EVERY_OPS = 64
+const CHECK_EVERY_OPS = 32
 
 /**
  * A new task through a MessageChannel: no 4 ms clamp, and it still runs in a background tab. The channel is made on
@@ -74,7 +74,24 @@ export const makeSlicedScheduler = (options: SlicedSchedulerOptions = {}): Sched
   const drain = () => {
     const buckets = tasks.buckets
     tasks.buckets = []
-    for (const [, run] of buckets) for (const task of run) task()
+    let ran = 0
+    for (let b = 0; b < buckets.length; b++) {
+      const [priority, run] = buckets[b] ?? [0, []]
+      for (let i = 0; i < run.length; i++) {
+        // Many fibers waiting: once the slice is used up, the rest go first in the next task, in their order.
+        if (ran > 0 && overBudget()) {
+          const fresh = tasks.buckets
+          tasks.buckets = []
+          for (let j = i; j < run.length; j++) tasks.scheduleTask(run[j] as Scheduler.Task, priority)
+          for (const [p, rest] of buckets.slice(b + 1)) for (const task of rest) tasks.scheduleTask(task, p)
+          for (const [p, rest] of fresh) for (const task of rest) tasks.scheduleTask(task, p)
+          next()
+          return
+        }
+        run[i]?.()
+        ran += 1
+      }
+    }
     if (tasks.buckets.length === 0) running = false
     else next()
   }
