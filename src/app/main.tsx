@@ -1,5 +1,6 @@
 import { createAppRouter, type AppRouter } from "./router"
 import "./index.css"
+import { nextTask } from "./runtime/inStages"
 import { makeLiveResource } from "./runtime/live-context"
 import { loadLiveModule } from "./shell/islands"
 import { mountApp } from "./shell/mount"
@@ -17,8 +18,14 @@ if (root === null) throw new Error("index.html has no #root element")
 
 // The configuration and the one runtime of the app's lifetime come with the live chunk (a bad configuration or a
 // failed load shows in the content area, never a blank page). The first paint is index.html's own markup, so the
-// chunk is requested at once, alongside the page's.
-const live = makeLiveResource(() => loadLiveModule().then((m) => m.boot(import.meta.env)))
+// chunk is requested at once, in stages (shell/islands.tsx); the page's chunk follows it (shell/mount.tsx). The boot
+// (decoding the configuration, making the runtime) runs in a task after the chunk's last stage.
+const live = makeLiveResource(() =>
+  loadLiveModule().then(async (m) => {
+    await nextTask()
+    return m.boot(import.meta.env)
+  })
+)
 live.start()
 import.meta.hot?.dispose(() => {
   const boot = live.current()

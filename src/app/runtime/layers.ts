@@ -12,8 +12,9 @@ import { Overlays } from "../services/Overlays"
 import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
+import { importInStages } from "./inStages"
 import { withSlicedScheduler } from "./scheduler"
-import { lazyGateway } from "../../gateway/lazy"
+import { lazyGateway, loadGatewayModule } from "../../gateway/lazy"
 import { ToolkitGateway } from "../../toolkit/gateway"
 import { lazyWalletRequest } from "../../toolkit/lazy"
 import type { ToolkitParts } from "../../toolkit/toolkit"
@@ -43,6 +44,19 @@ export const BrowserPlatform = Layer.mergeAll(
   Browser.Live
 )
 
+/**
+ * The Gateway client's module (loaded on its first call, gateway/lazy.ts) in stages, each evaluated in a task of its
+ * own (runtime/inStages.ts): its largest Schemas first, then the client.
+ */
+export const loadGatewayInStages = () =>
+  importInStages(
+    [
+      () => import("../../gateway/schemas/state").then((m) => m.FungibleResourcesCollectionItem),
+      () => import("../../gateway/schemas/transaction").then((m) => m.TransactionReceipt)
+    ],
+    () => import("../../gateway/Gateway")
+  )
+
 /** Spec §7: the toolkit is configured with the application name and version 1.0.0. */
 export const APPLICATION_VERSION = "1.0.0"
 
@@ -52,17 +66,27 @@ export const APPLICATION_VERSION = "1.0.0"
  * client with its first read, the toolkit with the first wallet action (or at once for a stored session). The toolkit
  * reads the ledger through the app's Gateway client.
  */
-export const makeLedgerLayer = (config: AppConfigShape) => makeLedgerParts(config, {})
+export const makeLedgerLayer = (config: AppConfigShape) => makeLedgerParts(config, {}, loadGatewayInStages)
 
-/** The same, with toolkit parts swapped (tests run it in a test environment with seeded crypto). */
-export const makeLedgerParts = (config: AppConfigShape, parts: ToolkitParts) => {
-  const gateway = lazyGateway({
-    networkId: config.networkId,
-    basePath: config.gatewayUrl,
-    applicationName: config.brand.name,
-    applicationVersion: APPLICATION_VERSION,
-    applicationDappDefinitionAddress: config.dAppDefinitionAddress
-  }).pipe(Layer.orDie)
+/**
+ * The same, with toolkit parts swapped (tests run it in a test environment with seeded crypto), and the Gateway
+ * client's module loaded in one import unless told otherwise.
+ */
+export const makeLedgerParts = (
+  config: AppConfigShape,
+  parts: ToolkitParts,
+  loadGateway: () => Promise<typeof import("../../gateway/Gateway")> = loadGatewayModule
+) => {
+  const gateway = lazyGateway(
+    {
+      networkId: config.networkId,
+      basePath: config.gatewayUrl,
+      applicationName: config.brand.name,
+      applicationVersion: APPLICATION_VERSION,
+      applicationDappDefinitionAddress: config.dAppDefinitionAddress
+    },
+    loadGateway
+  ).pipe(Layer.orDie)
   const toolkit = lazyWalletRequest(
     {
       networkId: config.networkId,

@@ -1,15 +1,32 @@
 /**
  * The shell's islands: each renders its fallback (a same-size placeholder, or nothing) until the live chunk is loaded
- * and the runtime is ready, then the live component. The chunk is one dynamic import, shared by all of them and by
- * the boot in main.tsx.
+ * and the runtime is ready, then the live component. The chunk is one load, shared by all of them and by the boot in
+ * main.tsx, in stages (runtime/inStages.ts), each evaluated in a task of its own.
  */
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react"
 import { LiveOnly } from "../runtime/live-context"
+import { importInStages, once } from "../runtime/inStages"
 import { BootFailure, PageSkeleton, TaglineView, WalletButtonPlaceholder, WelcomeButtonView } from "./views"
 
 type LiveModule = typeof import("../live")
 
-export const loadLiveModule = (): Promise<LiveModule> => import("../live")
+/** The live chunk's graph in stages, each evaluated in a task of its own: Effect's parts, then the app's. */
+export const loadLiveModule: () => Promise<LiveModule> = once(() =>
+  importInStages(
+    [
+      () => import("../runtime/stages/data").then((m) => m.stage),
+      () => import("../runtime/stages/effect").then((m) => m.stage),
+      () => import("../runtime/stages/schema").then((m) => m.stage),
+      () => import("../runtime/stages/stream").then((m) => m.stage),
+      () => import("../config/AppConfig").then((m) => m.decodeAppConfig),
+      () => import("../../gateway/config").then((m) => m.resolveGatewayConfig),
+      () => import("../../toolkit/errors").then((m) => m.RejectedByUser),
+      () => import("../../exchange/ExchangeApi").then((m) => m.ExchangeApi),
+      () => import("../features/exchange/machine/SwapMachine").then((m) => m.SwapMachine)
+    ],
+    () => import("../live")
+  )
+)
 
 const island = <P extends object>(pick: (m: LiveModule) => ComponentType<P>, fallback: ReactNode) => {
   const Live = lazy(() => loadLiveModule().then((m) => ({ default: pick(m) })))

@@ -7,6 +7,7 @@ import { RouterProvider } from "@tanstack/react-router"
 import { type ReactNode, startTransition, StrictMode, useLayoutEffect } from "react"
 import { createRoot, hydrateRoot, type Root } from "react-dom/client"
 import type { AppRouter } from "../router"
+import { nextTask } from "../runtime/inStages"
 import { LiveProvider, type LiveResource } from "../runtime/live-context"
 import { FIRST_PAINT_ATTRIBUTE, firstPaint, firstPaintDone, hydratable } from "./firstPaint"
 
@@ -50,7 +51,12 @@ export interface Mounted {
 export const mountApp = async (container: HTMLElement, router: AppRouter, live: LiveResource): Promise<Mounted> => {
   const app = appTree(router, live)
   if (firstPaint() === "page") {
-    const [boot] = await Promise.all([live.promise, router.load()])
+    // The page's chunk after the live half: its graph is mostly the live chunk's, which loads in stages (one task
+    // each, see runtime/inStages.ts); loading it alongside would evaluate that whole graph in one task.
+    const boot = await live.promise
+    // And in a task of its own: the last stage of the live chunk and the boot were the task before.
+    await nextTask()
+    await router.load()
     if (hydratable(router, boot)) {
       // Render the router's tree as its server render did (TanStack's own hydration marks the router the same way).
       router.ssr = { manifest: undefined }

@@ -1,0 +1,51 @@
+/**
+ * Loading a large module graph in stages, each evaluated in a task of its own (DESIGN §6, total blocking time).
+ *
+ * A dynamic import evaluates every module of its graph that has not run yet in one task: the live chunk's graph
+ * (Effect's core, Schema, Stream, the app's services and their Schemas) took one task of about 150 ms on a slow
+ * phone, the Gateway client's about 70 ms. Importing parts of it first, one after another with the browser's turn in
+ * between, splits that work into several shorter tasks; the modules are the same and each runs once. The price is a
+ * request after each stage instead of all at once (the chunks are small; the first paint does not wait for them).
+ *
+ * This module is in the initial bundle: no runtime imports.
+ */
+
+/** Resolves in a later task, once the browser has had its turn (a MessageChannel message: no timer clamp). */
+export const nextTask = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (typeof MessageChannel === "undefined") {
+      setTimeout(resolve, 0)
+      return
+    }
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      resolve()
+    }
+    channel.port2.postMessage(null)
+  })
+
+/** Imports `stages` one after another, each in a later task than the one before, then `last`. */
+export const importInStages = async <M>(
+  stages: ReadonlyArray<() => Promise<unknown>>,
+  last: () => Promise<M>
+): Promise<M> => {
+  for (const stage of stages) {
+    await stage()
+    await nextTask()
+  }
+  return last()
+}
+
+/**
+ * `load` once: calls share the promise. A failed load is forgotten, so the next call loads again (a deploy that
+ * replaced the files, a network that came back).
+ */
+export const once = <M>(load: () => Promise<M>): (() => Promise<M>) => {
+  let pending: Promise<M> | undefined
+  return () =>
+    (pending ??= load().catch((error: unknown) => {
+      pending = undefined
+      throw error
+    }))
+}
