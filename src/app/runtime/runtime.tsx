@@ -33,13 +33,20 @@ export function makeRuntimeContext<R>(useRuntime: () => ManagedRuntime.ManagedRu
     return result
   }
 
-  /** Subscribes to a stream; `stream` must have a stable identity (a module constant or memoised). */
-  function useStream<A, E>(stream: Stream.Stream<A, E, R>, initial: A): A {
+  /**
+   * Subscribes to a stream; `stream` must have a stable identity (a module constant or memoised). With `transition`,
+   * each value renders as a transition: React renders it in slices instead of one task (for a large subtree that
+   * appears on its own, such as a toast, where a few milliseconds' delay cannot be seen).
+   */
+  function useStream<A, E>(stream: Stream.Stream<A, E, R>, initial: A, options?: { readonly transition?: boolean }): A {
     const runtime = useRuntime()
     const [value, setValue] = React.useState<A>(initial)
+    const transition = options?.transition === true
     React.useEffect(() => {
+      const set = (a: A) => setValue(() => a)
+      const update = transition ? (a: A) => React.startTransition(() => set(a)) : set
       const fiber = runtime.runFork(
-        Stream.runForEach(stream, (a) => Effect.sync(() => setValue(() => a))).pipe(
+        Stream.runForEach(stream, (a) => Effect.sync(() => update(a))).pipe(
           Effect.tapErrorCause((cause) =>
             Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("stream failed", cause)
           )
@@ -48,7 +55,7 @@ export function makeRuntimeContext<R>(useRuntime: () => ManagedRuntime.ManagedRu
       return () => {
         runtime.runFork(Fiber.interrupt(fiber))
       }
-    }, [runtime, stream])
+    }, [runtime, stream, transition])
     return value
   }
 

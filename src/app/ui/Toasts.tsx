@@ -82,7 +82,9 @@ function ActionButton({ action }: { readonly action: ToastAction | undefined }) 
 
 /** Renders the Toaster service's queue with Radix Toast primitives. Mounted once, in the app shell. */
 export function Toasts() {
-  const toasts = useStream(toastsStream, noToasts)
+  // A toast (Radix's presence, portal and swipe handlers) renders in slices: it appears on its own, at 4 s for the
+  // welcome toast, and would otherwise be one long task while the page may be in use.
+  const toasts = useStream(toastsStream, noToasts, { transition: true })
   const fork = useFork()
   return (
     <RadixToast.Provider swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD} duration={Infinity}>
