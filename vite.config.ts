@@ -10,6 +10,7 @@ import {
   FIRST_PAINT_STYLE,
   PRERENDERED_SHELL_ID
 } from "./src/app/shell/firstPaint"
+import { LIVE_CHUNKS_PLACEHOLDER } from "./src/app/runtime/inStages"
 
 const ROOT_DIV = '<div id="root"></div>'
 
@@ -89,6 +90,39 @@ const prerenderPages = (): Plugin => {
   }
 }
 
+/**
+ * The live chunk loads in stages, one import after another (src/app/runtime/inStages.ts), and the page of `/` after
+ * it, but their files are all requested at once: the build writes the files of their graphs (live.tsx's chunk, the
+ * page's, and every chunk they import) into the code in place of LIVE_CHUNKS_PLACEHOLDER, and the app adds a
+ * modulepreload link for each when it starts loading.
+ * The names are Rollup's placeholders here, which it replaces with the hashed names as it does in imports.
+ */
+const liveChunkList = (): Plugin => ({
+  name: "hswap:live-chunk-list",
+  apply: "build",
+  renderChunk(code, chunk, _options, meta) {
+    const placeholder = new RegExp(`(["'\`])${LIVE_CHUNKS_PLACEHOLDER}\\1`, "g")
+    if (!placeholder.test(code)) return null
+    const holding = (path: string) => {
+      const found = Object.values(meta.chunks).find((c) => c.moduleIds.some((id) => id.split("?")[0]?.endsWith(path)))
+      if (found === undefined) throw new Error(`hswap:live-chunk-list: no chunk holds ${path}`)
+      return found
+    }
+    const files = new Set<string>()
+    const walk = (fileName: string) => {
+      if (files.has(fileName)) return
+      files.add(fileName)
+      for (const i of meta.chunks[fileName]?.imports ?? []) walk(i)
+    }
+    // The live chunk, and the page of `/` (which index.html holds and the app hydrates once the live chunk is there).
+    walk(holding("/src/app/live.tsx").fileName)
+    walk(holding("/src/app/features/exchange/ExchangePage.tsx").fileName)
+    // The chunk that asks for them is loaded already.
+    files.delete(chunk.fileName)
+    return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
+  }
+})
+
 export default defineConfig({
   plugins: [
     // The router plugin must come before react(); the generated tree is committed.
@@ -102,7 +136,8 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
-    prerenderPages()
+    prerenderPages(),
+    liveChunkList()
   ],
   build: {
     outDir: "dist",

@@ -10,6 +10,28 @@
  * This module is in the initial bundle: no runtime imports.
  */
 
+/** What the build replaces with the live chunk's files (vite.config.ts, liveChunkList); it stays as it is in dev. */
+export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
+
+/**
+ * Requests every file of the live chunk's graph and of the page of `/` at once (modulepreload: fetched and parsed,
+ * not run), so the stages wait for their turn only, not for a request each. Does nothing where the build did not
+ * list them (dev, tests).
+ */
+export const preloadLiveChunks = (base: string) => {
+  const files: unknown = "__HSWAP_LIVE_CHUNKS__"
+  if (!Array.isArray(files) || typeof document === "undefined") return
+  for (const file of files) {
+    if (typeof file !== "string") continue
+    const href = `${base}${file}`
+    if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`) !== null) continue
+    const link = document.createElement("link")
+    link.rel = "modulepreload"
+    link.href = href
+    document.head.append(link)
+  }
+}
+
 /** Resolves in a later task, once the browser has had its turn (a MessageChannel message: no timer clamp). */
 export const nextTask = (): Promise<void> =>
   new Promise((resolve) => {
