@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright"
 import { expect, type Locator, type Page, test } from "@playwright/test"
-import { blockExternal, closeWelcomeToast, snap } from "./helpers"
+import { appMounted, blockExternal, closeWelcomeToast, snap } from "./helpers"
 
 /**
  * Issue 19: accessibility and polish, as a keyboard user, a screen reader user and a phone user meet them. The app has
@@ -20,7 +20,11 @@ const seriousViolations = async (page: Page, within?: string) => {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
 }
 
-const pageReady = (page: Page) => expect(page.locator("main h1").first()).toBeVisible({ timeout: 15_000 })
+const pageReady = async (page: Page) => {
+  await expect(page.locator("main h1").first()).toBeVisible({ timeout: 15_000 })
+  // The h1 paints from the prerendered markup; the specs then click, which needs the app's own render.
+  await appMounted(page)
+}
 
 /** The focused element draws an outline or a ring of at least 2 px (a 1 px border colour change does not count). */
 const focusIndicatorPx = (locator: Locator) =>

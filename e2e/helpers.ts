@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from "@playwright/test"
+import { expect, type Page, type TestInfo } from "@playwright/test"
 import { mkdirSync } from "node:fs"
 
 /** Saves a full-page screenshot under e2e/screenshots/{project}-{name}.png for people to look at. */
@@ -35,3 +35,11 @@ export const closeWelcomeToast = async (page: Page) => {
   await welcome.getByRole("button", { name: "Close" }).click()
   await welcome.waitFor({ state: "hidden" })
 }
+
+/**
+ * The app has put its own render on the page: the first commit (hydrating `/`, or rendering over the frame-only copy
+ * elsewhere) clears the first-paint mark on <html> (src/app/shell/firstPaint.ts). Before that, the page is the
+ * prerendered markup, whose buttons do nothing yet; a click meant for the app waits for this.
+ */
+export const appMounted = (page: Page) =>
+  expect(page.locator("html")).not.toHaveAttribute("data-first-paint", /.*/, { timeout: 20_000 })

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test"
-import { blockExternal, snap } from "./helpers"
+import { appMounted, blockExternal, snap } from "./helpers"
 
 const PAGES = [
   { path: "/", title: "Exchange Wrapped Assets", name: "exchange" },
@@ -58,6 +58,8 @@ test("under 768 px the sidebar is a drawer; on wide screens it is always shown",
   const sidebar = page.getByTestId("sidebar")
   await expect(sidebar).toHaveAttribute("data-open", "false")
   await expect(sidebar).not.toBeInViewport()
+  // The toggle is prerendered markup until the app has mounted.
+  await appMounted(page)
   await page.getByTestId("menu-toggle").click()
   await expect(sidebar).toHaveAttribute("data-open", "true")
   await expect(sidebar).toBeInViewport()
