@@ -93,12 +93,15 @@ describe("toasts", () => {
     // Radix makes its region interactive once it has counted the toast (jsdom has no Tailwind to override that).
     await waitFor(() => expect(getComputedStyle(close).pointerEvents).not.toBe("none"))
     await userEvent.click(close)
-    expect(screen.queryByTestId("toast")?.getAttribute("data-state") ?? "closed").toBe("closed")
+    // The dismissal goes through the Toaster service and back as a (transition) render.
+    await waitFor(() => expect(screen.queryByTestId("toast")?.getAttribute("data-state") ?? "closed").toBe("closed"))
     await h.run(Toaster.show({ title: "two", duration: "1 hour" }))
     const two = await screen.findByText("two")
     two.closest("li")?.focus()
     await userEvent.keyboard("{Escape}")
-    expect(screen.queryByText("two")?.closest("li")?.getAttribute("data-state") ?? "closed").toBe("closed")
+    await waitFor(() =>
+      expect(screen.queryByText("two")?.closest("li")?.getAttribute("data-state") ?? "closed").toBe("closed")
+    )
   })
 
   it("an action without alt text logs an error and renders nothing; with alt text it renders", async () => {
