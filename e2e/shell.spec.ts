@@ -234,3 +234,37 @@ test("a live chunk that cannot load leaves the shell and says so, with Reload", 
   await alert.getByRole("button", { name: "Reload" }).click()
   await expect(page.getByTestId("swap-card")).toBeVisible()
 })
+
+test("a click on the prerendered page before the app mounts is kept and replayed once it has", async ({
+  page
+}, info) => {
+  await blockExternal(page)
+  // Hold the live chunk back, so that the click surely lands while nothing but the entry script runs.
+  let release: () => void = () => undefined
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/live-[^/]*\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto("/")
+  const faq = page.locator("#root").getByRole("button", { name: "FAQ", exact: true })
+  await expect(faq).toBeVisible()
+  await expect(page.locator("html")).toHaveAttribute("data-first-paint", "page")
+  // Twice, as an impatient user would: it is one action, replayed once.
+  await faq.click()
+  await faq.click()
+  await expect(page.locator("html")).toHaveAttribute("data-first-paint", "page")
+  await expect(page.getByTestId("faq-dialog")).toHaveCount(0)
+  release()
+  await appMounted(page)
+  const dialog = page.getByTestId("faq-dialog")
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByRole("heading", { name: "Frequently Asked Questions" })).toBeVisible()
+  await snap(page, info, "early-click-replayed")
+  // Closing it leaves nothing else open: the second click was not replayed as another action.
+  await page.keyboard.press("Escape")
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole("dialog")).toHaveCount(0)
+})

@@ -2,6 +2,7 @@ import { createAppRouter, type AppRouter } from "./router"
 import "./index.css"
 import { nextTask } from "./runtime/inStages"
 import { makeLiveResource } from "./runtime/live-context"
+import { captureEarlyClicks } from "./shell/earlyClicks"
 import { loadLiveModule } from "./shell/islands"
 import { mountApp } from "./shell/mount"
 
@@ -15,6 +16,9 @@ declare module "@tanstack/react-router" {
 
 const root = document.getElementById("root")
 if (root === null) throw new Error("index.html has no #root element")
+
+// A click on the prerendered page before React listens to it is kept and replayed once it does (shell/earlyClicks.ts).
+const replayEarlyClick = captureEarlyClicks(root)
 
 // The configuration and the one runtime of the app's lifetime come with the live chunk (a bad configuration or a
 // failed load shows in the content area, never a blank page). The first paint is index.html's own markup, so the
@@ -32,4 +36,4 @@ import.meta.hot?.dispose(() => {
   if (boot?._tag === "Ready") void boot.live.runtime.dispose()
 })
 
-void mountApp(root, router, live)
+void mountApp(root, router, live).finally(replayEarlyClick)
