@@ -183,7 +183,12 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               placeholder="0.0"
               value={s.amount}
               readOnly={s.swap !== undefined}
-              onChange={(e) => machine((m) => m.setAmount(e.target.value))}
+              onChange={(e) => {
+                // Read now: the fiber runs later (the app's scheduler works in slices), and by then React has put the
+                // controlled value back to the machine's until the new state arrives.
+                const raw = e.target.value
+                machine((m) => m.setAmount(raw))
+              }}
               data-exceeds={exceeds ? "true" : "false"}
               aria-invalid={s.amountNotice !== undefined || exceeds}
               aria-describedby={s.amountNotice === undefined ? undefined : "amount-notice"}
