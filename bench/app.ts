@@ -272,10 +272,8 @@ const buildOurs = async (outDir: string, sourcemap = false) =>
     build: { outDir, emptyOutDir: true, manifest: true, sourcemap, chunkSizeWarningLimit: 10_000 }
   })
 
-/** `--trace`: ours alone, built with source maps, from the plain static server; see app-trace.ts. */
-const traceMain = async (tmp: string) => {
-  const out = join(tmp, "ours")
-  await buildOurs(out, true)
+/** The `npm start` stack over our build in `out`, and the plain static server of the same files in front of it. */
+const startOurs = async (tmp: string, out: string) => {
   const stack: RunningStack = await startStack(
     { port: 0, host: "127.0.0.1", dist: out, dataDir: join(tmp, "data"), reset: true },
     { logLevel: "error" }
@@ -283,8 +281,21 @@ const traceMain = async (tmp: string) => {
   cleanups.push(stack.close)
   const plain = await serveBuilt(out, stack.url)
   cleanups.push(plain.close)
+  return { stack, plain }
+}
+
+const launchChromium = async () => {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
   cleanups.push(() => browser.close())
+  return browser
+}
+
+/** `--trace`: ours alone, built with source maps, from the plain static server; see app-trace.ts. */
+const traceMain = async (tmp: string) => {
+  const out = join(tmp, "ours")
+  await buildOurs(out, true)
+  const { plain } = await startOurs(tmp, out)
+  const browser = await launchChromium()
   await traceLoads(browser, `${plain.url}/`, out, { loads: LOADS, slowdown: CPU_SLOWDOWN, windowMs: WINDOW_MS })
 }
 
@@ -613,18 +624,11 @@ const main = async () => {
   const oursLazy = lazyChunks(ours)
   const anchorLazy = lazyChunks(anchor)
 
-  const stack: RunningStack = await startStack(
-    { port: 0, host: "127.0.0.1", dist: oursOut, dataDir: join(tmp, "data"), reset: true },
-    { logLevel: "error" }
-  )
-  cleanups.push(stack.close)
-  const oursPlain = await serveBuilt(oursOut, stack.url)
-  cleanups.push(oursPlain.close)
+  const { stack, plain: oursPlain } = await startOurs(tmp, oursOut)
   const anchorPlain = await serveBuilt(anchorOut, stack.url)
   cleanups.push(anchorPlain.close)
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-  cleanups.push(() => browser.close())
+  const browser = await launchChromium()
 
   // Idle requests first, while the exchange server's per-IP limiter (on, as users get it) has seen nothing yet.
   console.log(

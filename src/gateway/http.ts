@@ -4,9 +4,8 @@
  */
 import { HttpClient } from "@effect/platform"
 import { Cause, Duration, Effect, Either, Fiber, FiberId, Option, ParseResult, Runtime, Schema } from "effect"
-import type { FiberStatus } from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
-import { type Caller, everyRequest, type ExchangeEnd, type Outgoing, runtimeOf, type Transport } from "./transport.js"
+import { everyRequest, type ExchangeEnd, type Outgoing, type Transport } from "./transport.js"
 import { decodeJson } from "./decode.js"
 import { isRetryable, parseRetryAfter } from "./config.js"
 import { makeLimiter, type Outcome } from "./limiter.js"
@@ -102,8 +101,10 @@ interface InFlight {
  */
 export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transport) =>
   Effect.gen(function* () {
-    // The clock of the context the client is built in (the TestClock in tests), read synchronously per attempt.
+    // The clock of the context the client is built in (the TestClock in tests), read synchronously per attempt, and
+    // that context's runtime, which the deadline sweep runs on.
     const clock = yield* Effect.clock
+    const runtime = yield* Effect.runtime<never>()
     const limiter = yield* makeLimiter({ initial: config.concurrency, max: config.maxConcurrency })
     const policy = config.retry
     const retryAfterCap = Duration.toMillis(policy.maxRetryAfter)
@@ -128,9 +129,9 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
       sweeper = undefined
       return Effect.void
     })
-    const track = (entry: InFlight, caller: Caller, status: FiberStatus.Running) => {
+    const track = (entry: InFlight) => {
       inFlight.add(entry)
-      if (sweeper === undefined) sweeper = Runtime.runFork(runtimeOf(caller, status))(sweep)
+      if (sweeper === undefined) sweeper = Runtime.runFork(runtime)(sweep)
     }
     const untrack = (entry: InFlight) => {
       if (!inFlight.delete(entry) || inFlight.size > 0 || sweeper === undefined) return
@@ -160,7 +161,7 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
     }
 
     /**
-     * One attempt: waits out a pause, then an `Effect.async` that takes a slot (or queues), starts the exchange and
+     * One attempt: an `Effect.async` that takes a slot (or queues, also through a pause), starts the exchange and
      * resumes when it ends. Interrupting the caller gives a queued place up, or aborts the exchange and waits for its
      * end (its slot is then back).
      */
@@ -170,45 +171,39 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
       priority: boolean
     ): Effect.Effect<Res, GatewayError> =>
       Effect.withFiberRuntime<Res, GatewayError>((caller, status) => {
-          const starter = transport.forCaller(caller, status)
-          return Effect.async<Res, GatewayError>((resume) => {
-            let abort: (() => void) | undefined
-            let ended = false
-            let onEnded: (() => void) | undefined
-            const start = (sentAt: number, immediate: boolean) => {
-              const entry: InFlight = {
-                deadline: clock.unsafeCurrentTimeMillis() + timeoutMillis,
-                abort: () => abort?.(),
-                timedOut: false
-              }
-              track(entry, caller, status)
-              abort = starter.start(
-                request,
-                (end) => {
-                  ended = true
-                  untrack(entry)
-                  const settled = settle(request.path, response, entry, end)
-                  limiter.release(sentAt, settled.outcome)
-                  resume(settled.effect)
-                  onEnded?.()
-                },
-                immediate
-              )
+        const starter = transport.forCaller(caller, status)
+        return Effect.async<Res, GatewayError>((resume) => {
+          let abort: (() => void) | undefined
+          let ended = false
+          let onEnded: (() => void) | undefined
+          const start = (sentAt: number) => {
+            const entry: InFlight = {
+              deadline: clock.unsafeCurrentTimeMillis() + timeoutMillis,
+              abort: () => abort?.(),
+              timedOut: false
             }
-            // A queued attempt starts from another exchange's end: scheduled, not run there, so that a chain of
-            // answers that complete at once (a synchronous HttpClient) does not nest.
-            const leave = limiter.enter((sentAt) => start(sentAt, false), priority)
-            return Effect.suspend(() => {
-              if (leave !== undefined && leave()) return Effect.void
-              if (abort === undefined || ended) return Effect.void
-              abort()
-              return ended
-                ? Effect.void
-                : Effect.async<void>((done) => {
-                    onEnded = () => done(Effect.void)
-                  })
+            track(entry)
+            abort = starter.start(request, (end) => {
+              ended = true
+              untrack(entry)
+              const settled = settle(request.path, response, entry, end)
+              limiter.release(sentAt, settled.outcome)
+              resume(settled.effect)
+              onEnded?.()
             })
+          }
+          const leave = limiter.enter(start, priority)
+          return Effect.suspend(() => {
+            if (leave !== undefined && leave()) return Effect.void
+            if (abort === undefined || ended) return Effect.void
+            abort()
+            return ended
+              ? Effect.void
+              : Effect.async<void>((done) => {
+                  onEnded = () => done(Effect.void)
+                })
           })
+        })
       })
 
     /** The end of an exchange: what the caller resumes with, and what it tells the limiter about the server. */

@@ -41,23 +41,17 @@ export type ExchangeEnd =
 export type Caller = Parameters<Parameters<typeof Effect.withFiberRuntime>[0]>[0]
 
 /**
- * Starts exchanges for one calling fiber. `start` sends `request` and calls `done` exactly once with its end; it
- * returns a function that aborts the exchange (done then reports `Aborted`, at once or soon, unless it had already
- * ended).
- * `immediate: false` asks that nothing of the exchange run before `start` returns (a queued request started from
- * another one's end must not nest inside it).
+ * Starts exchanges for one calling fiber. `start` sends `request` and calls `done` exactly once with its end, never
+ * before it returns (a queued request started from another one's end must not nest inside it); it returns a function
+ * that aborts the exchange (done then reports `Aborted`, at once or soon, unless it had already ended).
  */
 export interface Starter {
-  readonly start: (request: Outgoing, done: (end: ExchangeEnd) => void, immediate: boolean) => () => void
+  readonly start: (request: Outgoing, done: (end: ExchangeEnd) => void) => () => void
 }
 
 export interface Transport {
   readonly forCaller: (caller: Caller, status: FiberStatus.Running) => Starter
 }
-
-/** The caller's runtime: its context, its runtime flags and its FiberRefs (for fibers started on its behalf). */
-export const runtimeOf = (caller: Caller, status: FiberStatus.Running): Runtime.Runtime<never> =>
-  Runtime.make({ context: caller.currentContext, runtimeFlags: status.runtimeFlags, fiberRefs: caller.getFiberRefs() })
 
 /**
  * `fetch` itself. `fetch` and `init` are the ones of the context the client is built in (FetchHttpClient's tags),
@@ -80,7 +74,7 @@ export const fetchTransport = (options: {
   for (const [key, value] of Object.entries(options.headers)) bodiless[key.toLowerCase()] = value
   const withBody = { ...bodiless, "content-type": "application/json" }
   const starter: Starter = {
-    start: (request, done, _immediate) => {
+    start: (request, done) => {
       const controller = new AbortController()
       const signal = controller.signal
       let ended = false
@@ -187,11 +181,12 @@ export const httpClientTransport = (options: {
             })
       })
       return {
-        start: (outgoing, done, immediate) => {
+        start: (outgoing, done) => {
           const base = baseRequest(outgoing.path)
           const request =
             outgoing.body === undefined ? base : HttpClientRequest.bodyText(base, outgoing.body, "application/json")
-          const fiber = Runtime.runFork(runtime)(exchange(request), { immediate })
+          // Scheduled, not run here: even a synchronous HttpClient ends after `start` has returned.
+          const fiber = Runtime.runFork(runtime)(exchange(request))
           fiber.addObserver((exit) => done(toEnd(exit)))
           return () => fiber.unsafeInterruptAsFork(FiberId.none)
         }

@@ -32,20 +32,38 @@ export const preloadLiveChunks = (base: string) => {
   }
 }
 
-/** Resolves in a later task, once the browser has had its turn (a MessageChannel message: no timer clamp). */
-export const nextTask = (): Promise<void> =>
-  new Promise((resolve) => {
-    if (typeof MessageChannel === "undefined") {
-      setTimeout(resolve, 0)
-      return
+/**
+ * A poster of new tasks through one MessageChannel: no 4 ms clamp, and it still runs in a background tab (the app's
+ * Effect scheduler uses one too, runtime/scheduler.ts). The channel is made on first use; in Node (the build's
+ * prerender, the tests) its port keeps the process alive only while a task is pending.
+ */
+export const postMacrotask = (): ((f: () => void) => void) => {
+  if (typeof MessageChannel === "undefined") return (f) => setTimeout(f, 0)
+  let port: (MessagePort & { ref?: () => void; unref?: () => void }) | undefined
+  let poster: MessagePort | undefined
+  const queue: Array<() => void> = []
+  return (f) => {
+    if (port === undefined || poster === undefined) {
+      const channel = new MessageChannel()
+      port = channel.port1
+      poster = channel.port2
+      const receiver = port
+      receiver.onmessage = () => {
+        const next = queue.shift()
+        if (queue.length === 0) receiver.unref?.()
+        next?.()
+      }
     }
-    const channel = new MessageChannel()
-    channel.port1.onmessage = () => {
-      channel.port1.close()
-      resolve()
-    }
-    channel.port2.postMessage(null)
-  })
+    queue.push(f)
+    port.ref?.()
+    poster.postMessage(null)
+  }
+}
+
+const postTask = postMacrotask()
+
+/** Resolves in a later task, once the browser has had its turn. */
+export const nextTask = (): Promise<void> => new Promise((resolve) => postTask(resolve))
 
 /** Imports `stages` one after another, each in a later task than the one before, then `last`. */
 export const importInStages = async <M>(

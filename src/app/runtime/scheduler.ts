@@ -12,6 +12,7 @@
  * Only the order of work across tasks changes: priorities, a fiber's own sequence and Effect's Clock are untouched.
  */
 import { FiberRef, type Fiber, Layer, Scheduler } from "effect"
+import { postMacrotask } from "./inStages"
 
 export interface SlicedSchedulerOptions {
   /** How long Effect may run in one task before it lets the browser in. */
@@ -24,25 +25,6 @@ export interface SlicedSchedulerOptions {
 
 /** A running fiber checks the clock once every this many operations (reading it every operation would cost). */
 const CHECK_EVERY_OPS = 32
-
-/**
- * A new task through a MessageChannel: no 4 ms clamp, and it still runs in a background tab. The channel is made on
- * first use and does not keep a Node process alive (the build's prerender and the tests boot the app in Node).
- */
-export const postMacrotask = (): ((f: () => void) => void) => {
-  if (typeof MessageChannel === "undefined") return (f) => setTimeout(f, 0)
-  let channel: MessageChannel | undefined
-  const queue: Array<() => void> = []
-  return (f) => {
-    if (channel === undefined) {
-      channel = new MessageChannel()
-      channel.port1.onmessage = () => queue.shift()?.()
-      ;(channel.port1 as MessagePort & { unref?: () => void }).unref?.()
-    }
-    queue.push(f)
-    channel.port2.postMessage(null)
-  }
-}
 
 /** `layer` with Effect's work in time slices: the runtime it builds, and the rest of its build, run on the scheduler. */
 export const withSlicedScheduler = <ROut, E, RIn>(
