@@ -123,6 +123,33 @@ const liveChunkList = (): Plugin => ({
   }
 })
 
+/**
+ * The minifier's settings (also used by bench:app for the anchor's comparison build). ES modules, so top-level names
+ * may be mangled; two compress passes. No "unsafe" transforms.
+ */
+export const TERSER_OPTIONS = {
+  module: true,
+  toplevel: true,
+  ecma: 2020,
+  compress: { passes: 2 },
+  format: { comments: false }
+} as const
+
+/**
+ * Radix UI's published modules wrap each function in `__name(fn, "fn")` (their bundler's keepNames), which sets
+ * `fn.name` at load. Nothing here reads those names, so the helper becomes the identity and the minifier drops the calls.
+ */
+const radixWithoutKeepNames = (): Plugin => ({
+  name: "hswap:radix-without-keep-names",
+  apply: "build",
+  transform(code, id) {
+    if (!id.includes("/node_modules/@radix-ui/")) return null
+    const helper = /var __name = \(target, value\) => __defProp\(target, "name", \{ value, configurable: true \}\);/
+    if (!helper.test(code)) return null
+    return { code: code.replace(helper, "var __name = (target, _value) => target;"), map: null }
+  }
+})
+
 export default defineConfig({
   plugins: [
     // The router plugin must come before react(); the generated tree is committed.
@@ -136,13 +163,17 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    radixWithoutKeepNames(),
     prerenderPages(),
     liveChunkList()
   ],
   build: {
     outDir: "dist",
     sourcemap: true,
-    target: "es2022"
+    target: "es2022",
+    // terser after Vite's transform: about 4% fewer gzip bytes than esbuild's minifier on this app (bench:app).
+    minify: "terser",
+    terserOptions: TERSER_OPTIONS
   },
   // `npm run dev` serves the app with hot reload; the local stack's paths go to a running `npm start`
   // (DEVNET_URL, default http://127.0.0.1:8080).
