@@ -21,15 +21,22 @@ export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
 export const preloadLiveChunks = (base: string) => {
   const files: unknown = "__HSWAP_LIVE_CHUNKS__"
   if (!Array.isArray(files) || typeof document === "undefined") return
+  // One query for what is listed already and one insertion for all: the head changes once, not once per file.
+  const listed = new Set<string>()
+  for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'))
+    listed.add(link.getAttribute("href") ?? "")
+  const links = document.createDocumentFragment()
   for (const file of files) {
     if (typeof file !== "string") continue
     const href = `${base}${file}`
-    if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`) !== null) continue
+    if (listed.has(href)) continue
+    listed.add(href)
     const link = document.createElement("link")
     link.rel = "modulepreload"
     link.href = href
-    document.head.append(link)
+    links.append(link)
   }
+  document.head.append(links)
 }
 
 /**
