@@ -7,15 +7,15 @@
  */
 import { Schema } from "effect"
 
-const fields = (defaultMessage: string) => ({
-  interactionId: Schema.optionalWith(Schema.String, { default: () => "" }),
-  message: Schema.optionalWith(Schema.String, { default: () => defaultMessage })
-})
+import { errorFields as fields, errorFieldsWithCause as withCause } from "./transportErrors.js"
 
-const withCause = (defaultMessage: string) => ({
-  ...fields(defaultMessage),
-  cause: Schema.optional(Schema.Defect)
-})
+export {
+  FailedToFetch,
+  FailedToParseResponseToJson,
+  FailedToPoll,
+  FailedToSendDappRequest,
+  RequestStatusNotOk
+} from "./transportErrors.js"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Request error codes: the `error` of a wallet failure response, or set by the toolkit on a request.
@@ -87,7 +87,6 @@ export class FailedToGetPendingItems extends Schema.TaggedError<FailedToGetPendi
 export class PendingItemNotFound extends Schema.TaggedError<PendingItemNotFound>()("PendingItemNotFound", fields("pending item not found")) {}
 export class FailedToGetWalletResponse extends Schema.TaggedError<FailedToGetWalletResponse>()("FailedToGetWalletResponse", withCause("failed to get the wallet response")) {}
 export class FailedToGetItemWithInteractionId extends Schema.TaggedError<FailedToGetItemWithInteractionId>()("FailedToGetItemWithInteractionId", fields("no request item with this interactionId")) {}
-export class FailedToSendDappRequest extends Schema.TaggedError<FailedToSendDappRequest>()("FailedToSendDappRequest", withCause("failed to send the dApp request")) {}
 export class RadixConnectRelayRequestFailed extends Schema.TaggedError<RadixConnectRelayRequestFailed>()("RadixConnectRelayRequestFailed", withCause("the Radix Connect relay request failed")) {}
 export class FailedToDecryptWalletResponseData extends Schema.TaggedError<FailedToDecryptWalletResponseData>()("FailedToDecryptWalletResponseData", withCause("failed to decrypt the wallet response")) {}
 export class FailedToDeriveSharedSecret extends Schema.TaggedError<FailedToDeriveSharedSecret>()("FailedToDeriveSharedSecret", withCause("failed to derive the shared secret")) {}
@@ -96,19 +95,12 @@ export class CouldNotHashMessage extends Schema.TaggedError<CouldNotHashMessage>
 export class CouldNotSignMessage extends Schema.TaggedError<CouldNotSignMessage>()("couldNotSignMessage", withCause("could not sign the message")) {}
 export class CouldNotGetOrCreateIdentity extends Schema.TaggedError<CouldNotGetOrCreateIdentity>()("couldNotGetOrCreateIdentity", withCause("could not get or create the dApp identity")) {}
 export class UnhandledEnvironment extends Schema.TaggedError<UnhandledEnvironment>()("UnhandledEnvironment", fields("a deep link can only be opened on mobile")) {}
-export class FailedToPoll extends Schema.TaggedError<FailedToPoll>()("failedToPoll", withCause("failed to poll")) {}
 export class LoginRejectedByDapp extends Schema.TaggedError<LoginRejectedByDapp>()("LoginRejectedByDapp", withCause("Login rejected by dApp")) {}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Network and storage
 // ---------------------------------------------------------------------------------------------------------------
 
-export class FailedToFetch extends Schema.TaggedError<FailedToFetch>()("FailedToFetch", withCause("failed to fetch")) {}
-export class FailedToParseResponseToJson extends Schema.TaggedError<FailedToParseResponseToJson>()("FailedToParseResponseToJson", withCause("failed to parse the response as JSON")) {}
-export class RequestStatusNotOk extends Schema.TaggedError<RequestStatusNotOk>()("RequestStatusNotOk", {
-  ...fields("the request status is not ok"),
-  status: Schema.Number
-}) {}
 
 export class FailedToReadFromLocalStorage extends Schema.TaggedError<FailedToReadFromLocalStorage>()("FailedToReadFromLocalStorage", {
   ...withCause("failed to read from local storage"),

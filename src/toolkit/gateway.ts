@@ -7,7 +7,7 @@
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayError } from "../gateway/errors.js"
 import { Gateway } from "../gateway/tag.js"
-import { FailedToFetch, FailedToParseResponseToJson, FailedToPoll, RequestStatusNotOk } from "./errors.js"
+import { FailedToFetch, FailedToParseResponseToJson, FailedToPoll, RequestStatusNotOk } from "./transportErrors.js"
 
 export type GatewayCallError = FailedToFetch | RequestStatusNotOk | FailedToParseResponseToJson
 

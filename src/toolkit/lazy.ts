@@ -29,7 +29,7 @@ import {
 import { lazyGateway } from "../gateway/lazy.js"
 import { emptyWalletData, resolveConfig, storageKey, type ToolkitOptions } from "./config.js"
 import { Environment } from "./environment.js"
-import { FailedToSendDappRequest } from "./errors.js"
+import { FailedToSendDappRequest } from "./transportErrors.js"
 import type { ExtensionStatus } from "./extension.js"
 import { ToolkitGateway } from "./gateway.js"
 import type { RequestItem, SharedData } from "./schemas.js"

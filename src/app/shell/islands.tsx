@@ -21,7 +21,7 @@ export const loadLiveModule: () => Promise<LiveModule> = once(() => {
       () => import("../runtime/stages/stream").then((m) => m.stage),
       () => import("../config/AppConfig").then((m) => m.decodeAppConfig),
       () => import("../../gateway/config").then((m) => m.resolveGatewayConfig),
-      () => import("../../toolkit/errors").then((m) => m.RejectedByUser),
+      () => import("../../toolkit/transportErrors").then((m) => m.FailedToFetch),
       () => import("../../exchange/ExchangeApi").then((m) => m.ExchangeApi),
       () => import("../features/exchange/machine/SwapMachine").then((m) => m.SwapMachine)
     ],
