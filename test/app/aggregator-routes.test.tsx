@@ -14,8 +14,10 @@ import {
   TRADING_ROUTES_KEY,
   type TradingRoute,
   TradingRoutes,
+  TradingRoutesLive,
   validateDraft
 } from "../../src/app/features/aggregator/TradingRoutes"
+import { loadTradingRoutesModule, makeLazyTradingRoutes } from "../../src/app/features/aggregator/lazyRoutes"
 import { Toaster } from "../../src/app/services/Toaster"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { testConfig } from "./harness"
@@ -23,7 +25,11 @@ import { testConfig } from "./harness"
 const R = DevnetAddresses.resources
 
 /** The service over the memory KeyValueStore, pre-filled with `storage`. */
-const layer = (storage: Readonly<Record<string, string>> = {}, store = KeyValueStore.layerMemory) => {
+const layer = (
+  storage: Readonly<Record<string, string>> = {},
+  store = KeyValueStore.layerMemory,
+  service: Layer.Layer<TradingRoutes, never, KeyValueStore.KeyValueStore | AppConfig | Toaster> = TradingRoutesLive
+) => {
   const kv = Layer.effect(
     KeyValueStore.KeyValueStore,
     Effect.gen(function* () {
@@ -32,7 +38,7 @@ const layer = (storage: Readonly<Record<string, string>> = {}, store = KeyValueS
       return kv
     })
   ).pipe(Layer.provide(store), Layer.orDie)
-  return TradingRoutes.Default.pipe(
+  return service.pipe(
     Layer.provideMerge(Layer.mergeAll(AppConfig.layer(testConfig()), Toaster.Default, kv))
   )
 }
@@ -281,4 +287,57 @@ describe("TradingRoutes", () => {
       expect((yield* TradingRoutes.current).routes.map((r) => r.name)).toContain("X")
     }).pipe(Effect.provide(layer({}, readOnlyStore)))
   )
+})
+
+describe("TradingRoutes, loaded on first use (the app's runtime)", () => {
+  const counted = () => {
+    let loads = 0
+    const service = Layer.effect(
+      TradingRoutes,
+      makeLazyTradingRoutes(() => {
+        loads++
+        return loadTradingRoutesModule()
+      })
+    )
+    return { service, loads: () => loads }
+  }
+
+  it.effect("loads the implementation once, on the first call, and then behaves as the service", () => {
+    const { service, loads } = counted()
+    return Effect.gen(function* () {
+      const routes = yield* TradingRoutes
+      expect(loads()).toBe(0)
+      const [a, b] = yield* Effect.all([routes.current, routes.current], { concurrency: "unbounded" })
+      expect(loads()).toBe(1)
+      expect(a.routes.map((r) => r.id)).toEqual(DEFAULT_IDS)
+      expect(b).toEqual(a)
+      yield* TradingRoutes.select("default-husdc-heth")
+      expect((yield* TradingRoutes.current).selectedId).toBe("default-husdc-heth")
+      expect((yield* Toaster.current).map((t) => t.title)).toEqual(["Route Selected"])
+      const removed = yield* Effect.either(
+        Effect.forEach(DEFAULT_IDS, (id) => TradingRoutes.remove(id), { discard: true })
+      )
+      expect(Either.isLeft(removed) && removed.left._tag).toBe("LastRouteBlocked")
+      expect(loads()).toBe(1)
+    }).pipe(Effect.provide(layer({}, KeyValueStore.layerMemory, service)))
+  })
+
+  it.effect("its state stream is the service's: the stored routes, then each change", () => {
+    const { service } = counted()
+    return Effect.gen(function* () {
+      const seen = yield* Queue.unbounded<ReadonlyArray<string>>()
+      yield* Effect.forkScoped(
+        Stream.runForEach(
+          Stream.unwrap(Effect.map(TradingRoutes, (r) => r.state)),
+          (s: RoutesState) => Queue.offer(seen, s.routes.map((r) => r.name))
+        )
+      )
+      expect(yield* Queue.take(seen)).toEqual(["A"])
+      yield* TradingRoutes.add(draft("B"))
+      expect(yield* Queue.take(seen)).toEqual(["A", "B"])
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(layer({ [TRADING_ROUTES_KEY]: JSON.stringify([route("custom-a", "A")]) }, KeyValueStore.layerMemory, service))
+    )
+  })
 })

@@ -20,6 +20,7 @@ import { LiveProvider, readyLiveResource } from "../../src/app/runtime/live-cont
 import { loadLiveModule } from "../../src/app/shell/islands"
 import { Celebration } from "../../src/app/features/exchange/machine/ports"
 import { makeLedgerParts, makeServicesLayer, makeSwapLayer } from "../../src/app/runtime/layers"
+import { TradingRoutesLive } from "../../src/app/features/aggregator/TradingRoutes"
 import { Browser } from "../../src/app/services/Browser"
 import { Crypto, Environment } from "../../src/toolkit/index"
 import { type BalanceBadge, emptySession, type SessionState, WalletSession } from "../../src/app/services/WalletSession"
@@ -122,7 +123,9 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
   const celebration = Layer.succeed(Celebration, { celebrate: Effect.sync(() => void celebrations.push("celebrate")) })
   const runtime = ManagedRuntime.make(
     makeSwapLayer(celebration).pipe(
-      Layer.provideMerge(makeServicesLayer(config)),
+      // The trading routes built at once (the app builds them on first use, features/aggregator/lazyRoutes.ts, which
+      // aggregator-routes.test.tsx covers): the page's specs read them one tick after the render.
+      Layer.provideMerge(makeServicesLayer(config, TradingRoutesLive)),
       Layer.provideMerge(ledger),
       Layer.provideMerge(platform),
       Layer.provideMerge(random),

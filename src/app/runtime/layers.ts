@@ -1,9 +1,10 @@
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, type KeyValueStore } from "@effect/platform"
 import { BrowserKeyValueStore } from "@effect/platform-browser"
 import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
 import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
-import { TradingRoutes } from "../features/aggregator/TradingRoutes"
+import { lazyTradingRoutes } from "../features/aggregator/lazyRoutes"
+import type { TradingRoutes } from "../features/aggregator/routesTag"
 import { Celebration, SwapWallet } from "../features/exchange/machine/ports"
 import { SwapMachine } from "../features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../features/exchange/SwapEvents"
@@ -21,10 +22,14 @@ import type { ToolkitParts } from "../../toolkit/toolkit"
 
 /**
  * The app's own services. They need an HttpClient, a KeyValueStore, a WalletSession and a Browser from below:
- * the live platform in the browser, fakes in tests.
+ * the live platform in the browser, fakes in tests. The trading routes load their code on first use unless told
+ * otherwise (features/aggregator/lazyRoutes.ts).
  */
-export const makeServicesLayer = (config: AppConfigShape) =>
-  TradingRoutes.Default.pipe(
+export const makeServicesLayer = (
+  config: AppConfigShape,
+  routes: Layer.Layer<TradingRoutes, never, KeyValueStore.KeyValueStore | AppConfig | Toaster> = lazyTradingRoutes
+) =>
+  routes.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         AppConfig.layer(config),

@@ -1,8 +1,11 @@
 import { KeyValueStore } from "@effect/platform"
-import { Clock, Data, Duration, Effect, Either, Option, Random, Schema, Stream, SubscriptionRef } from "effect"
+import { Clock, Data, Duration, Effect, Either, Layer, Option, Random, Schema, Stream, SubscriptionRef } from "effect"
 import { AppConfig } from "../../config/AppConfig"
 import { Toaster } from "../../services/Toaster"
 import { escapeHtml } from "../../ui/escape"
+import { TradingRoutes, type TradingRoutesShape } from "./routesTag"
+
+export { TradingRoutes, type TradingRoutesShape } from "./routesTag"
 
 /** Spec §2/§4: the favourite routes live in the browser under 'tradingRoutes'. */
 export const TRADING_ROUTES_KEY = "tradingRoutes"
@@ -144,9 +147,8 @@ export const CORRUPT_ROUTES_TOAST = {
  * KeyValueStore (localStorage in the browser) the first time the page asks, decoded with Schema. Nothing stored
  * gives the defaults; anything that does not decode gives the defaults, stores them, and tells the user.
  */
-export class TradingRoutes extends Effect.Service<TradingRoutes>()("hswap/TradingRoutes", {
-  accessors: true,
-  effect: Effect.gen(function* () {
+export const makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, KeyValueStore.KeyValueStore | AppConfig | Toaster> =
+  Effect.gen(function* () {
     const kv = yield* KeyValueStore.KeyValueStore
     const config = yield* AppConfig
     const toaster = yield* Toaster
@@ -250,6 +252,8 @@ export class TradingRoutes extends Effect.Service<TradingRoutes>()("hswap/Tradin
       add,
       update,
       remove
-    } as const
+    }
   })
-}) {}
+
+/** The service over the KeyValueStore, the app's configuration and the Toaster. */
+export const TradingRoutesLive = Layer.effect(TradingRoutes, makeTradingRoutes)
