@@ -10,6 +10,7 @@ import {
   FIRST_PAINT_STYLE,
   PRERENDERED_SHELL_ID
 } from "./src/app/shell/firstPaint"
+import { LIVE_CHUNKS_PLACEHOLDER } from "./src/app/runtime/inStages"
 
 const ROOT_DIV = '<div id="root"></div>'
 
@@ -91,44 +92,34 @@ const prerenderPages = (): Plugin => {
 
 /**
  * The live chunk loads in stages, one import after another (src/app/runtime/inStages.ts), and the page of `/` after
- * it, but their files are all requested at once: the build lists the files of their graphs (live.tsx's chunk, the
- * page's, and every chunk they import) as `<link rel="modulepreload">` at the end of index.html's body, so the
- * browser's preload scanner requests them while the entry script loads, and no script spends time adding them.
+ * it, but their files are all requested at once: the build writes the files of their graphs (live.tsx's chunk, the
+ * page's, and every chunk they import) into the code in place of LIVE_CHUNKS_PLACEHOLDER, and the app adds a
+ * modulepreload link for each when it starts loading.
+ * The names are Rollup's placeholders here, which it replaces with the hashed names as it does in imports.
  */
-const liveChunkPreload = (): Plugin => ({
-  name: "hswap:live-chunk-preload",
+const liveChunkList = (): Plugin => ({
+  name: "hswap:live-chunk-list",
   apply: "build",
-  transformIndexHtml: {
-    order: "post",
-    handler(html, ctx) {
-      const bundle = ctx.bundle
-      if (bundle === undefined) throw new Error("hswap:live-chunk-preload: no bundle (build only)")
-      const chunks = Object.values(bundle).filter((o) => o.type === "chunk")
-      const holding = (path: string) => {
-        const found = chunks.find((c) => c.moduleIds.some((id) => id.split("?")[0]?.endsWith(path)))
-        if (found === undefined) throw new Error(`hswap:live-chunk-preload: no chunk holds ${path}`)
-        return found.fileName
-      }
-      const files = new Set<string>()
-      const walk = (fileName: string) => {
-        if (files.has(fileName)) return
-        files.add(fileName)
-        const chunk = bundle[fileName]
-        if (chunk?.type === "chunk") for (const i of chunk.imports) walk(i)
-      }
-      walk(holding("/src/app/live.tsx"))
-      walk(holding("/src/app/features/exchange/ExchangePage.tsx"))
-      const base = ctx.server?.config.base ?? "/"
-      // What index.html loads or preloads already (the entry and its static imports) is not listed again.
-      const listed = (file: string) => html.includes(`"${base}${file}"`)
-      return [...files]
-        .filter((file) => !listed(file))
-        .map((file) => ({
-          tag: "link",
-          attrs: { rel: "modulepreload", crossorigin: true, href: `${base}${file}` },
-          injectTo: "body" as const
-        }))
+  renderChunk(code, chunk, _options, meta) {
+    const placeholder = new RegExp(`(["'\`])${LIVE_CHUNKS_PLACEHOLDER}\\1`, "g")
+    if (!placeholder.test(code)) return null
+    const holding = (path: string) => {
+      const found = Object.values(meta.chunks).find((c) => c.moduleIds.some((id) => id.split("?")[0]?.endsWith(path)))
+      if (found === undefined) throw new Error(`hswap:live-chunk-list: no chunk holds ${path}`)
+      return found
     }
+    const files = new Set<string>()
+    const walk = (fileName: string) => {
+      if (files.has(fileName)) return
+      files.add(fileName)
+      for (const i of meta.chunks[fileName]?.imports ?? []) walk(i)
+    }
+    // The live chunk, and the page of `/` (which index.html holds and the app hydrates once the live chunk is there).
+    walk(holding("/src/app/live.tsx").fileName)
+    walk(holding("/src/app/features/exchange/ExchangePage.tsx").fileName)
+    // The chunk that asks for them is loaded already.
+    files.delete(chunk.fileName)
+    return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
   }
 })
 
@@ -174,7 +165,7 @@ export default defineConfig({
     tailwindcss(),
     radixWithoutKeepNames(),
     prerenderPages(),
-    liveChunkPreload()
+    liveChunkList()
   ],
   build: {
     outDir: "dist",

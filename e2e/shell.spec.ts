@@ -269,24 +269,37 @@ test("a click on the prerendered page before the app mounts is kept and replayed
   await expect(page.getByRole("dialog")).toHaveCount(0)
 })
 
-test("the live chunk's files are listed in the first HTML as modulepreload links, each fetched once", async ({
-  page,
-  request
-}) => {
+test("the live chunk's files are preloaded at once, each listed and fetched once", async ({ page }) => {
   const fetched: Array<string> = []
   page.on("request", (r) => {
-    const path = new URL(r.url(), "http://x").pathname
+    const path = new URL(r.url()).pathname
     if (path.startsWith("/assets/") && path.endsWith(".js")) fetched.push(path)
   })
-  // The HTML as served, before any script runs: the build's list (vite.config.ts liveChunkPreload), the live chunk,
-  // every stage (Schema, Stream…) and the page of `/`.
-  const html = await (await request.get("/")).text()
-  const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1] ?? "")
-  for (const name of ["live", "Schema", "Stream", "SwapMachine", "ExchangeApi"])
-    expect(preloaded.some((p) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(p)), name).toBe(true)
-  expect(new Set(preloaded).size).toBe(preloaded.length)
+  // Each insertion of modulepreload links into the head, as one batch per mutation record.
+  await page.addInitScript(() => {
+    const batches: Array<Array<string>> = []
+    ;(window as unknown as { preloadBatches: typeof batches }).preloadBatches = batches
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const hrefs = [...record.addedNodes]
+          .filter((n): n is HTMLLinkElement => n instanceof HTMLLinkElement && n.rel === "modulepreload")
+          .map((l) => new URL(l.href).pathname)
+        if (hrefs.length > 0) batches.push(hrefs)
+      }
+    }).observe(document, { childList: true, subtree: true })
+  })
   await page.goto("/")
   await appMounted(page)
+  const batches = await page.evaluate(
+    () => (window as unknown as { preloadBatches: Array<Array<string>> }).preloadBatches
+  )
+  // The build's list (vite.config.ts liveChunkList) goes in as one batch, before any stage asks for its files: the
+  // live chunk, every stage (Schema, Stream…) and the page of `/`.
+  const first = batches[0] ?? []
+  for (const name of ["live", "Schema", "Stream", "SwapMachine"])
+    expect(first.some((p) => new RegExp(`/assets/${name}-[\\w-]+\\.js$`).test(p)), name).toBe(true)
+  const preloaded = batches.flat()
+  expect(new Set(preloaded).size).toBe(preloaded.length)
   for (const p of preloaded) expect(fetched, p).toContain(p)
   expect(new Set(fetched).size).toBe(fetched.length)
 })

@@ -4,12 +4,40 @@
  * A dynamic import evaluates every module of its graph that has not run yet in one task: the live chunk's graph
  * (Effect's core, Schema, Stream, the app's services and their Schemas) took one task of about 150 ms on a slow
  * phone, the Gateway client's about 70 ms. Importing parts of it first, one after another with the browser's turn in
- * between, splits that work into several shorter tasks; the modules are the same and each runs once. Their files
- * are requested at once all the same: the build lists them in index.html as modulepreload links (vite.config.ts,
- * liveChunkPreload), so a stage waits for its turn, not for a request.
+ * between, splits that work into several shorter tasks; the modules are the same and each runs once. The price is a
+ * request after each stage instead of all at once (the chunks are small; the first paint does not wait for them).
  *
  * This module is in the initial bundle: no runtime imports.
  */
+
+/** What the build replaces with the live chunk's files (vite.config.ts, liveChunkList); it stays as it is in dev. */
+export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
+
+/**
+ * Requests every file of the live chunk's graph and of the page of `/` at once (modulepreload: fetched and parsed,
+ * not run), so the stages wait for their turn only, not for a request each. Does nothing where the build did not
+ * list them (dev, tests).
+ */
+export const preloadLiveChunks = (base: string) => {
+  const files: unknown = "__HSWAP_LIVE_CHUNKS__"
+  if (!Array.isArray(files) || typeof document === "undefined") return
+  // One query for what is listed already and one insertion for all: the head changes once, not once per file.
+  const listed = new Set<string>()
+  for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'))
+    listed.add(link.getAttribute("href") ?? "")
+  const links = document.createDocumentFragment()
+  for (const file of files) {
+    if (typeof file !== "string") continue
+    const href = `${base}${file}`
+    if (listed.has(href)) continue
+    listed.add(href)
+    const link = document.createElement("link")
+    link.rel = "modulepreload"
+    link.href = href
+    links.append(link)
+  }
+  document.head.append(links)
+}
 
 /**
  * A poster of new tasks through one MessageChannel: no 4 ms clamp, and it still runs in a background tab (the app's

@@ -5,14 +5,15 @@
  */
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react"
 import { LiveOnly } from "../runtime/live-context"
-import { importInStages, once } from "../runtime/inStages"
+import { importInStages, once, preloadLiveChunks } from "../runtime/inStages"
 import { BootFailure, PageSkeleton, TaglineView, WalletButtonPlaceholder, WelcomeButtonView } from "./views"
 
 type LiveModule = typeof import("../live")
 
 /** The live chunk's graph in stages, each evaluated in a task of its own: Effect's parts, then the app's. */
-export const loadLiveModule: () => Promise<LiveModule> = once(() =>
-  importInStages(
+export const loadLiveModule: () => Promise<LiveModule> = once(() => {
+  preloadLiveChunks(import.meta.env.BASE_URL)
+  return importInStages(
     [
       () => import("../runtime/stages/data").then((m) => m.stage),
       () => import("../runtime/stages/effect").then((m) => m.stage),
@@ -27,7 +28,7 @@ export const loadLiveModule: () => Promise<LiveModule> = once(() =>
     ],
     () => import("../live")
   )
-)
+})
 
 const island = <P extends object>(pick: (m: LiveModule) => ComponentType<P>, fallback: ReactNode) => {
   const Live = lazy(() => loadLiveModule().then((m) => ({ default: pick(m) })))
