@@ -13,30 +13,42 @@
 /** What the build replaces with the live chunk's files (vite.config.ts, liveChunkList); it stays as it is in dev. */
 export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
 
+/** How many preload links go in per task: the browser's work for each (the request it starts) adds up. */
+const PRELOAD_BATCH = 4
+
 /**
  * Requests every file of the live chunk's graph and of the page of `/` at once (modulepreload: fetched and parsed,
- * not run), so the stages wait for their turn only, not for a request each. Does nothing where the build did not
- * list them (dev, tests).
+ * not run), so the stages wait for their turn only, not for a request each. The links go in a few at a time, a task
+ * each, marked `data-live-chunk`. Does nothing where the build did not list them (dev, tests).
  */
 export const preloadLiveChunks = (base: string) => {
   const files: unknown = "__HSWAP_LIVE_CHUNKS__"
   if (!Array.isArray(files) || typeof document === "undefined") return
-  // One query for what is listed already and one insertion for all: the head changes once, not once per file.
   const listed = new Set<string>()
   for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'))
     listed.add(link.getAttribute("href") ?? "")
-  const links = document.createDocumentFragment()
+  const hrefs: Array<string> = []
   for (const file of files) {
     if (typeof file !== "string") continue
     const href = `${base}${file}`
-    if (listed.has(href)) continue
+    if (!listed.has(href)) hrefs.push(href)
     listed.add(href)
-    const link = document.createElement("link")
-    link.rel = "modulepreload"
-    link.href = href
-    links.append(link)
   }
-  document.head.append(links)
+  const insert = (from: number) => {
+    const links = document.createDocumentFragment()
+    for (const href of hrefs.slice(from, from + PRELOAD_BATCH)) {
+      // Vite may have listed it meanwhile, as a stage imported it.
+      if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`) !== null) continue
+      const link = document.createElement("link")
+      link.rel = "modulepreload"
+      link.href = href
+      link.dataset.liveChunk = ""
+      links.append(link)
+    }
+    document.head.append(links)
+    if (from + PRELOAD_BATCH < hrefs.length) postTask(() => insert(from + PRELOAD_BATCH))
+  }
+  insert(0)
 }
 
 /**

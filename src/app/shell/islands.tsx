@@ -5,14 +5,16 @@
  */
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react"
 import { LiveOnly } from "../runtime/live-context"
-import { importInStages, once, preloadLiveChunks } from "../runtime/inStages"
+import { importInStages, nextTask, once, preloadLiveChunks } from "../runtime/inStages"
 import { BootFailure, PageSkeleton, TaglineView, WalletButtonPlaceholder, WelcomeButtonView } from "./views"
 
 type LiveModule = typeof import("../live")
 
 /** The live chunk's graph in stages, each evaluated in a task of its own: Effect's parts, then the app's. */
 export const loadLiveModule: () => Promise<LiveModule> = once(() => {
-  preloadLiveChunks(import.meta.env.BASE_URL)
+  // In a task of its own: the browser's work for each link (the request it starts) would otherwise add to the task
+  // that evaluates the entry and hydrates, the longest of a load.
+  void nextTask().then(() => preloadLiveChunks(import.meta.env.BASE_URL))
   return importInStages(
     [
       () => import("../runtime/stages/data").then((m) => m.stage),
