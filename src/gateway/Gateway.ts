@@ -6,10 +6,10 @@ import { resolveGatewayConfig } from "./config.js"
 import { Endpoints } from "./endpoints.js"
 import type { GatewayError, UnknownNetworkError } from "./errors.js"
 import { GatewayDecodeError } from "./errors.js"
-import type { GatewayCall } from "./http.js"
-import { makeGatewayCall, withoutHttpSpans } from "./http.js"
+import type { Built, GatewayCall, GatewayCallAll } from "./http.js"
+import { built, makeGatewayCall, withoutHttpSpans } from "./http.js"
 import { fetchTransport, httpClientTransport } from "./transport.js"
-import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo, remainingPages, updateWhere } from "./paging.js"
+import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo } from "./paging.js"
 import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
 import type * as State from "./schemas/state.js"
 import type * as Statistics from "./schemas/statistics.js"
@@ -73,7 +73,12 @@ export const UnnamedDapp = "Unnamed dApp"
 const selector = (at: Date | number | undefined): LedgerStateSelector | undefined =>
   at === undefined ? undefined : at instanceof Date ? { timestamp: at.toISOString() } : { state_version: at }
 
-const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt: GatewayCall) => {
+const makeService = (
+  config: ResolvedGatewayConfig,
+  call: GatewayCall,
+  callBuilt: GatewayCall,
+  callAll: GatewayCallAll
+) => {
   const E = Endpoints
   // How much work the helpers keep pending at once; the client's adaptive limiter decides what is in flight.
   const concurrency = config.maxConcurrency
@@ -213,232 +218,356 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
   const from = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor })
 
   /** We asked for `aggregation_level: "Vault"`; a server answering otherwise broke the contract. */
-  const requireVault = <Item extends { readonly aggregation_level: string }, V extends Item>(
+  const notVault = (
     address: string,
     collection: "fungible_resources" | "non_fungible_resources",
-    items: ReadonlyArray<Item>,
-    isVault: (item: Item) => item is V
-  ): Effect.Effect<ReadonlyArray<V>, GatewayDecodeError> => {
-    const bad = items.findIndex((item) => !isVault(item))
+    items: ReadonlyArray<{ readonly aggregation_level: string }>,
+    offset: number
+  ): GatewayDecodeError | undefined => {
+    const bad = items.findIndex((item) => item.aggregation_level !== "Vault")
     return bad < 0
-      ? Effect.succeed(items as ReadonlyArray<V>)
-      : Effect.fail(
-          new GatewayDecodeError({
-            path: E.state.entityDetails.path,
-            issues: [
-              {
-                path: `${address}.${collection}.items.${bad}.aggregation_level`,
-                message: `expected "Vault", got ${JSON.stringify(items[bad]?.aggregation_level)}`
-              }
-            ]
-          })
-        )
+      ? undefined
+      : new GatewayDecodeError({
+          path: E.state.entityDetails.path,
+          issues: [
+            {
+              path: `${address}.${collection}.items.${offset + bad}.aggregation_level`,
+              message: `expected "Vault", got ${JSON.stringify(items[bad]?.aggregation_level)}`
+            }
+          ]
+        })
   }
 
-  const allMetadata = (
-    address: string,
-    first: State.StateEntityDetailsResponseItem["metadata"],
-    pin: LedgerStateSelector
-  ) =>
-    Effect.map(
-      remainingPages(first.next_cursor, (cursor) =>
-        callBuilt(E.state.entityMetadataPage, { address, cursor, at_ledger_state: pin })
-      ),
-      (rest) => ({
-        ...(first.total_count === undefined ? {} : { total_count: first.total_count }),
-        items: [...first.items, ...rest]
-      })
-    )
+  const hasCursor = (cursor: string | undefined): cursor is string => cursor !== undefined && cursor !== ""
 
-  const allFungibles = (
+  /** Appends `items` to `into` (a loop: a spread of a long page could overflow the stack). */
+  const append = <A>(into: Array<A>, items: ReadonlyArray<A>) => {
+    for (const item of items) into.push(item)
+  }
+
+  /**
+   * A follow-up page still to read while expanding entities, and what to do with it: `read` files its items where they
+   * belong and returns the pages it leads to (the collection's next page, the vault or id pages of the resources or
+   * vaults it listed), or the error when the page breaks the vault-aggregation contract.
+   */
+  interface FollowUp {
+    readonly request: Built<unknown>
+    readonly read: (page: unknown) => GatewayDecodeError | ReadonlyArray<FollowUp>
+  }
+  const followUp = <Res>(
+    request: Built<Res>,
+    read: (page: Res) => GatewayDecodeError | ReadonlyArray<FollowUp>
+  ): FollowUp => ({ request, read: read as (page: unknown) => GatewayDecodeError | ReadonlyArray<FollowUp> })
+
+  /**
+   * Reads `pages` and every page they lead to, a round at a time: each round is one batch (`callAll`: one
+   * `Effect.async` for all of its requests, no fiber per entity or per page; the limiter decides what is in flight).
+   */
+  const readRounds = (pages: ReadonlyArray<FollowUp>): Effect.Effect<void, GatewayError> =>
+    pages.length === 0
+      ? Effect.void
+      : Effect.flatMap(callAll(pages.map((p) => p.request)), (answers) => {
+          const next: Array<FollowUp> = []
+          for (let i = 0; i < pages.length; i++) {
+            const more = (pages[i] as FollowUp).read(answers[i])
+            if (more instanceof GatewayDecodeError) return Effect.fail(more)
+            append(next, more)
+          }
+          return readRounds(next)
+        })
+
+  /** The pages after the first of a simple collection (`items` and `next_cursor`), appended to `into`. */
+  const pagesInto = <Item>(
+    cursor: string | undefined,
+    into: Array<Item>,
+    request: (
+      cursor: string
+    ) => Built<{ readonly items: ReadonlyArray<Item>; readonly next_cursor?: string | undefined }>
+  ): ReadonlyArray<FollowUp> => {
+    if (!hasCursor(cursor)) return []
+    return [
+      followUp(request(cursor), (page) => {
+        append(into, page.items)
+        return pagesInto(page.next_cursor, into, request)
+      })
+    ]
+  }
+
+  /**
+   * One entity of a vault-aggregated read, while its follow-up pages are read: what its first answer listed, what the
+   * pages add (filed by `pages`), and `done` to build the complete item once every page is in.
+   */
+  interface Expanding {
+    readonly pages: ReadonlyArray<FollowUp>
+    readonly done: () => StateEntityDetailsVaultResponseItem
+  }
+
+  const totalCount = (collection: { readonly total_count?: number | undefined }) =>
+    collection.total_count === undefined ? {} : { total_count: collection.total_count }
+
+  const expandFungibles = (
     address: string,
     first: State.FungibleResourcesCollection | undefined,
     pin: LedgerStateSelector,
-    explicitMetadata: ReadonlyArray<string>
-  ): Effect.Effect<FungibleResourcesVaultCollection, GatewayError> =>
-    Effect.gen(function* () {
-      if (first === undefined) return { total_count: 0, items: [] }
-      const rest = yield* remainingPages(first.next_cursor, (cursor) =>
-        callBuilt(E.state.entityFungiblesPage, {
-          address,
-          cursor,
-          aggregation_level: "Vault",
-          at_ledger_state: pin,
-          opt_ins: { explicit_metadata: explicitMetadata }
-        })
-      )
-      const resources = yield* requireVault(
-        address,
-        "fungible_resources",
-        [...first.items, ...rest],
-        (r): r is State.FungibleResourcesCollectionItemVaultAggregated => r.aggregation_level === "Vault"
-      )
-      const items = yield* updateWhere(
-        resources,
-        (resource) => resource.vaults.next_cursor !== undefined,
-        (resource) =>
-          Effect.map(
-            remainingPages(resource.vaults.next_cursor, (cursor) =>
-              callBuilt(E.state.entityFungibleVaultsPage, {
+    explicitMetadata: ReadonlyArray<string>,
+    pages: Array<FollowUp>
+  ): GatewayDecodeError | (() => FungibleResourcesVaultCollection) => {
+    if (first === undefined) return () => ({ total_count: 0, items: [] })
+    const resources: Array<State.FungibleResourcesCollectionItemVaultAggregated> = []
+    /** The vaults of the resources whose vaults page, by the resource's index. */
+    const vaultsOf = new Map<number, Array<State.FungibleResourcesCollectionItemVaultAggregatedVaultItem>>()
+    const file = (
+      items: ReadonlyArray<State.FungibleResourcesCollectionItem>
+    ): GatewayDecodeError | Array<FollowUp> => {
+      const bad = notVault(address, "fungible_resources", items, resources.length)
+      if (bad !== undefined) return bad
+      const more: Array<FollowUp> = []
+      for (const resource of items as ReadonlyArray<State.FungibleResourcesCollectionItemVaultAggregated>) {
+        const vaults = resource.vaults
+        if (vaults.next_cursor !== undefined) {
+          const into = [...vaults.items]
+          vaultsOf.set(resources.length, into)
+          append(
+            more,
+            pagesInto(vaults.next_cursor, into, (cursor) =>
+              built(E.state.entityFungibleVaultsPage, {
                 address,
                 resource_address: resource.resource_address,
                 cursor,
                 at_ledger_state: pin
               })
-            ),
-            (vaults) => ({
-              ...resource,
-              vaults: {
-                ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
-                items: [...resource.vaults.items, ...vaults]
+            )
+          )
+        }
+        resources.push(resource)
+      }
+      return more
+    }
+    const resourcePages = (cursor: string | undefined): ReadonlyArray<FollowUp> =>
+      hasCursor(cursor)
+        ? [
+            followUp(
+              built(E.state.entityFungiblesPage, {
+                address,
+                cursor,
+                aggregation_level: "Vault",
+                at_ledger_state: pin,
+                opt_ins: { explicit_metadata: explicitMetadata }
+              }),
+              (page) => {
+                const more = file(page.items)
+                if (more instanceof GatewayDecodeError) return more
+                append(more, resourcePages(page.next_cursor))
+                return more
               }
+            )
+          ]
+        : []
+    const firstPages = file(first.items)
+    if (firstPages instanceof GatewayDecodeError) return firstPages
+    append(pages, firstPages)
+    append(pages, resourcePages(first.next_cursor))
+    return () => ({
+      ...totalCount(first),
+      items:
+        vaultsOf.size === 0
+          ? resources
+          : resources.map((resource, i) => {
+              const vaults = vaultsOf.get(i)
+              return vaults === undefined
+                ? resource
+                : { ...resource, vaults: { ...totalCount(resource.vaults), items: vaults } }
             })
-          ),
-        concurrency
-      )
-      return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }
     })
-
-  const allNonFungibleVaultIds = (
-    address: string,
-    resourceAddress: string,
-    vault: State.NonFungibleResourcesCollectionItemVaultAggregatedVaultItem,
-    pin: LedgerStateSelector
-  ) => {
-    const { next_cursor, ...rest } = vault
-    if (next_cursor === undefined || vault.items === undefined) return Effect.succeed(vault)
-    return Effect.map(
-      remainingPages(next_cursor, (cursor) =>
-        callBuilt(E.state.entityNonFungibleVaultIdsPage, {
-          address,
-          vault_address: vault.vault_address,
-          resource_address: resourceAddress,
-          cursor,
-          at_ledger_state: pin
-        })
-      ),
-      (ids) => ({ ...rest, items: [...(vault.items ?? []), ...ids] })
-    )
   }
 
-  const allNonFungibles = (
+  const expandNonFungibles = (
     address: string,
     first: State.NonFungibleResourcesCollection | undefined,
     pin: LedgerStateSelector,
     explicitMetadata: ReadonlyArray<string>,
-    includeNfids: boolean
-  ): Effect.Effect<NonFungibleResourcesVaultCollection, GatewayError> =>
-    Effect.gen(function* () {
-      if (first === undefined) return { total_count: 0, items: [] }
-      const rest = yield* remainingPages(first.next_cursor, (cursor) =>
-        callBuilt(E.state.entityNonFungiblesPage, {
-          address,
-          cursor,
-          aggregation_level: "Vault",
-          at_ledger_state: pin,
-          opt_ins: { explicit_metadata: explicitMetadata, non_fungible_include_nfids: includeNfids }
-        })
-      )
-      const resources = yield* requireVault(
-        address,
-        "non_fungible_resources",
-        [...first.items, ...rest],
-        (r): r is State.NonFungibleResourcesCollectionItemVaultAggregated => r.aggregation_level === "Vault"
-      )
-      const idsToRead = (vault: State.NonFungibleResourcesCollectionItemVaultAggregatedVaultItem) =>
-        vault.next_cursor !== undefined && vault.items !== undefined
-      const items = yield* updateWhere(
-        resources,
-        (resource) => resource.vaults.next_cursor !== undefined || resource.vaults.items.some(idsToRead),
-        (resource) =>
-          Effect.gen(function* () {
-            const more = yield* remainingPages(resource.vaults.next_cursor, (cursor) =>
-              callBuilt(E.state.entityNonFungibleVaultsPage, {
+    includeNfids: boolean,
+    pages: Array<FollowUp>
+  ): GatewayDecodeError | (() => NonFungibleResourcesVaultCollection) => {
+    if (first === undefined) return () => ({ total_count: 0, items: [] })
+    type Vault = State.NonFungibleResourcesCollectionItemVaultAggregatedVaultItem
+    const idsToRead = (vault: Vault) => vault.next_cursor !== undefined && vault.items !== undefined
+    const resources: Array<State.NonFungibleResourcesCollectionItemVaultAggregated> = []
+    /** The vaults of the resources whose vaults page or whose vaults' ids page, by the resource's index. */
+    const vaultsOf = new Map<number, { readonly vaults: Array<Vault>; readonly ids: Map<number, Array<string>> }>()
+    const fileVaults = (
+      resourceAddress: string,
+      into: { readonly vaults: Array<Vault>; readonly ids: Map<number, Array<string>> },
+      vaults: ReadonlyArray<Vault>,
+      more: Array<FollowUp>
+    ) => {
+      for (const vault of vaults) {
+        if (idsToRead(vault)) {
+          const ids = [...(vault.items ?? [])]
+          into.ids.set(into.vaults.length, ids)
+          append(
+            more,
+            pagesInto(vault.next_cursor, ids, (cursor) =>
+              built(E.state.entityNonFungibleVaultIdsPage, {
                 address,
-                resource_address: resource.resource_address,
+                vault_address: vault.vault_address,
+                resource_address: resourceAddress,
+                cursor,
+                at_ledger_state: pin
+              })
+            )
+          )
+        }
+        into.vaults.push(vault)
+      }
+    }
+    const vaultPages = (
+      resourceAddress: string,
+      into: { readonly vaults: Array<Vault>; readonly ids: Map<number, Array<string>> },
+      cursor: string | undefined
+    ): ReadonlyArray<FollowUp> =>
+      hasCursor(cursor)
+        ? [
+            followUp(
+              built(E.state.entityNonFungibleVaultsPage, {
+                address,
+                resource_address: resourceAddress,
                 cursor,
                 at_ledger_state: pin,
                 opt_ins: { non_fungible_include_nfids: includeNfids }
-              })
-            )
-            const vaults = yield* updateWhere(
-              [...resource.vaults.items, ...more],
-              idsToRead,
-              (vault) => allNonFungibleVaultIds(address, resource.resource_address, vault, pin),
-              concurrency
-            )
-            return {
-              ...resource,
-              vaults: {
-                ...(resource.vaults.total_count === undefined ? {} : { total_count: resource.vaults.total_count }),
-                items: vaults
+              }),
+              (page) => {
+                const more: Array<FollowUp> = []
+                fileVaults(resourceAddress, into, page.items, more)
+                append(more, vaultPages(resourceAddress, into, page.next_cursor))
+                return more
               }
-            }
-          }),
-        concurrency
-      )
-      return { ...(first.total_count === undefined ? {} : { total_count: first.total_count }), items }
+            )
+          ]
+        : []
+    const file = (
+      items: ReadonlyArray<State.NonFungibleResourcesCollectionItem>
+    ): GatewayDecodeError | Array<FollowUp> => {
+      const bad = notVault(address, "non_fungible_resources", items, resources.length)
+      if (bad !== undefined) return bad
+      const more: Array<FollowUp> = []
+      for (const resource of items as ReadonlyArray<State.NonFungibleResourcesCollectionItemVaultAggregated>) {
+        const vaults = resource.vaults
+        if (vaults.next_cursor !== undefined || vaults.items.some(idsToRead)) {
+          const into = { vaults: [] as Array<Vault>, ids: new Map<number, Array<string>>() }
+          vaultsOf.set(resources.length, into)
+          fileVaults(resource.resource_address, into, vaults.items, more)
+          append(more, vaultPages(resource.resource_address, into, vaults.next_cursor))
+        }
+        resources.push(resource)
+      }
+      return more
+    }
+    const resourcePages = (cursor: string | undefined): ReadonlyArray<FollowUp> =>
+      hasCursor(cursor)
+        ? [
+            followUp(
+              built(E.state.entityNonFungiblesPage, {
+                address,
+                cursor,
+                aggregation_level: "Vault",
+                at_ledger_state: pin,
+                opt_ins: { explicit_metadata: explicitMetadata, non_fungible_include_nfids: includeNfids }
+              }),
+              (page) => {
+                const more = file(page.items)
+                if (more instanceof GatewayDecodeError) return more
+                append(more, resourcePages(page.next_cursor))
+                return more
+              }
+            )
+          ]
+        : []
+    const firstPages = file(first.items)
+    if (firstPages instanceof GatewayDecodeError) return firstPages
+    append(pages, firstPages)
+    append(pages, resourcePages(first.next_cursor))
+    const withIds = (vault: Vault, ids: ReadonlyArray<string> | undefined): Vault => {
+      if (ids === undefined) return vault
+      const { next_cursor: _read, ...rest } = vault
+      return { ...rest, items: ids }
+    }
+    return () => ({
+      ...totalCount(first),
+      items:
+        vaultsOf.size === 0
+          ? resources
+          : resources.map((resource, i) => {
+              const read = vaultsOf.get(i)
+              return read === undefined
+                ? resource
+                : {
+                    ...resource,
+                    vaults: {
+                      ...totalCount(resource.vaults),
+                      items: read.vaults.map((vault, k) => withIds(vault, read.ids.get(k)))
+                    }
+                  }
+            })
     })
-
-  const hasCursor = (cursor: string | undefined) => cursor !== undefined && cursor !== ""
-  /** Whether reading the rest of an entity's fungibles will send a request (more resource or vault pages). */
-  const fungiblesPage = (first: State.FungibleResourcesCollection | undefined) =>
-    first !== undefined &&
-    (hasCursor(first.next_cursor) ||
-      first.items.some((r) => r.aggregation_level === "Vault" && r.vaults.next_cursor !== undefined))
-  /** Whether reading the rest of an entity's non-fungibles will send a request (resource, vault or id pages). */
-  const nonFungiblesPage = (first: State.NonFungibleResourcesCollection | undefined) =>
-    first !== undefined &&
-    (hasCursor(first.next_cursor) ||
-      first.items.some(
-        (r) =>
-          r.aggregation_level === "Vault" &&
-          (r.vaults.next_cursor !== undefined ||
-            r.vaults.items.some((v) => v.next_cursor !== undefined && v.items !== undefined))
-      ))
-
-  /**
-   * Runs three independent reads and returns their results in order. When two or more of them send requests they run
-   * concurrently; otherwise a fiber each would buy nothing, so they run in this fiber, the ones that send no request
-   * first (a failure among them wins, as it would when racing the one that waits on the network).
-   */
-  const allThree = <A, B, C, E>(
-    a: Effect.Effect<A, E>,
-    b: Effect.Effect<B, E>,
-    c: Effect.Effect<C, E>,
-    sends: readonly [boolean, boolean, boolean]
-  ): Effect.Effect<readonly [A, B, C], E> => {
-    const [sa, sb, sc] = sends
-    if (Number(sa) + Number(sb) + Number(sc) > 1) return Effect.all([a, b, c], { concurrency: "unbounded" })
-    if (sa) return Effect.map(Effect.all([b, c, a]), ([rb, rc, ra]) => [ra, rb, rc] as const)
-    if (sb) return Effect.map(Effect.all([a, c, b]), ([ra, rc, rb]) => [ra, rb, rc] as const)
-    return Effect.all([a, b, c])
   }
 
+  /** Files an entity's first answer and lists the follow-up pages it needs (see {@link Expanding}). */
   const expandEntity = (
     item: State.StateEntityDetailsResponseItem,
     pin: LedgerStateSelector,
     explicitMetadata: ReadonlyArray<string>,
     includeNfids: boolean
-  ) =>
-    Effect.map(
-      allThree(
-        allMetadata(item.address, item.metadata, pin),
-        allFungibles(item.address, item.fungible_resources, pin, explicitMetadata),
-        allNonFungibles(item.address, item.non_fungible_resources, pin, explicitMetadata, includeNfids),
-        [
-          hasCursor(item.metadata.next_cursor),
-          fungiblesPage(item.fungible_resources),
-          nonFungiblesPage(item.non_fungible_resources)
-        ]
-      ),
-      ([metadata, fungible_resources, non_fungible_resources]): StateEntityDetailsVaultResponseItem => ({
-        ...item,
-        metadata,
-        fungible_resources,
-        non_fungible_resources
-      })
+  ): GatewayDecodeError | Expanding => {
+    const address = item.address
+    const pages: Array<FollowUp> = []
+    const metadata = [...item.metadata.items]
+    append(
+      pages,
+      pagesInto(item.metadata.next_cursor, metadata, (cursor) =>
+        built(E.state.entityMetadataPage, { address, cursor, at_ledger_state: pin })
+      )
     )
+    const fungibles = expandFungibles(address, item.fungible_resources, pin, explicitMetadata, pages)
+    if (fungibles instanceof GatewayDecodeError) return fungibles
+    const nonFungibles = expandNonFungibles(
+      address,
+      item.non_fungible_resources,
+      pin,
+      explicitMetadata,
+      includeNfids,
+      pages
+    )
+    if (nonFungibles instanceof GatewayDecodeError) return nonFungibles
+    return {
+      pages,
+      done: () => ({
+        ...item,
+        metadata: { ...totalCount(item.metadata), items: metadata },
+        fungible_resources: fungibles(),
+        non_fungible_resources: nonFungibles()
+      })
+    }
+  }
+
+  /** Every follow-up page of a chunk's entities, read round by round in one batch each (no fiber per entity). */
+  const expandAll = (
+    items: ReadonlyArray<State.StateEntityDetailsResponseItem>,
+    pin: LedgerStateSelector,
+    explicitMetadata: ReadonlyArray<string>,
+    includeNfids: boolean
+  ): Effect.Effect<ReadonlyArray<StateEntityDetailsVaultResponseItem>, GatewayError> =>
+    Effect.suspend(() => {
+      const entities: Array<Expanding> = []
+      const pages: Array<FollowUp> = []
+      for (const item of items) {
+        const entity = expandEntity(item, pin, explicitMetadata, includeNfids)
+        if (entity instanceof GatewayDecodeError) return Effect.fail(entity)
+        entities.push(entity)
+        append(pages, entity.pages)
+      }
+      return Effect.map(readRounds(pages), () => entities.map((entity) => entity.done()))
+    })
 
   /**
    * Details of many entities with `aggregation_level: "Vault"`: the addresses are split into chunks of
@@ -471,16 +600,13 @@ const makeService = (config: ResolvedGatewayConfig, call: GatewayCall, callBuilt
     if (head === undefined) return []
     const first = yield* fetchChunk(head, ledgerState)
     const pin = pinTo(first.ledger_state)
-    // A chunk holds at most `maxAddressesCount` entities, and the limiter bounds what they send: a fiber each at once
-    // is cheaper than a bounded worker pool (bench:gateway: about a tenth of the client's CPU).
-    const expandAll = (items: ReadonlyArray<State.StateEntityDetailsResponseItem>) =>
-      Effect.forEach(items, (item) => expandEntity(item, pin, explicitMetadata, includeNfids), {
-        concurrency: "unbounded"
-      })
+    // A chunk's entities read their follow-up pages together, a round (one batch of requests) at a time.
+    const expandChunk = (items: ReadonlyArray<State.StateEntityDetailsResponseItem>) =>
+      expandAll(items, pin, explicitMetadata, includeNfids)
     // Expanding the first chunk and fetching the others overlap; the client's semaphore bounds what is in flight.
     const results = yield* Effect.forEach(
       [Effect.succeed(first.items), ...tail.map((c) => Effect.map(fetchChunk(c, ledgerState ?? pin), (r) => r.items))],
-      (items) => Effect.flatMap(items, expandAll),
+      (items) => Effect.flatMap(items, expandChunk),
       { concurrency }
     )
     return results.flat()
@@ -746,8 +872,8 @@ export const makeGateway = (
     const resolved = yield* resolveGatewayConfig(config)
     const client = yield* HttpClient.HttpClient
     const transport = httpClientTransport({ client, basePath: resolved.basePath, headers: resolved.headers })
-    const { call, callBuilt } = yield* makeGatewayCall(resolved, transport)
-    return makeService(resolved, call, callBuilt)
+    const { call, callBuilt, callAll } = yield* makeGatewayCall(resolved, transport)
+    return makeService(resolved, call, callBuilt, callAll)
   })
 
 /**
@@ -764,13 +890,14 @@ export const makeGatewayFetch = (config: GatewayConfig): Effect.Effect<GatewaySe
       basePath: resolved.basePath,
       headers: resolved.headers,
       // Looked up per client, not bound at load: a test or a polyfill may replace globalThis.fetch later.
-      fetch: Option.getOrElse(fetch, () => (input: RequestInfo | URL, request?: RequestInit) =>
-        globalThis.fetch(input, request)
+      fetch: Option.getOrElse(
+        fetch,
+        () => (input: RequestInfo | URL, request?: RequestInit) => globalThis.fetch(input, request)
       ),
       init: Option.getOrElse(init, () => ({}))
     })
-    const { call, callBuilt } = yield* makeGatewayCall(resolved, transport)
-    return makeService(resolved, call, callBuilt)
+    const { call, callBuilt, callAll } = yield* makeGatewayCall(resolved, transport)
+    return makeService(resolved, call, callBuilt, callAll)
   })
 
 /** The tag, in a module of its own so that code needing only the tag does not load this implementation. */

@@ -3,9 +3,10 @@
  * typed errors, retries for reads and Schema decoding of every body.
  */
 import { HttpClient } from "@effect/platform"
-import { Cause, Duration, Effect, Either, Fiber, FiberId, Option, ParseResult, Runtime, Schema } from "effect"
+import { Cause, Duration, Effect, Either, Exit, FiberId, Option, ParseResult, Runtime, Schema } from "effect"
+import type { Fiber } from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
-import { everyRequest, type ExchangeEnd, type Outgoing, type Transport } from "./transport.js"
+import { everyRequest, type ExchangeEnd, type Outgoing, type Starter, type Transport } from "./transport.js"
 import { decodeJson } from "./decode.js"
 import { isRetryable, parseRetryAfter } from "./config.js"
 import { makeLimiter, type Outcome } from "./limiter.js"
@@ -79,6 +80,35 @@ export type GatewayCall = <Req, ReqI, Res, ResI>(
   request: Req
 ) => Effect.Effect<Res, GatewayError>
 
+/** A request the client built itself (see `callBuilt`): what it sends and how its answer decodes. */
+export interface Built<Res> {
+  readonly request: Outgoing
+  /** Decodes a parsed 2xx body with the endpoint's response schema. */
+  readonly decode: (json: unknown) => Either.Either<Res, ParseResult.ParseError>
+  readonly retry: boolean
+}
+
+/** A request from a typed value, sent as it is (no Schema encode: see `callBuilt`). */
+export const built = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req): Built<Res> =>
+  withBody(endpoint, endpoint.request === undefined ? undefined : JSON.stringify(value))
+
+const withBody = <Req, ReqI, Res, ResI>(
+  endpoint: Endpoint<Req, ReqI, Res, ResI>,
+  body: string | undefined
+): Built<Res> => ({
+  request: { path: endpoint.path, body },
+  decode: (json) => decodeJson(endpoint.response, json),
+  retry: endpoint.retry
+})
+
+export type GatewayCallAll = <Res>(
+  requests: ReadonlyArray<Built<Res>>
+) => Effect.Effect<ReadonlyArray<Res>, GatewayError>
+
+/** A cancelled request ends with an interruption: the caller resumes with its own (it was being interrupted). */
+const interruptHere = <A>(exit: Exit.Exit<A, GatewayError>): Effect.Effect<A, GatewayError> =>
+  Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause) ? Effect.interrupt : exit
+
 /** One attempt in flight: how to abort it and when it times out (see the deadline sweep). */
 interface InFlight {
   readonly deadline: number
@@ -90,11 +120,13 @@ interface InFlight {
  * Builds the `call` function for one client over `transport`: it owns the adaptive limiter that bounds requests in
  * flight, and one deadline sweep for the timeouts of all of them.
  *
- * The request path is written for its per-request cost (bench:gateway; issue 17). An attempt is one `Effect.async` in
- * the caller's fiber: it takes a limiter slot (or queues for one) and starts the exchange on the transport; the
- * exchange's end settles everything synchronously: the slot goes back with the answer's health, an error status
- * becomes a {@link GatewayResponseError} (its `retry-after` pauses the client), a 2xx body is decoded, and the caller
- * resumes. Timeouts are not a timer per request: every attempt of the client goes into one insertion-ordered set (the
+ * The request path is written for its per-request cost (bench:gateway; issue 17). A request, with its retries, is
+ * plain callbacks ({@link startSend}), and a call is one `Effect.async` in the caller's fiber around one request
+ * (`call`, `callBuilt`) or around a whole batch of them (`callAll`, what the paging helpers send a round of follow-up
+ * pages with: no fiber per request or per entity). An attempt takes a limiter slot (or queues for one) and starts the
+ * exchange on the transport; the exchange's end settles everything synchronously: the slot goes back with the
+ * answer's health, an error status becomes a {@link GatewayResponseError} (its `retry-after` pauses the client), a 2xx
+ * body is decoded, and the request retries, ends, or the caller resumes. Timeouts are not a timer per request: every attempt of the client goes into one insertion-ordered set (the
  * timeout is the same for all, so the first is the next to expire) and a single sweep fiber sleeps until the first
  * deadline, aborts what is overdue and sleeps again; it stops when nothing is in flight, so no timer outlives the
  * client's requests. No span per request (one per public method, Effect.fn in Gateway.ts).
@@ -143,7 +175,12 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
     // --- one attempt ----------------------------------------------------------------------------------------------
 
     /** A non-2xx answer as an error; a 429 or 5xx with `retry-after` pauses every new request of the client. */
-    const responseError = (path: string, status: number, text: string, header: (name: string) => string | undefined) => {
+    const responseError = (
+      path: string,
+      status: number,
+      text: string,
+      header: (name: string) => string | undefined
+    ) => {
       const errorResponse = Option.flatMap(parseJson(text), decodeErrorResponse)
       const retryAfter =
         status === 429 || status >= 500
@@ -161,42 +198,190 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
     }
 
     /**
-     * One attempt: an `Effect.async` that takes a slot (or queues, also through a pause), starts the exchange and
-     * resumes when it ends. Interrupting the caller gives a queued place up, or aborts the exchange and waits for its
-     * end (its slot is then back).
+     * One attempt, with callbacks: takes a slot (or queues, also through a pause), starts the exchange and calls `done`
+     * exactly once with how it ended (never before this function returns). The function it returns cancels: a queued
+     * place is given up (`done` then gets an interruption at once), an exchange in flight is aborted (`done` comes with
+     * its end, whose slot is then back).
      */
-    const attempt = <Res, ResI>(
+    const startAttempt = <Res>(
+      starter: Starter,
       request: Outgoing,
-      response: Schema.Schema<Res, ResI>,
-      priority: boolean
-    ): Effect.Effect<Res, GatewayError> =>
+      decode: Built<Res>["decode"],
+      priority: boolean,
+      done: (exit: Exit.Exit<Res, GatewayError>) => void
+    ): (() => void) => {
+      let abort: (() => void) | undefined
+      let ended = false
+      const start = (sentAt: number) => {
+        const entry: InFlight = {
+          deadline: clock.unsafeCurrentTimeMillis() + timeoutMillis,
+          abort: () => abort?.(),
+          timedOut: false
+        }
+        track(entry)
+        abort = starter.start(request, (end) => {
+          ended = true
+          untrack(entry)
+          const settled = settle(request.path, decode, entry, end)
+          limiter.release(sentAt, settled.outcome)
+          done(settled.exit)
+        })
+      }
+      const leave = limiter.enter(start, priority)
+      return () => {
+        if (ended) return
+        if (leave !== undefined && leave()) {
+          ended = true
+          done(Exit.interrupt(FiberId.none))
+          return
+        }
+        abort?.()
+      }
+    }
+
+    /** The end of an exchange: what the caller resumes with, and what it tells the limiter about the server. */
+    const settle = <Res>(
+      path: string,
+      decode: Built<Res>["decode"],
+      entry: InFlight,
+      end: ExchangeEnd
+    ): { readonly outcome: Outcome; readonly exit: Exit.Exit<Res, GatewayError> } => {
+      switch (end._tag) {
+        case "Answer": {
+          const status = end.status
+          if (status >= 200 && status < 300) return { outcome: "healthy", exit: decodeBody(path, decode, end.text) }
+          const error = responseError(path, status, end.text, end.header)
+          return { outcome: status === 429 || status >= 500 ? "overload" : "neutral", exit: Exit.fail(error) }
+        }
+        case "Aborted":
+          return entry.timedOut
+            ? { outcome: "overload", exit: Exit.fail(new GatewayTimeoutError({ path, timeoutMillis })) }
+            : { outcome: "neutral", exit: Exit.interrupt(FiberId.none) }
+        case "Failed":
+          return {
+            outcome: "neutral",
+            exit: Exit.fail(new GatewayTransportError({ path, reason: end.reason, cause: end.cause }))
+          }
+        case "Died":
+          return { outcome: "neutral", exit: Exit.failCause(end.cause as Cause.Cause<never>) }
+      }
+    }
+
+    /**
+     * One request with its retries, with callbacks (see {@link startAttempt} for `done` and the canceller): a retryable
+     * failure (429, 5xx, transport, timeout) of a read is tried again after its `retry-after` (capped at
+     * `maxRetryAfter`) or else `baseDelay × factor^n` (capped at `maxDelay`), at most `retries` times in all. Retries
+     * go before first attempts in the limiter's queue. A back-off sleeps on the client's Clock in a fiber of its own
+     * (the only fiber a request may need, and only when it is retried without a `retry-after`).
+     */
+    const startSend = <Res>(
+      starter: Starter,
+      built: Built<Res>,
+      done: (exit: Exit.Exit<Res, GatewayError>) => void
+    ): (() => void) => {
+      let retried = 0
+      let cancelled = false
+      let current: (() => void) | undefined
+      let sleeper: Fiber.RuntimeFiber<void> | undefined
+      const go = () => {
+        current = startAttempt(starter, built.request, built.decode, retried > 0, onExit)
+      }
+      const onExit = (exit: Exit.Exit<Res, GatewayError>) => {
+        current = undefined
+        if (cancelled || Exit.isSuccess(exit) || !built.retry || retried >= policy.retries) return done(exit)
+        const failure = Cause.failureOption(exit.cause)
+        if (Option.isNone(failure) || !isRetryable(failure.value)) return done(exit)
+        const error = failure.value
+        retried += 1
+        // A `retry-after` paused the whole client (see responseError): the retry queues at once, first in line, and
+        // the limiter starts it when the pause ends. Otherwise it backs off on its own.
+        if (error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined) return go()
+        const delay = Math.min(baseDelay * Math.pow(policy.factor, retried - 1), maxDelay)
+        const fiber = Runtime.runFork(runtime)(clock.sleep(Duration.millis(delay)))
+        sleeper = fiber
+        fiber.addObserver(() => {
+          sleeper = undefined
+          if (cancelled) done(Exit.interrupt(FiberId.none))
+          else go()
+        })
+      }
+      go()
+      return () => {
+        if (cancelled) return
+        cancelled = true
+        if (current !== undefined) current()
+        else sleeper?.unsafeInterruptAsFork(FiberId.none)
+      }
+    }
+
+    /**
+     * Runs `requests` at once in the calling fiber, with no fiber per request: one `Effect.async` that starts each
+     * with its retries ({@link startSend}; the limiter decides what is in flight) and resumes with every result in
+     * order once all have succeeded. The first failure cancels the others and, once they have ended, is the batch's
+     * failure; interrupting the caller cancels them all and waits for their ends (their slots are then back).
+     */
+    const sendAll = <Res>(requests: ReadonlyArray<Built<Res>>): Effect.Effect<ReadonlyArray<Res>, GatewayError> =>
+      Effect.withFiberRuntime<ReadonlyArray<Res>, GatewayError>((caller, status) => {
+        const starter = transport.forCaller(caller, status)
+        return Effect.async<ReadonlyArray<Res>, GatewayError>((resume) => {
+          const n = requests.length
+          const results = new Array<Res>(n)
+          const cancels: Array<(() => void) | undefined> = new Array(n)
+          let pending = n
+          let failure: Exit.Exit<ReadonlyArray<Res>, GatewayError> | undefined
+          let onAllEnded: (() => void) | undefined
+          const cancelAll = () => {
+            for (let j = 0; j < n; j++) {
+              const cancel = cancels[j]
+              cancels[j] = undefined
+              cancel?.()
+            }
+          }
+          const ended = () => {
+            pending -= 1
+            if (pending > 0) return
+            if (onAllEnded !== undefined) onAllEnded()
+            else resume(failure === undefined ? Exit.succeed(results) : interruptHere(failure))
+          }
+          if (n === 0) return resume(Exit.succeed(results))
+          // `done` never comes before `startSend` returns, so every canceller is in place before any request ends.
+          for (let i = 0; i < n; i++)
+            cancels[i] = startSend(starter, requests[i] as Built<Res>, (exit) => {
+              cancels[i] = undefined
+              if (Exit.isSuccess(exit)) results[i] = exit.value
+              else if (failure === undefined) {
+                failure = Exit.failCause(exit.cause)
+                cancelAll()
+              }
+              ended()
+            })
+          return Effect.suspend(() => {
+            if (pending === 0) return Effect.void
+            cancelAll()
+            return pending === 0
+              ? Effect.void
+              : Effect.async<void>((allEnded) => {
+                  onAllEnded = () => allEnded(Effect.void)
+                })
+          })
+        })
+      })
+
+    /** Runs one request in the calling fiber (see {@link sendAll}): one `Effect.async`, no fiber. */
+    const send = <Res>(built: Built<Res>): Effect.Effect<Res, GatewayError> =>
       Effect.withFiberRuntime<Res, GatewayError>((caller, status) => {
         const starter = transport.forCaller(caller, status)
         return Effect.async<Res, GatewayError>((resume) => {
-          let abort: (() => void) | undefined
           let ended = false
           let onEnded: (() => void) | undefined
-          const start = (sentAt: number) => {
-            const entry: InFlight = {
-              deadline: clock.unsafeCurrentTimeMillis() + timeoutMillis,
-              abort: () => abort?.(),
-              timedOut: false
-            }
-            track(entry)
-            abort = starter.start(request, (end) => {
-              ended = true
-              untrack(entry)
-              const settled = settle(request.path, response, entry, end)
-              limiter.release(sentAt, settled.outcome)
-              resume(settled.effect)
-              onEnded?.()
-            })
-          }
-          const leave = limiter.enter(start, priority)
+          const cancel = startSend(starter, built, (exit) => {
+            ended = true
+            if (onEnded !== undefined) onEnded()
+            else resume(interruptHere(exit))
+          })
           return Effect.suspend(() => {
-            if (leave !== undefined && leave()) return Effect.void
-            if (abort === undefined || ended) return Effect.void
-            abort()
+            if (ended) return Effect.void
+            cancel()
             return ended
               ? Effect.void
               : Effect.async<void>((done) => {
@@ -205,52 +390,6 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
           })
         })
       })
-
-    /** The end of an exchange: what the caller resumes with, and what it tells the limiter about the server. */
-    const settle = <Res, ResI>(
-      path: string,
-      response: Schema.Schema<Res, ResI>,
-      entry: InFlight,
-      end: ExchangeEnd
-    ): { readonly outcome: Outcome; readonly effect: Effect.Effect<Res, GatewayError> } => {
-      switch (end._tag) {
-        case "Answer": {
-          const status = end.status
-          if (status >= 200 && status < 300) return { outcome: "healthy", effect: decodeBody(path, response, end.text) }
-          const error = responseError(path, status, end.text, end.header)
-          return { outcome: status === 429 || status >= 500 ? "overload" : "neutral", effect: Effect.fail(error) }
-        }
-        case "Aborted":
-          return entry.timedOut
-            ? { outcome: "overload", effect: Effect.fail(new GatewayTimeoutError({ path, timeoutMillis })) }
-            : { outcome: "neutral", effect: Effect.interrupt }
-        case "Failed":
-          return {
-            outcome: "neutral",
-            effect: Effect.fail(new GatewayTransportError({ path, reason: end.reason, cause: end.cause }))
-          }
-        case "Died":
-          return { outcome: "neutral", effect: Effect.failCause(end.cause as Cause.Cause<never>) }
-      }
-    }
-
-    /**
-     * Sends with retries: a retryable failure (429, 5xx, transport, timeout) of a read is tried again after its
-     * `retry-after` (capped at `maxRetryAfter`) or else `baseDelay × factor^n` (capped at `maxDelay`), at most
-     * `retries` times in all. Retries go before first attempts in the limiter's queue.
-     */
-    const send = <Res, ResI>(request: Outgoing, response: Schema.Schema<Res, ResI>, retry: boolean) => {
-      const loop = (retried: number): Effect.Effect<Res, GatewayError> =>
-        Effect.catchAll(attempt(request, response, retried > 0), (error) => {
-          if (!retry || retried >= policy.retries || !isRetryable(error)) return Effect.fail(error)
-          // A `retry-after` paused the whole client (see responseError): the retry queues at once, first in line, and
-          // the limiter starts it when the pause ends. Otherwise it backs off on its own.
-          if (error._tag === "GatewayResponseError" && error.retryAfterMillis !== undefined) return loop(retried + 1)
-          const delay = Math.min(baseDelay * Math.pow(policy.factor, retried), maxDelay)
-          return Effect.zipRight(clock.sleep(Duration.millis(delay)), loop(retried + 1))
-        })
-      return loop(0)
-    }
 
     /** Encodes the request body synchronously (the request schemas need no services), so a call adds no fiber steps. */
     const encodeBody = <Req, ReqI, Res, ResI>(
@@ -272,31 +411,31 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
     }
 
     /** Parses and decodes a 2xx body with the endpoint's response schema. */
-    const decodeBody = <Res, ResI>(path: string, response: Schema.Schema<Res, ResI>, text: string) => {
+    const decodeBody = <Res>(
+      path: string,
+      decode: Built<Res>["decode"],
+      text: string
+    ): Exit.Exit<Res, GatewayError> => {
       const json = parseJson(text)
       if (Option.isNone(json)) {
-        return Effect.fail(
+        return Exit.fail(
           new GatewayDecodeError({
             path,
             issues: [{ path: "", message: `body is not valid JSON (${text.length} bytes)` }]
           })
         )
       }
-      const decoded = decodeJson(response, json.value)
+      const decoded = decode(json.value)
       return Either.isRight(decoded)
-        ? Effect.succeed(decoded.right)
-        : Effect.fail(new GatewayDecodeError({ path, issues: decodeIssues(decoded.left) }))
+        ? Exit.succeed(decoded.right)
+        : Exit.fail(new GatewayDecodeError({ path, issues: decodeIssues(decoded.left) }))
     }
 
     const call: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
       Effect.suspend((): Effect.Effect<Res, GatewayError> => {
         const body = encodeBody(endpoint, value)
         if (Either.isLeft(body)) return Effect.fail(body.left)
-        const request: Outgoing = {
-          path: endpoint.path,
-          body: body.right === undefined ? undefined : JSON.stringify(body.right)
-        }
-        return send(request, endpoint.response, endpoint.retry)
+        return send(withBody(endpoint, body.right === undefined ? undefined : JSON.stringify(body.right)))
       })
 
     /**
@@ -306,13 +445,14 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
      * the tracer FiberRefs on its exchange's fiber.
      */
     const callBuilt: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
-      Effect.suspend((): Effect.Effect<Res, GatewayError> => {
-        const request: Outgoing = {
-          path: endpoint.path,
-          body: endpoint.request === undefined ? undefined : JSON.stringify(value)
-        }
-        return send(request, endpoint.response, endpoint.retry)
-      })
+      Effect.suspend(() => send(built(endpoint, value)))
 
-    return { call, callBuilt, limiter }
+    /**
+     * Many built requests at once, with no fiber per request (see {@link sendAll}): their results in order, or the
+     * first failure. What the paging helpers send a round of follow-up pages with.
+     */
+    const callAll = <Res>(requests: ReadonlyArray<Built<Res>>): Effect.Effect<ReadonlyArray<Res>, GatewayError> =>
+      sendAll(requests)
+
+    return { call, callBuilt, callAll, limiter }
   })

@@ -73,28 +73,3 @@ export const chunkedAtOneLedgerState = <In, Out, E, R>(
     const rest = yield* Effect.forEach(tail, (c) => fetch(c, pin), { concurrency })
     return { items: [...first.items, ...rest.flatMap((r) => r.items)], ledger_state: first.ledger_state }
   })
-
-/**
- * Applies `f` (with bounded concurrency) only to the items that `needsWork`, keeping the others and the order. Most
- * nested collections have a single page, so this avoids a fiber per resource when there is nothing to fetch.
- */
-export const updateWhere = <A, E, R>(
-  items: ReadonlyArray<A>,
-  needsWork: (item: A) => boolean,
-  f: (item: A) => Effect.Effect<A, E, R>,
-  concurrency: number
-): Effect.Effect<ReadonlyArray<A>, E, R> => {
-  const work = items.flatMap((item, index) => (needsWork(item) ? [{ item, index }] : []))
-  if (work.length === 0) return Effect.succeed(items)
-  return Effect.map(
-    Effect.forEach(work, ({ item }) => f(item), { concurrency }),
-    (done) => {
-      const out = [...items]
-      work.forEach(({ index }, k) => {
-        const updated = done[k]
-        if (updated !== undefined) out[index] = updated
-      })
-      return out
-    }
-  )
-}

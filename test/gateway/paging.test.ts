@@ -260,7 +260,9 @@ forEachTransport(() => {
         yield* TestClock.adjust("1 second")
         const items = yield* Fiber.join(fiber)
         expect(items.map((i) => i.address)).toEqual(addresses)
-        const bodies = fake.recorded.map((r) => r.body as { addresses: ReadonlyArray<string>; at_ledger_state?: unknown })
+        const bodies = fake.recorded.map(
+          (r) => r.body as { addresses: ReadonlyArray<string>; at_ledger_state?: unknown }
+        )
         expect(bodies.map((b) => b.addresses.length)).toEqual([20, 20, 5])
         expect(bodies[0]?.at_ledger_state).toBeUndefined()
         // chunks after the first are pinned to the first chunk's ledger state
@@ -330,7 +332,9 @@ forEachTransport(() => {
           return Effect.succeed({
             body: {
               ledger_state: ledgerState(9),
-              validators: { items: (body.validator_addresses ?? []).map((address) => ({ address, epochs_active_in: 3 })) }
+              validators: {
+                items: (body.validator_addresses ?? []).map((address) => ({ address, epochs_active_in: 3 }))
+              }
             }
           })
         })
@@ -353,6 +357,105 @@ forEachTransport(() => {
           from_ledger_state: { timestamp: "2024-01-01T00:00:00.000Z" },
           at_ledger_state: { state_version: 1234 }
         })
+      })
+    )
+  })
+
+  describe("follow-up rounds (one batch of requests per round)", () => {
+    /** Two accounts whose fungibles have a second page; `page` answers each account's page request. */
+    const twoAccounts = (page: (address: string, n: number) => Effect.Effect<Reply, "network-down">) => {
+      const counts = new Map<string, number>()
+      return fakeHttp((req) => {
+        const body = req.body as { addresses?: ReadonlyArray<string>; address?: string }
+        if (req.path === "/state/entity/details")
+          return Effect.succeed({
+            body: {
+              ledger_state: ledgerState(100),
+              items: (body.addresses ?? []).map((a) =>
+                entity(a, {
+                  fungible_resources: { total_count: 2, items: [fungible(`${a}_r1`, "1")], next_cursor: "f2" }
+                })
+              )
+            }
+          })
+        const address = body.address ?? ""
+        const n = (counts.get(address) ?? 0) + 1
+        counts.set(address, n)
+        return page(address, n)
+      })
+    }
+    const secondPage = (address: string): Reply => ({
+      body: { ledger_state: ledgerState(100), address, items: [fungible(`${address}_r2`, "2")] }
+    })
+
+    it.effect("a page that fails with a 500 is retried after 2 s within its round, and the read completes", () =>
+      Effect.gen(function* () {
+        const fake = twoAccounts((address, n) =>
+          Effect.succeed(address === "account_1" && n === 1 ? { status: 500, body: "boom" } : secondPage(address))
+        )
+        const fiber = yield* Effect.fork(
+          withGateway(fake, (g) => g.state.getEntityDetailsVaultAggregated(["account_1", "account_2"]))
+        )
+        yield* TestClock.adjust("1999 millis")
+        expect(fake.recorded).toHaveLength(3)
+        yield* TestClock.adjust("1 millis")
+        const items = yield* Fiber.join(fiber)
+        expect(fake.recorded).toHaveLength(4)
+        expect(items.map((i) => i.fungible_resources.items.map((r) => r.resource_address))).toEqual([
+          ["account_1_r1", "account_1_r2"],
+          ["account_2_r1", "account_2_r2"]
+        ])
+      })
+    )
+
+    it.effect("the first page that fails fails the read, once the other pages of its round are aborted", () =>
+      Effect.gen(function* () {
+        const fake = twoAccounts((address) =>
+          address === "account_1" ? Effect.succeed({ status: 400, body: "bad" }) : Effect.never
+        )
+        const e = yield* Effect.flip(
+          withGateway(fake, (g) => g.state.getEntityDetailsVaultAggregated(["account_1", "account_2"]))
+        )
+        expect(e._tag).toBe("GatewayResponseError")
+        if (e._tag === "GatewayResponseError") expect(e.status).toBe(400)
+        expect(fake.recorded).toHaveLength(3)
+        // account_2's page never answers: it was aborted (its handler interrupted) before the read failed.
+        expect(fake.stats.inFlight).toBe(0)
+      })
+    )
+
+    it.effect("interrupting the read aborts the pages of its round in flight", () =>
+      Effect.gen(function* () {
+        const fake = twoAccounts(() => Effect.never)
+        const fiber = yield* Effect.fork(
+          withGateway(fake, (g) => g.state.getEntityDetailsVaultAggregated(["account_1", "account_2"]))
+        )
+        yield* TestClock.adjust("1 millis")
+        expect(fake.recorded).toHaveLength(3)
+        expect(fake.stats.inFlight).toBe(2)
+        yield* Fiber.interrupt(fiber)
+        expect(fake.stats.inFlight).toBe(0)
+      })
+    )
+
+    it.effect("a non-vault item on a second page fails the read, naming its index in the whole collection", () =>
+      Effect.gen(function* () {
+        const fake = twoAccounts((address) =>
+          Effect.succeed({
+            body: {
+              ledger_state: ledgerState(100),
+              address,
+              items: [
+                fungible(`${address}_r2`, "2"),
+                { aggregation_level: "Global", resource_address: "r", amount: "1", last_updated_at_state_version: 1 }
+              ]
+            }
+          })
+        )
+        const e = yield* Effect.flip(withGateway(fake, (g) => g.state.getEntityDetailsVaultAggregated(["account_1"])))
+        expect(e._tag).toBe("GatewayDecodeError")
+        if (e._tag === "GatewayDecodeError")
+          expect(e.issues[0]?.path).toBe("account_1.fungible_resources.items.2.aggregation_level")
       })
     )
   })
