@@ -5,8 +5,9 @@
  *
  *   node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/gateway-profile.ts --client ours --runs 3
  *
- * `--client ours|sdk|ours,sdk` (default ours; several alternate run by run), `--runs N` measured loads (default 3), `--concurrency N` (ours; default the
- * client's). Each load is preceded by one unmeasured load of a tenth of the accounts (JIT warm-up). Prints wall and
+ * `--client ours|sdk|ours,sdk` (default ours; several alternate run by run), `--runs N` measured loads (default 3),
+ * `--concurrency N` and `--max-concurrency N` (ours; default the client's). Each load is preceded by one unmeasured load
+ * of a tenth of the accounts (JIT warm-up). Prints wall and
  * CPU (user+system of this process) per run. The child runs under tsx, without this process's `--cpu-prof`. For line
  * numbers in the profile, bundle this file first (`npx esbuild bench/gateway-profile.ts --bundle --platform=node
  * --format=esm --packages=external --outfile=/tmp/prof/run.mjs`) and run that with `--server bench/gateway.ts`.
@@ -31,6 +32,7 @@ const main = async () => {
   const clients = (argValue("--client") ?? "ours").split(",")
   const runs = Number(argValue("--runs") ?? 3)
   const concurrency = Number(argValue("--concurrency") ?? GatewayDefaults.concurrency)
+  const maxConcurrency = Number(argValue("--max-concurrency") ?? GatewayDefaults.maxConcurrency)
   // `--server`: the bench's path, for when this file runs bundled elsewhere (to profile with real line numbers).
   const server = argValue("--server") ?? fileURLToPath(new URL("./gateway.ts", import.meta.url))
   const child = fork(server, ["--serve"], {
@@ -52,7 +54,9 @@ const main = async () => {
         ? sdk.state.getEntityDetailsVaultAggregated([...accounts])
         : Effect.runPromise(
             Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(accounts)).pipe(
-              Effect.provide(Gateway.layerFetch({ basePath, applicationName: "hswap-bench", concurrency }))
+              Effect.provide(
+                Gateway.layerFetch({ basePath, applicationName: "hswap-bench", concurrency, maxConcurrency })
+              )
             )
           )
     for (const which of clients) await load(which, addresses.slice(0, ACCOUNTS / 10))

@@ -11,6 +11,9 @@
  * this process would otherwise pay the one-time JIT warm-up of fetch (undici), JSON and its own code, and ours always
  * runs first.
  *
+ * Every measured load (here and with `--instructions`) starts after a full garbage collection: the clients alternate in
+ * one process, and without it each load paid for collecting the garbage of the load before it, another client's.
+ *
  * Then a rate-limited run: the fake gateway answers 429 with `Retry-After` past RATE_LIMIT requests per second (fixed
  * one-second windows, like the real Gateway's limiter); it prints whether each client got every item.
  *
@@ -32,6 +35,8 @@ import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import {
   Gateway,
   GatewayDefaults,
@@ -173,6 +178,16 @@ interface Row {
 
 type Loaded = ReadonlyArray<{ readonly fungible_resources: { readonly items: ReadonlyArray<unknown> } }>
 
+/**
+ * A full garbage collection, so that a measured run does not pay for collecting the garbage of the run before it
+ * (another client's, when the clients alternate in one process). `gc` is exposed at run time (the flag, then a fresh
+ * context's `gc`), so `npm run bench:gateway` needs no Node flag.
+ */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString("--expose-gc")
+  return runInNewContext("gc") as () => void
+})()
+
 const measure = async (
   child: ChildProcess,
   client: string,
@@ -180,6 +195,7 @@ const measure = async (
   ratePerSecond = 0
 ): Promise<Row> => {
   await ask(child, "reset", { type: "reset", ratePerSecond })
+  collectGarbage()
   const cpu = process.cpuUsage()
   const start = performance.now()
   let fungibles = 0
@@ -298,6 +314,7 @@ const instructionsWorker = async () => {
     for (let i = 0; i < warm; i++) await load()
     for (let i = 0; i < runs; i++) {
       await ask(child, "reset", { type: "reset" })
+      collectGarbage()
       const before = await instructionsSoFar()
       const items = await load()
       const after = await instructionsSoFar()
