@@ -297,6 +297,40 @@ const makeService = (
    * One entity of a vault-aggregated read, while its follow-up pages are read: what its first answer listed, what the
    * pages add (filed by `pages`), and `done` to build the complete item once every page is in.
    */
+  interface Page<Item> {
+    readonly items: ReadonlyArray<Item>
+    readonly next_cursor?: string | undefined
+  }
+
+  /**
+   * Files the first page of an entity's resource collection with `file`, and queues the collection's later pages
+   * (`page` builds the request for a cursor), each filed the same way; what filing asks for (vault pages) is queued
+   * with them. A decode error of the first page is returned; one of a later page fails the read.
+   */
+  const walkResources = <Item>(
+    first: Page<Item>,
+    page: (cursor: string) => Built<Page<Item>>,
+    file: (items: ReadonlyArray<Item>) => GatewayDecodeError | Array<FollowUp>,
+    pages: Array<FollowUp>
+  ): GatewayDecodeError | undefined => {
+    const later = (cursor: string | undefined): ReadonlyArray<FollowUp> =>
+      hasCursor(cursor)
+        ? [
+            followUp(page(cursor), (next) => {
+              const more = file(next.items)
+              if (more instanceof GatewayDecodeError) return more
+              append(more, later(next.next_cursor))
+              return more
+            })
+          ]
+        : []
+    const filed = file(first.items)
+    if (filed instanceof GatewayDecodeError) return filed
+    append(pages, filed)
+    append(pages, later(first.next_cursor))
+    return undefined
+  }
+
   interface Expanding {
     readonly pages: ReadonlyArray<FollowUp>
     readonly done: () => StateEntityDetailsVaultResponseItem
@@ -343,30 +377,20 @@ const makeService = (
       }
       return more
     }
-    const resourcePages = (cursor: string | undefined): ReadonlyArray<FollowUp> =>
-      hasCursor(cursor)
-        ? [
-            followUp(
-              built(E.state.entityFungiblesPage, {
-                address,
-                cursor,
-                aggregation_level: "Vault",
-                at_ledger_state: pin,
-                opt_ins: { explicit_metadata: explicitMetadata }
-              }),
-              (page) => {
-                const more = file(page.items)
-                if (more instanceof GatewayDecodeError) return more
-                append(more, resourcePages(page.next_cursor))
-                return more
-              }
-            )
-          ]
-        : []
-    const firstPages = file(first.items)
-    if (firstPages instanceof GatewayDecodeError) return firstPages
-    append(pages, firstPages)
-    append(pages, resourcePages(first.next_cursor))
+    const bad = walkResources(
+      first,
+      (cursor) =>
+        built(E.state.entityFungiblesPage, {
+          address,
+          cursor,
+          aggregation_level: "Vault",
+          at_ledger_state: pin,
+          opt_ins: { explicit_metadata: explicitMetadata }
+        }),
+      file,
+      pages
+    )
+    if (bad !== undefined) return bad
     return () => ({
       ...totalCount(first),
       items:
@@ -463,30 +487,20 @@ const makeService = (
       }
       return more
     }
-    const resourcePages = (cursor: string | undefined): ReadonlyArray<FollowUp> =>
-      hasCursor(cursor)
-        ? [
-            followUp(
-              built(E.state.entityNonFungiblesPage, {
-                address,
-                cursor,
-                aggregation_level: "Vault",
-                at_ledger_state: pin,
-                opt_ins: { explicit_metadata: explicitMetadata, non_fungible_include_nfids: includeNfids }
-              }),
-              (page) => {
-                const more = file(page.items)
-                if (more instanceof GatewayDecodeError) return more
-                append(more, resourcePages(page.next_cursor))
-                return more
-              }
-            )
-          ]
-        : []
-    const firstPages = file(first.items)
-    if (firstPages instanceof GatewayDecodeError) return firstPages
-    append(pages, firstPages)
-    append(pages, resourcePages(first.next_cursor))
+    const bad = walkResources(
+      first,
+      (cursor) =>
+        built(E.state.entityNonFungiblesPage, {
+          address,
+          cursor,
+          aggregation_level: "Vault",
+          at_ledger_state: pin,
+          opt_ins: { explicit_metadata: explicitMetadata, non_fungible_include_nfids: includeNfids }
+        }),
+      file,
+      pages
+    )
+    if (bad !== undefined) return bad
     const withIds = (vault: Vault, ids: ReadonlyArray<string> | undefined): Vault => {
       if (ids === undefined) return vault
       const { next_cursor: _read, ...rest } = vault
