@@ -276,61 +276,66 @@ const makeService = (
           return readRounds(next)
         })
 
-  /** The pages after the first of a simple collection (`items` and `next_cursor`), appended to `into`. */
-  const pagesInto = <Item>(
-    cursor: string | undefined,
-    into: Array<Item>,
-    request: (
-      cursor: string
-    ) => Built<{ readonly items: ReadonlyArray<Item>; readonly next_cursor?: string | undefined }>
-  ): ReadonlyArray<FollowUp> => {
-    if (!hasCursor(cursor)) return []
-    return [
-      followUp(request(cursor), (page) => {
-        append(into, page.items)
-        return pagesInto(page.next_cursor, into, request)
-      })
-    ]
-  }
-
-  /**
-   * One entity of a vault-aggregated read, while its follow-up pages are read: what its first answer listed, what the
-   * pages add (filed by `pages`), and `done` to build the complete item once every page is in.
-   */
+  /** A page of a collection: its items and the cursor of the next page. */
   interface Page<Item> {
     readonly items: ReadonlyArray<Item>
     readonly next_cursor?: string | undefined
   }
 
   /**
-   * Files the first page of an entity's resource collection with `file`, and queues the collection's later pages
-   * (`page` builds the request for a cursor), each filed the same way; what filing asks for (vault pages) is queued
-   * with them. A decode error of the first page is returned; one of a later page fails the read.
+   * The pages of a collection from `cursor` on (`request` builds the request for a cursor), each filed by `file`,
+   * which returns what the page asks for (vault or id pages; the collection's next page is added to it), or the error
+   * that fails the read.
+   */
+  const laterPages = <Item>(
+    cursor: string | undefined,
+    request: (cursor: string) => Built<Page<Item>>,
+    file: (items: ReadonlyArray<Item>) => GatewayDecodeError | Array<FollowUp>
+  ): ReadonlyArray<FollowUp> =>
+    hasCursor(cursor)
+      ? [
+          followUp(request(cursor), (page) => {
+            const more = file(page.items)
+            if (more instanceof GatewayDecodeError) return more
+            append(more, laterPages(page.next_cursor, request, file))
+            return more
+          })
+        ]
+      : []
+
+  /** The pages after the first of a simple collection, appended to `into`. */
+  const pagesInto = <Item>(
+    cursor: string | undefined,
+    into: Array<Item>,
+    request: (cursor: string) => Built<Page<Item>>
+  ): ReadonlyArray<FollowUp> =>
+    laterPages(cursor, request, (items) => {
+      append(into, items)
+      return []
+    })
+
+  /**
+   * Files the first page of an entity's resource collection with `file` and queues the collection's later pages,
+   * each filed the same way, with what filing asks for. A decode error of the first page is returned; one of a later
+   * page fails the read.
    */
   const walkResources = <Item>(
     first: Page<Item>,
-    page: (cursor: string) => Built<Page<Item>>,
+    request: (cursor: string) => Built<Page<Item>>,
     file: (items: ReadonlyArray<Item>) => GatewayDecodeError | Array<FollowUp>,
     pages: Array<FollowUp>
   ): GatewayDecodeError | undefined => {
-    const later = (cursor: string | undefined): ReadonlyArray<FollowUp> =>
-      hasCursor(cursor)
-        ? [
-            followUp(page(cursor), (next) => {
-              const more = file(next.items)
-              if (more instanceof GatewayDecodeError) return more
-              append(more, later(next.next_cursor))
-              return more
-            })
-          ]
-        : []
     const filed = file(first.items)
     if (filed instanceof GatewayDecodeError) return filed
     append(pages, filed)
-    append(pages, later(first.next_cursor))
+    append(pages, laterPages(first.next_cursor, request, file))
     return undefined
   }
 
+  /**
+   * One entity of a vault-aggregated read, while its follow-up pages are read: what its first answer listed, what the
+   * pages add (filed by `pages`), and `done` to build the complete item once every page is in.
+   */
   interface Expanding {
     readonly pages: ReadonlyArray<FollowUp>
     readonly done: () => StateEntityDetailsVaultResponseItem
@@ -450,25 +455,22 @@ const makeService = (
       into: { readonly vaults: Array<Vault>; readonly ids: Map<number, Array<string>> },
       cursor: string | undefined
     ): ReadonlyArray<FollowUp> =>
-      hasCursor(cursor)
-        ? [
-            followUp(
-              built(E.state.entityNonFungibleVaultsPage, {
-                address,
-                resource_address: resourceAddress,
-                cursor,
-                at_ledger_state: pin,
-                opt_ins: { non_fungible_include_nfids: includeNfids }
-              }),
-              (page) => {
-                const more: Array<FollowUp> = []
-                fileVaults(resourceAddress, into, page.items, more)
-                append(more, vaultPages(resourceAddress, into, page.next_cursor))
-                return more
-              }
-            )
-          ]
-        : []
+      laterPages(
+        cursor,
+        (cursor) =>
+          built(E.state.entityNonFungibleVaultsPage, {
+            address,
+            resource_address: resourceAddress,
+            cursor,
+            at_ledger_state: pin,
+            opt_ins: { non_fungible_include_nfids: includeNfids }
+          }),
+        (items) => {
+          const more: Array<FollowUp> = []
+          fileVaults(resourceAddress, into, items, more)
+          return more
+        }
+      )
     const file = (
       items: ReadonlyArray<State.NonFungibleResourcesCollectionItem>
     ): GatewayDecodeError | Array<FollowUp> => {

@@ -17,14 +17,11 @@ export const errorFieldsWithCause = (defaultMessage: string) => ({
   cause: Schema.optional(Schema.Defect)
 })
 
-const fields = errorFields
-const withCause = errorFieldsWithCause
-
-export class FailedToSendDappRequest extends Schema.TaggedError<FailedToSendDappRequest>()("FailedToSendDappRequest", withCause("failed to send the dApp request")) {}
-export class FailedToPoll extends Schema.TaggedError<FailedToPoll>()("failedToPoll", withCause("failed to poll")) {}
-export class FailedToFetch extends Schema.TaggedError<FailedToFetch>()("FailedToFetch", withCause("failed to fetch")) {}
-export class FailedToParseResponseToJson extends Schema.TaggedError<FailedToParseResponseToJson>()("FailedToParseResponseToJson", withCause("failed to parse the response as JSON")) {}
+export class FailedToSendDappRequest extends Schema.TaggedError<FailedToSendDappRequest>()("FailedToSendDappRequest", errorFieldsWithCause("failed to send the dApp request")) {}
+export class FailedToPoll extends Schema.TaggedError<FailedToPoll>()("failedToPoll", errorFieldsWithCause("failed to poll")) {}
+export class FailedToFetch extends Schema.TaggedError<FailedToFetch>()("FailedToFetch", errorFieldsWithCause("failed to fetch")) {}
+export class FailedToParseResponseToJson extends Schema.TaggedError<FailedToParseResponseToJson>()("FailedToParseResponseToJson", errorFieldsWithCause("failed to parse the response as JSON")) {}
 export class RequestStatusNotOk extends Schema.TaggedError<RequestStatusNotOk>()("RequestStatusNotOk", {
-  ...fields("the request status is not ok"),
+  ...errorFields("the request status is not ok"),
   status: Schema.Number
 }) {}

@@ -4,8 +4,8 @@
  * A dynamic import evaluates every module of its graph that has not run yet in one task: the live chunk's graph
  * (Effect's core, Schema, Stream, the app's services and their Schemas) took one task of about 150 ms on a slow
  * phone, the Gateway client's about 70 ms. Importing parts of it first, one after another with the browser's turn in
- * between, splits that work into several shorter tasks; the modules are the same and each runs once. The price is a
- * request after each stage instead of all at once (the chunks are small; the first paint does not wait for them).
+ * between, splits that work into several shorter tasks; the modules are the same and each runs once. Their files are
+ * requested at once all the same (preloadLiveChunks), so a stage waits for its turn, not for a request.
  *
  * This module is in the initial bundle: no runtime imports.
  */
@@ -24,20 +24,11 @@ const PRELOAD_BATCH = 4
 export const preloadLiveChunks = (base: string) => {
   const files: unknown = "__HSWAP_LIVE_CHUNKS__"
   if (!Array.isArray(files) || typeof document === "undefined") return
-  const listed = new Set<string>()
-  for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'))
-    listed.add(link.getAttribute("href") ?? "")
-  const hrefs: Array<string> = []
-  for (const file of files) {
-    if (typeof file !== "string") continue
-    const href = `${base}${file}`
-    if (!listed.has(href)) hrefs.push(href)
-    listed.add(href)
-  }
+  const hrefs = files.filter((file): file is string => typeof file === "string").map((file) => `${base}${file}`)
   const insert = (from: number) => {
     const links = document.createDocumentFragment()
     for (const href of hrefs.slice(from, from + PRELOAD_BATCH)) {
-      // Vite may have listed it meanwhile, as a stage imported it.
+      // Listed already: by Vite, as a stage imported it.
       if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`) !== null) continue
       const link = document.createElement("link")
       link.rel = "modulepreload"

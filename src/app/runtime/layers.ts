@@ -1,10 +1,10 @@
-import { FetchHttpClient, type KeyValueStore } from "@effect/platform"
+import { FetchHttpClient } from "@effect/platform"
 import { BrowserKeyValueStore } from "@effect/platform-browser"
 import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
 import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
 import { lazyTradingRoutes } from "../features/aggregator/lazyRoutes"
-import type { TradingRoutes } from "../features/aggregator/routesTag"
+import type { TradingRoutes, TradingRoutesNeeds } from "../features/aggregator/routesTag"
 import { Celebration, SwapWallet } from "../features/exchange/machine/ports"
 import { SwapMachine } from "../features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../features/exchange/SwapEvents"
@@ -27,7 +27,7 @@ import type { ToolkitParts } from "../../toolkit/toolkit"
  */
 export const makeServicesLayer = (
   config: AppConfigShape,
-  routes: Layer.Layer<TradingRoutes, never, KeyValueStore.KeyValueStore | AppConfig | Toaster> = lazyTradingRoutes
+  routes: Layer.Layer<TradingRoutes, never, TradingRoutesNeeds> = lazyTradingRoutes
 ) =>
   routes.pipe(
     Layer.provideMerge(

@@ -3,7 +3,7 @@ import { Clock, Data, Duration, Effect, Either, Layer, Option, Random, Schema, S
 import { AppConfig } from "../../config/AppConfig"
 import { Toaster } from "../../services/Toaster"
 import { escapeHtml } from "../../ui/escape"
-import { TradingRoutes, type TradingRoutesShape } from "./routesTag"
+import { TradingRoutes, type TradingRoutesNeeds, type TradingRoutesShape } from "./routesTag"
 
 export { TradingRoutes, type TradingRoutesShape } from "./routesTag"
 
@@ -147,7 +147,7 @@ export const CORRUPT_ROUTES_TOAST = {
  * KeyValueStore (localStorage in the browser) the first time the page asks, decoded with Schema. Nothing stored
  * gives the defaults; anything that does not decode gives the defaults, stores them, and tells the user.
  */
-export const makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, KeyValueStore.KeyValueStore | AppConfig | Toaster> =
+export const makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, TradingRoutesNeeds> =
   Effect.gen(function* () {
     const kv = yield* KeyValueStore.KeyValueStore
     const config = yield* AppConfig

@@ -3,22 +3,19 @@
  * Only the aggregator page uses the routes, and its chunk holds the implementation, so a first visit of `/` does not
  * fetch it. The service is built once, on the first call; calls that arrive meanwhile wait for it.
  */
-import type { KeyValueStore } from "@effect/platform"
 import { Effect, Layer, Stream } from "effect"
-import type { AppConfig } from "../../config/AppConfig"
-import type { Toaster } from "../../services/Toaster"
-import { TradingRoutes, type TradingRoutesShape } from "./routesTag"
+import { TradingRoutes, type TradingRoutesNeeds, type TradingRoutesShape } from "./routesTag"
 
 /** The implementation's module, by dynamic import (tests pass their own loader). */
 export const loadTradingRoutesModule = () => import("./TradingRoutes")
 
 export const makeLazyTradingRoutes = (
   load: () => Promise<{
-    readonly makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, KeyValueStore.KeyValueStore | AppConfig | Toaster>
+    readonly makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, TradingRoutesNeeds>
   }> = loadTradingRoutesModule
-): Effect.Effect<TradingRoutesShape, never, KeyValueStore.KeyValueStore | AppConfig | Toaster> =>
+): Effect.Effect<TradingRoutesShape, never, TradingRoutesNeeds> =>
   Effect.gen(function* () {
-    const context = yield* Effect.context<KeyValueStore.KeyValueStore | AppConfig | Toaster>()
+    const context = yield* Effect.context<TradingRoutesNeeds>()
     // A module that cannot load is a defect, logged by the caller's fiber (the aggregator page's own chunk holds the
     // module, so it has loaded by the time the page asks; a browser keeps a failed module import failed until reload).
     const real = yield* Effect.cached(

@@ -3,9 +3,15 @@
  * holds the service from the start, but its code (Schemas, storage, validation) loads with the aggregator page
  * (runtime/layers.ts, lazyTradingRoutes). No runtime imports but Effect's.
  */
+import type { KeyValueStore } from "@effect/platform"
 import { Context, Effect } from "effect"
 import type { Stream } from "effect"
+import type { AppConfig } from "../../config/AppConfig"
+import type { Toaster } from "../../services/Toaster"
 import type { LastRouteBlocked, RouteDraft, RoutesNotSaved, RoutesState, TradingRoute } from "./TradingRoutes"
+
+/** What building the service needs: the browser's storage, the app's configuration and the Toaster. */
+export type TradingRoutesNeeds = KeyValueStore.KeyValueStore | AppConfig | Toaster
 
 export interface TradingRoutesShape {
   /** The routes and the selection, once loaded. */
