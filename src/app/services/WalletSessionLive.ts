@@ -1,5 +1,5 @@
 import { KeyValueStore } from "@effect/platform"
-import { Clock, Duration, Effect, Fiber, FiberHandle, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { Clock, Duration, Effect, Fiber, FiberMap, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
 import { shortenAddressToast } from "../../exchange/format"
 import { Gateway } from "../../gateway/tag"
@@ -60,8 +60,11 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
     const session = yield* SubscriptionRef.make<SessionState>(emptySession)
     const balances = yield* SubscriptionRef.make<Balances>({ _tag: "None" })
     let lastFetch: { account: string; at: number } | undefined
-    // One balance read at a time: a new account interrupts the read of the previous one.
-    const loader = yield* FiberHandle.make<void, never>()
+    // One balance read at a time: a new account interrupts the read of the previous one. (One key of a FiberMap,
+    // which the Toaster loads anyway, rather than a FiberHandle: one module fewer on the first screen.)
+    const loads = yield* FiberMap.make<"balances", void, never>()
+    const runLoad = (effect: Effect.Effect<void>, options?: { readonly onlyIfMissing: boolean }) =>
+      FiberMap.run(loads, "balances", effect, options)
 
     const fetchBalances = (account: string) =>
       gateway.state.getEntityDetailsVaultAggregated([account]).pipe(
@@ -131,7 +134,7 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
           if (selected === undefined) {
             lastFetch = undefined
             yield* SubscriptionRef.set(balances, { _tag: "None" })
-          } else if (selected !== before.selected) yield* FiberHandle.run(loader, load(selected, true))
+          } else if (selected !== before.selected) yield* runLoad(load(selected, true))
         })
       ),
       Effect.forkScoped
@@ -150,18 +153,18 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
         yield* SubscriptionRef.set(session, { ...s, selected: address })
         yield* keepPick(address)
         yield* showAccountChanged(address)
-        yield* Fiber.await(yield* FiberHandle.run(loader, load(address, true)))
+        yield* Fiber.await(yield* runLoad(load(address, true)))
       })
 
     const refreshBalances = Effect.gen(function* () {
       const selected = (yield* SubscriptionRef.get(session)).selected
       if (selected !== undefined)
-        yield* Fiber.await(yield* FiberHandle.run(loader, load(selected, false), { onlyIfMissing: true }))
+        yield* Fiber.await(yield* runLoad(load(selected, false), { onlyIfMissing: true }))
     })
 
     const reloadBalances = Effect.gen(function* () {
       const selected = (yield* SubscriptionRef.get(session)).selected
-      if (selected !== undefined) yield* Fiber.await(yield* FiberHandle.run(loader, load(selected, true)))
+      if (selected !== undefined) yield* Fiber.await(yield* runLoad(load(selected, true)))
     })
 
     const gksBalance: Stream.Stream<BalanceBadge> = balances.changes.pipe(

@@ -1,4 +1,4 @@
-import { Cause, Clock, Duration, Effect, Either, FiberSet, Option, Runtime, Schedule, Stream, SubscriptionRef } from "effect"
+import { Cause, Clock, Duration, Effect, Either, FiberMap, Option, Runtime, Schedule, Stream, SubscriptionRef } from "effect"
 import {
   ForbiddenRoute,
   type LiquidityResponse,
@@ -97,8 +97,12 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
     /** The previewed network fee of the prepared quote's deposit, in XRD; undefined until known. */
     const networkFee = yield* SubscriptionRef.make<string | undefined>(undefined)
     const liquidity = yield* SubscriptionRef.make<LiquidityResponse | undefined>(undefined)
-    // Swaps and their follow-ups live as long as the app, not the card.
-    const background = yield* FiberSet.make<unknown, unknown>()
+    // Swaps and their follow-ups live as long as the app, not the card. Each runs under a key of its own, so none
+    // replaces another (FiberMap rather than FiberSet: the app's other services use it, one module fewer to load).
+    const background = yield* FiberMap.make<number, unknown, unknown>()
+    let backgroundRuns = 0
+    const inBackground = <A, E>(effect: Effect.Effect<A, E>) =>
+      Effect.suspend(() => FiberMap.run(background, ++backgroundRuns, effect))
 
     const dispatch = (e: SwapEvent) => SubscriptionRef.update(state, (s) => reduce(s, e))
     const now = Clock.currentTimeMillis
@@ -235,7 +239,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         yield* dispatch({ _tag: "LivePriceReceived", price: live })
         yield* dispatch({ _tag: "ApiReachability", reachable: true })
         yield* dispatch({ _tag: "QuoteReceived", key, quote, prepared })
-        if (prepared) yield* FiberSet.run(background, previewFee(s.amount, from))
+        if (prepared) yield* inBackground(previewFee(s.amount, from))
       })
 
     /** The deposit Execute sends, and the one the fee preview prices: the same manifest for the same inputs. */
@@ -494,7 +498,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         return yield* abort({ title: "Insufficient liquidity", description: LOW_LIQUIDITY_MESSAGE })
       if ((yield* SubscriptionRef.get(state)).txLimitReached)
         return yield* abort({ title: "Transaction limit", description: TRANSACTION_LIMIT_MESSAGE })
-      yield* FiberSet.run(background, unknownError(swap(s, quote, account, from, to)))
+      yield* inBackground(unknownError(swap(s, quote, account, from, to)))
     })
 
     /**
@@ -535,7 +539,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       execute: unknownError(execute),
       cancel: unknownError(cancel),
       /** For tests: waits for background swaps to finish. */
-      awaitBackground: FiberSet.awaitEmpty(background)
+      awaitBackground: FiberMap.awaitEmpty(background)
     } as const
   })
 }) {}
