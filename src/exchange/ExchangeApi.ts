@@ -1,4 +1,3 @@
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Either, Layer, ParseResult, PubSub, Schema, Stream } from "effect"
 import {
   ApiErrorBody,
@@ -11,7 +10,7 @@ import {
   SwapRegistrationResponse,
   TransactionsResponse
 } from "./api"
-import { type FetchError, FetchJsonError, FetchStatusError, FetchTransportError, fetchJson, joinKey } from "./http"
+import { ApiHttp, type FetchError, fetchJson, joinKey, parseJson, statusError } from "./http"
 
 /** The API answered, but not with the shape we expect. */
 export class ExchangeDecodeError extends Schema.TaggedError<ExchangeDecodeError>()("ExchangeDecodeError", {
@@ -71,7 +70,7 @@ const isRefusal = (e: ExchangeServiceError): e is ExchangeRefusal =>
 /** The product API client (spec app §7). Every response is decoded with Schema before use. */
 export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeApi", {
   effect: Effect.gen(function* () {
-    const http = yield* HttpClient.HttpClient
+    const http = yield* ApiHttp
     const { apiBase } = yield* ExchangeApiConfig
     // Every 429 and 409 of a price, health, swap or transactions call, whoever made it (spec §8's service modes).
     const refusalHub = yield* PubSub.unbounded<ExchangeRefusal>()
@@ -100,37 +99,15 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
     const get = <A, I>(path: ReadonlyArray<string>, schema: Schema.Schema<A, I>) =>
       fetchJson(segments(path)).pipe(
         Effect.flatMap(decode(path, schema)),
-        Effect.provideService(HttpClient.HttpClient, http)
+        Effect.provideService(ApiHttp, http)
       ) as Effect.Effect<A, ExchangeError>
 
     const post = <A, I>(path: ReadonlyArray<string>, payload: unknown, schema: Schema.Schema<A, I>) => {
       const url = joinKey(segments(path))
       return Effect.gen(function* () {
-        const request = HttpClientRequest.post(url).pipe(
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.bodyUnsafeJson(payload)
-        )
-        const response = yield* http.execute(request).pipe(
-          Effect.provideService(FetchHttpClient.RequestInit, { credentials: "include" }),
-          Effect.mapError((e) => new FetchTransportError({ url, reason: e.message }))
-        )
-        if (response.status < 200 || response.status > 299) {
-          const body = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
-          return yield* new FetchStatusError({
-            url,
-            status: response.status,
-            statusText: response.status === 429 ? "Too Many Requests" : response.status === 409 ? "Conflict" : "Error",
-            body: body.slice(0, 2000)
-          })
-        }
-        const json = yield* response.json.pipe(
-          Effect.mapError((e) =>
-            e.reason === "Decode"
-              ? new FetchJsonError({ url, reason: e.message })
-              : new FetchTransportError({ url, reason: e.message })
-          )
-        )
-        return yield* decode(path, schema)(json)
+        const answer = yield* http.send({ method: "POST", url, body: JSON.stringify(payload) })
+        if (answer.status < 200 || answer.status > 299) return yield* statusError(url, answer)
+        return yield* decode(path, schema)(yield* parseJson(url, answer))
       }) as Effect.Effect<A, ExchangeError>
     }
 

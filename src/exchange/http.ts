@@ -1,5 +1,4 @@
-import { FetchHttpClient, HttpClient, HttpClientResponse } from "@effect/platform"
-import { Effect, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 
 /** A non-2xx answer. Its message is the spec's: "{status}: {body text, or status text when the body is empty}". */
 export class FetchStatusError extends Schema.TaggedError<FetchStatusError>()("FetchStatusError", {
@@ -51,7 +50,89 @@ export interface FetchJsonOptions {
   readonly returnNullOn401?: boolean
 }
 
-const statusBody = (res: HttpClientResponse.HttpClientResponse) => res.text.pipe(Effect.orElseSucceed(() => ""))
+/** A request of the product API client: a GET, or a POST with a JSON body. */
+export interface ApiRequest {
+  readonly method: "GET" | "POST"
+  readonly url: string
+  readonly body?: string
+}
+
+/** An answer of any status, with its body as text. */
+export interface ApiAnswer {
+  readonly status: number
+  readonly text: string
+}
+
+export interface ApiHttpShape {
+  /** Sends `request` with credentials included, asking for JSON; fails only when no answer came. */
+  readonly send: (request: ApiRequest) => Effect.Effect<ApiAnswer, FetchTransportError>
+}
+
+/** `send` over a WHATWG `fetch`: aborted when the caller is interrupted. */
+const sendWith =
+  (fetch: () => typeof globalThis.fetch) =>
+  (request: ApiRequest): Effect.Effect<ApiAnswer, FetchTransportError> =>
+    Effect.async<ApiAnswer, FetchTransportError>((resume, signal) => {
+      const failed = (error: unknown) =>
+        resume(
+          Effect.fail(
+            new FetchTransportError({
+              url: request.url,
+              reason: error instanceof Error ? error.message : String(error)
+            })
+          )
+        )
+      let sent: Promise<Response>
+      try {
+        sent = fetch()(request.url, {
+          method: request.method,
+          credentials: "include",
+          headers:
+            request.body === undefined
+              ? { accept: "application/json" }
+              : { accept: "application/json", "content-type": "application/json" },
+          ...(request.body === undefined ? {} : { body: request.body }),
+          signal
+        })
+      } catch (error) {
+        // A fetch that throws instead of rejecting (a malformed URL in some runtimes).
+        sent = Promise.reject(error)
+      }
+      sent.then(
+        (response) =>
+          response.text().then((text) => resume(Effect.succeed({ status: response.status, text })), failed),
+        failed
+      )
+    })
+
+/**
+ * How the product API client reaches its server. `ApiHttp.fetch` is `fetch` itself, nothing of `@effect/platform`
+ * (the app's: its first screen then loads no HTTP client library); `exchange/apiHttpClient.ts` adapts any
+ * `HttpClient` (the tests' fakes, Node).
+ */
+export class ApiHttp extends Context.Tag("hswap/ApiHttp")<ApiHttp, ApiHttpShape>() {
+  /** Over `globalThis.fetch`, looked up per request (a test or a polyfill may replace it). */
+  static readonly fetch: Layer.Layer<ApiHttp> = Layer.succeed(ApiHttp, { send: sendWith(() => globalThis.fetch) })
+  /** Over the given `fetch`. */
+  static readonly fetchWith = (fetch: typeof globalThis.fetch): Layer.Layer<ApiHttp> =>
+    Layer.succeed(ApiHttp, { send: sendWith(() => fetch) })
+}
+
+/** A non-2xx answer as FetchStatusError (its body cut at 2,000 characters). */
+export const statusError = (url: string, answer: ApiAnswer) =>
+  new FetchStatusError({
+    url,
+    status: answer.status,
+    statusText: defaultStatusText(answer.status),
+    body: answer.text.slice(0, 2000)
+  })
+
+/** A 2xx answer's body as JSON, or FetchJsonError. */
+export const parseJson = (url: string, answer: ApiAnswer): Effect.Effect<unknown, FetchJsonError> =>
+  Effect.try({
+    try: (): unknown => JSON.parse(answer.text),
+    catch: (error) => new FetchJsonError({ url, reason: error instanceof Error ? error.message : String(error) })
+  })
 
 /**
  * The generic data fetch (toolkit spec §7/§8): GET to the URL joined from the key segments, credentials included,
@@ -62,28 +143,11 @@ export const fetchJson = Effect.fn("fetchJson")(function* (
   options: FetchJsonOptions = {}
 ) {
   const url = joinKey(segments)
-  const client = yield* HttpClient.HttpClient
-  const response = yield* client.get(url, { acceptJson: true }).pipe(
-    Effect.provideService(FetchHttpClient.RequestInit, { credentials: "include" }),
-    Effect.mapError((e) => new FetchTransportError({ url, reason: e.message }))
-  )
-  if (options.returnNullOn401 === true && response.status === 401) return null
-  if (response.status < 200 || response.status > 299) {
-    const body = yield* statusBody(response)
-    return yield* new FetchStatusError({
-      url,
-      status: response.status,
-      statusText: defaultStatusText(response.status),
-      body: body.slice(0, 2000)
-    })
-  }
-  return yield* response.json.pipe(
-    Effect.mapError((e) =>
-      e.reason === "Decode"
-        ? new FetchJsonError({ url, reason: e.message })
-        : new FetchTransportError({ url, reason: e.message })
-    )
-  )
+  const http = yield* ApiHttp
+  const answer = yield* http.send({ method: "GET", url })
+  if (options.returnNullOn401 === true && answer.status === 401) return null
+  if (answer.status < 200 || answer.status > 299) return yield* statusError(url, answer)
+  return yield* parseJson(url, answer)
 })
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {

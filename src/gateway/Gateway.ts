@@ -1,14 +1,13 @@
 /** The Gateway service: every path, grouped like the API, plus the high-level helpers. */
-import { FetchHttpClient, HttpClient } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
 import { Endpoints } from "./endpoints.js"
 import type { GatewayError, UnknownNetworkError } from "./errors.js"
 import { GatewayDecodeError } from "./errors.js"
 import type { Built, GatewayCall, GatewayCallAll } from "./http.js"
-import { built, makeGatewayCall, withoutHttpSpans } from "./http.js"
-import { fetchTransport, httpClientTransport } from "./transport.js"
+import { built, makeGatewayCall } from "./http.js"
+import { fetchTransport, type Transport } from "./transport.js"
 import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo } from "./paging.js"
 import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
 import type * as State from "./schemas/state.js"
@@ -77,7 +76,9 @@ const makeService = (
   config: ResolvedGatewayConfig,
   call: GatewayCall,
   callBuilt: GatewayCall,
-  callAll: GatewayCallAll
+  callAll: GatewayCallAll,
+  /** What each paging helper's whole run goes through (the transport's; see `Transport.around`). */
+  around: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 ) => {
   const E = Endpoints
   // How much work the helpers keep pending at once; the client's adaptive limiter decides what is in flight.
@@ -626,7 +627,7 @@ const makeService = (
       { concurrency }
     )
     return results.flat()
-  }, withoutHttpSpans)
+  }, around)
 
   /** Every metadata item of an entity, all pages pinned to the first page's ledger state. */
   const getAllEntityMetadata = Effect.fn("Gateway.state.getAllEntityMetadata")(function* (
@@ -640,7 +641,7 @@ const makeService = (
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
-  }, withoutHttpSpans)
+  }, around)
 
   /** Every validator (the server pages by 1000), all pages pinned to the first page's ledger state. */
   const getAllValidators = Effect.fn("Gateway.state.getAllValidators")(function* (
@@ -657,7 +658,7 @@ const makeService = (
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
-  }, withoutHttpSpans)
+  }, around)
 
   /** Every non-fungible id of a resource, all pages pinned to the first page's ledger state. */
   const getAllNonFungibleIds = Effect.fn("Gateway.state.getAllNonFungibleIds")(function* (
@@ -682,7 +683,7 @@ const makeService = (
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
-  }, withoutHttpSpans)
+  }, around)
 
   /** Data of many non-fungibles: chunks of `maxNftIdsCount`, merged in order, at one ledger state. */
   const getNonFungibleData = Effect.fn("Gateway.state.getNonFungibleData")(function* (
@@ -705,7 +706,7 @@ const makeService = (
         )
     )
     return items
-  }, withoutHttpSpans)
+  }, around)
 
   /** Locations of many non-fungibles: chunks of `maxNftIdsCount`, merged in order, at one ledger state. */
   const getNonFungibleLocation = Effect.fn("Gateway.state.getNonFungibleLocation")(function* (
@@ -728,7 +729,7 @@ const makeService = (
         )
     )
     return items
-  }, withoutHttpSpans)
+  }, around)
 
   const state = {
     entityDetails,
@@ -880,41 +881,36 @@ const makeService = (
 /** The shape of the Gateway service. */
 export type GatewayService = ReturnType<typeof makeService>
 
-/** Builds a Gateway client over whatever `HttpClient` is provided (middleware, a test double). */
-export const makeGateway = (
-  config: GatewayConfig
-): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
+/**
+ * Builds a Gateway client over `transport`. This module imports nothing of `@effect/platform`: the client over an
+ * `HttpClient` and the one that honours `FetchHttpClient`'s tags are in `platform.ts`.
+ */
+export const makeGatewayOver = (
+  config: GatewayConfig,
+  transport: (resolved: ResolvedGatewayConfig) => Transport
+): Effect.Effect<GatewayService, UnknownNetworkError> =>
   Effect.gen(function* () {
     const resolved = yield* resolveGatewayConfig(config)
-    const client = yield* HttpClient.HttpClient
-    const transport = httpClientTransport({ client, basePath: resolved.basePath, headers: resolved.headers })
-    const { call, callBuilt, callAll } = yield* makeGatewayCall(resolved, transport)
-    return makeService(resolved, call, callBuilt, callAll)
+    const { call, callBuilt, callAll, around } = yield* makeGatewayCall(resolved, transport(resolved))
+    return makeService(resolved, call, callBuilt, callAll, around)
   })
 
 /**
- * Builds a Gateway client that sends with `fetch` itself, with no fiber per request: the cheapest per request
- * (bench:gateway). It uses the `fetch` and `RequestInit` of `FetchHttpClient.Fetch` / `FetchHttpClient.RequestInit`
- * when the context it is built in has them, else `globalThis.fetch`.
+ * A Gateway client that sends with `globalThis.fetch` itself (looked up per client, not bound at load: a test or a
+ * polyfill may replace it later), with no fiber per request and nothing of `@effect/platform`: the app's.
  */
-export const makeGatewayFetch = (config: GatewayConfig): Effect.Effect<GatewayService, UnknownNetworkError> =>
-  Effect.gen(function* () {
-    const resolved = yield* resolveGatewayConfig(config)
-    const fetch = yield* Effect.serviceOption(FetchHttpClient.Fetch)
-    const init = yield* Effect.serviceOption(FetchHttpClient.RequestInit)
-    const transport = fetchTransport({
+export const makeGatewayWithFetch = (
+  config: GatewayConfig,
+  init: RequestInit = {}
+): Effect.Effect<GatewayService, UnknownNetworkError> =>
+  makeGatewayOver(config, (resolved) =>
+    fetchTransport({
       basePath: resolved.basePath,
       headers: resolved.headers,
-      // Looked up per client, not bound at load: a test or a polyfill may replace globalThis.fetch later.
-      fetch: Option.getOrElse(
-        fetch,
-        () => (input: RequestInfo | URL, request?: RequestInit) => globalThis.fetch(input, request)
-      ),
-      init: Option.getOrElse(init, () => ({}))
+      fetch: (input: RequestInfo | URL, request?: RequestInit) => globalThis.fetch(input, request),
+      init
     })
-    const { call, callBuilt, callAll } = yield* makeGatewayCall(resolved, transport)
-    return makeService(resolved, call, callBuilt, callAll)
-  })
+  )
 
 /** The tag, in a module of its own so that code needing only the tag does not load this implementation. */
 export { Gateway } from "./tag.js"

@@ -2,11 +2,10 @@
  * The transport core: one POST per call against the base path, with the RDX headers, bounded in-flight requests,
  * typed errors, retries for reads and Schema decoding of every body.
  */
-import { HttpClient } from "@effect/platform"
 import { Cause, Duration, Effect, Either, Exit, FiberId, Option, ParseResult, Runtime, Schema } from "effect"
 import type { Fiber } from "effect"
 import type { ResolvedGatewayConfig } from "./config.js"
-import { everyRequest, type ExchangeEnd, type Outgoing, type Starter, type Transport } from "./transport.js"
+import { type ExchangeEnd, type Outgoing, type Starter, type Transport } from "./transport.js"
 import { decodeJson } from "./decode.js"
 import { isRetryable, parseRetryAfter } from "./config.js"
 import { makeLimiter, type Outcome } from "./limiter.js"
@@ -62,18 +61,6 @@ const parseJson = (text: string): Option.Option<unknown> => {
     return Option.none()
   }
 }
-
-/**
- * Runs `effect` with the HttpClient's per-request spans and trace propagation off (the FiberRefs are inherited by the
- * fibers it forks). Set once around a paging helper: over an HttpClient (`httpClientTransport`) its requests then find
- * them set and fork their exchange with the caller's FiberRefs as they are. Requests sent without it set them on their
- * exchange's fiber instead. The fetch transport has no spans to turn off.
- */
-export const withoutHttpSpans = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  effect.pipe(
-    Effect.locally(HttpClient.currentTracerDisabledWhen, everyRequest),
-    Effect.locally(HttpClient.currentTracerPropagation, false)
-  )
 
 export type GatewayCall = <Req, ReqI, Res, ResI>(
   endpoint: Endpoint<Req, ReqI, Res, ResI>,
@@ -440,9 +427,9 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
 
     /**
      * `call` for requests this client builds itself from typed values (the paging helpers): the body is sent as it
-     * is, without a Schema encode (the request schemas' encode is the identity on such values). Over an HttpClient,
-     * best run inside {@link withoutHttpSpans} (set once around a helper's whole run), so that no request has to set
-     * the tracer FiberRefs on its exchange's fiber.
+     * is, without a Schema encode (the request schemas' encode is the identity on such values). Best run inside
+     * `around` (set once around a helper's whole run): over an HttpClient, no request then has to set the tracer
+     * FiberRefs on its exchange's fiber.
      */
     const callBuilt: GatewayCall = <Req, ReqI, Res, ResI>(endpoint: Endpoint<Req, ReqI, Res, ResI>, value: Req) =>
       Effect.suspend(() => send(built(endpoint, value)))
@@ -454,5 +441,7 @@ export const makeGatewayCall = (config: ResolvedGatewayConfig, transport: Transp
     const callAll = <Res>(requests: ReadonlyArray<Built<Res>>): Effect.Effect<ReadonlyArray<Res>, GatewayError> =>
       sendAll(requests)
 
-    return { call, callBuilt, callAll, limiter }
+    /** What a paging helper's whole run goes through (the transport's `around`, if it has one). */
+    const around = transport.around ?? (<A, E, R>(effect: Effect.Effect<A, E, R>) => effect)
+    return { call, callBuilt, callAll, limiter, around }
   })

@@ -4,7 +4,8 @@
  * double), or `Gateway.layerFetch` over `fetch` itself (no fiber per request: the cheapest).
  */
 export { Gateway } from "./tag.js"
-export { makeGateway, makeGatewayFetch, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
+export { makeGatewayOver, makeGatewayWithFetch, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
+export { makeGateway, makeGatewayFetch } from "./platform.js"
 export type {
   GatewayService,
   EntityDetailsVaultAggregatedOptions,

@@ -1,11 +1,13 @@
 /**
  * The Gateway client, loaded on its first call.
  *
- * `makeLazyGateway(config)` resolves the configuration at once (an unknown network fails here, as `Gateway.make`
- * would) and captures the `HttpClient`, but loads the client (`Gateway.ts`: its endpoints, Schemas and limiter) only
- * when a method is first called; the client is then built once and every call goes to it. A page that has not read
- * the ledger yet does not pay for the client. A failed load is not kept: the call fails with a
- * `GatewayTransportError` and the next call loads again.
+ * The lazy client resolves the configuration at once (an unknown network fails here, as `Gateway.make` would), but
+ * loads the client (`Gateway.ts`: its endpoints, Schemas and limiter) only when a method is first called; the client
+ * is then built once and every call goes to it. A page that has not read the ledger yet does not pay for the client.
+ * A failed load is not kept: the call fails with a `GatewayTransportError` and the next call loads again.
+ *
+ * Two flavours: `makeLazyGatewayWithFetch` sends with `fetch` itself and loads nothing of `@effect/platform` (the
+ * app's); `makeLazyGateway` captures the context's `HttpClient` (middleware, test doubles) and loads `platform.ts`.
  */
 import { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
@@ -15,9 +17,22 @@ import type { GatewayService } from "./Gateway.js"
 import { Gateway } from "./tag.js"
 
 type GatewayModule = typeof import("./Gateway.js")
+type GatewayPlatformModule = typeof import("./platform.js")
 
 /** The client's module, by dynamic import (its own chunk in a bundle). */
 export const loadGatewayModule = (): Promise<GatewayModule> => import("./Gateway.js")
+
+/** The client's makers over `@effect/platform` (with the client's module), by dynamic import. */
+export const loadGatewayPlatformModule = (): Promise<GatewayPlatformModule> => import("./platform.js")
+
+/** The module `load` gives, or the `GatewayTransportError` of the call that asked for it. */
+const loadFor =
+  <M>(load: () => Promise<M>) =>
+  (path: string): Effect.Effect<M, GatewayTransportError> =>
+    Effect.tryPromise({
+      try: load,
+      catch: (cause) => new GatewayTransportError({ path, reason: "the Gateway client could not be loaded", cause })
+    })
 
 type Kind<K extends keyof GatewayService> = K extends "config"
   ? "config"
@@ -42,26 +57,41 @@ const SHAPE: { readonly [K in keyof GatewayService]-?: Kind<K> } = {
 
 type AnyMethod = (...args: ReadonlyArray<unknown>) => Effect.Effect<unknown, unknown>
 
-/** The lazy client over `config` (see the module's comment). `load` is the client module's loader (tests pass theirs). */
-export const makeLazyGateway = (
+/**
+ * The lazy client over `config` that sends with `fetch` itself (see the module's comment). `load` is the client
+ * module's loader (the app's loads it in stages, tests pass theirs).
+ */
+export const makeLazyGatewayWithFetch = (
   config: GatewayConfig,
   load: () => Promise<GatewayModule> = loadGatewayModule
-): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
-  Effect.gen(function* () {
-    const resolved = yield* resolveGatewayConfig(config)
-    const client = yield* HttpClient.HttpClient
-    const lock = yield* Effect.makeSemaphore(1)
-    let service: GatewayService | undefined
+): Effect.Effect<GatewayService, UnknownNetworkError> =>
+  makeLazyClient(config, (path) =>
+    // The configuration resolved already, so building cannot meet an unknown network.
+    Effect.flatMap(loadFor(load)(path), (module) => Effect.orDie(module.makeGatewayWithFetch(config)))
+  )
 
-    const build = (path: string) =>
-      Effect.tryPromise({
-        try: load,
-        catch: (cause) => new GatewayTransportError({ path, reason: "the Gateway client could not be loaded", cause })
-      }).pipe(
-        // The configuration resolved above, so building cannot meet an unknown network.
-        Effect.flatMap((module) => Effect.orDie(module.makeGateway(config))),
+/** The lazy client over `config` and the context's `HttpClient`. `load` is the loader of `platform.ts`. */
+export const makeLazyGateway = (
+  config: GatewayConfig,
+  load: () => Promise<GatewayPlatformModule> = loadGatewayPlatformModule
+): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
+  Effect.flatMap(HttpClient.HttpClient, (client) =>
+    makeLazyClient(config, (path) =>
+      Effect.flatMap(loadFor(load)(path), (module) => Effect.orDie(module.makeGateway(config))).pipe(
         Effect.provideService(HttpClient.HttpClient, client)
       )
+    )
+  )
+
+/** The lazy client: `build` loads and builds the real one, for the call of `path` that needs it first. */
+const makeLazyClient = (
+  config: GatewayConfig,
+  build: (path: string) => Effect.Effect<GatewayService, GatewayTransportError>
+): Effect.Effect<GatewayService, UnknownNetworkError> =>
+  Effect.gen(function* () {
+    const resolved = yield* resolveGatewayConfig(config)
+    const lock = yield* Effect.makeSemaphore(1)
+    let service: GatewayService | undefined
 
     /** The real client: built by the first call, once (calls that arrive meanwhile wait for it). */
     const real = (path: string): Effect.Effect<GatewayService, GatewayTransportError> =>
@@ -118,9 +148,15 @@ export const makeLazyGateway = (
     return lazy as unknown as GatewayService
   })
 
-/** The lazy client as the Gateway service's layer. */
+/** The lazy client over the context's `HttpClient` as the Gateway service's layer. */
 export const lazyGateway = (
   config: GatewayConfig,
-  load: () => Promise<GatewayModule> = loadGatewayModule
+  load: () => Promise<GatewayPlatformModule> = loadGatewayPlatformModule
 ): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
   Layer.effect(Gateway, makeLazyGateway(config, load))
+
+/** The lazy client over `fetch` as the Gateway service's layer: nothing of `@effect/platform` (the app's). */
+export const lazyGatewayWithFetch = (
+  config: GatewayConfig,
+  load: () => Promise<GatewayModule> = loadGatewayModule
+): Layer.Layer<Gateway, UnknownNetworkError> => Layer.effect(Gateway, makeLazyGatewayWithFetch(config, load))

@@ -18,18 +18,19 @@ export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayServic
     config: GatewayConfig
   ): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
     Effect.flatMap(
-      Effect.promise(() => import("./Gateway.js")),
+      Effect.promise(() => import("./platform.js")),
       (implementation) => implementation.makeGateway(config)
     )
   static readonly layer = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
     Layer.effect(Gateway, Gateway.make(config))
   /**
-   * The client over `fetch` itself, with no fiber per request (the cheapest per request; see `makeGatewayFetch`). Uses
+   * The client over `fetch` itself, with no fiber per request (the cheapest per request; see `makeGatewayFetch` in
+   * `platform.ts`). Uses
    * `FetchHttpClient.Fetch` / `FetchHttpClient.RequestInit` when the context provides them.
    */
   static readonly makeFetch = (config: GatewayConfig): Effect.Effect<GatewayService, UnknownNetworkError> =>
     Effect.flatMap(
-      Effect.promise(() => import("./Gateway.js")),
+      Effect.promise(() => import("./platform.js")),
       (implementation) => implementation.makeGatewayFetch(config)
     )
   static readonly layerFetch = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError> =>

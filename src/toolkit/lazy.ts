@@ -13,7 +13,7 @@
  * at `default`, the extension not yet heard from (as the extension transport says until its probe is answered).
  * With a stored session the streams wait for the real service rather than showing "not connected" first.
  */
-import { HttpClient, KeyValueStore } from "@effect/platform"
+import { KeyValueStore } from "@effect/platform"
 import {
   Cause,
   Context,
@@ -26,7 +26,6 @@ import {
   Stream,
   SubscriptionRef
 } from "effect"
-import { lazyGateway } from "../gateway/lazy.js"
 import { emptyWalletData, resolveConfig, storageKey, type ToolkitOptions } from "./config.js"
 import { Environment } from "./environment.js"
 import { FailedToSendDappRequest } from "./transportErrors.js"
@@ -38,9 +37,12 @@ import { type ButtonStatus, WalletRequest, type WalletRequestApi } from "./walle
 
 type ToolkitModule = typeof import("./toolkit.js")
 
-/** As `ToolkitParts`; the Gateway part may need the `HttpClient` the lazy toolkit is given. */
-export interface LazyToolkitParts extends Omit<ToolkitParts, "gateway"> {
-  readonly gateway?: Layer.Layer<ToolkitGateway, never, HttpClient.HttpClient>
+/**
+ * As `ToolkitParts`, with the Gateway part given: the dApp's own client (the app's is lazy itself, gateway/lazy.ts),
+ * so that this module, on every first screen, loads no Gateway client of its own.
+ */
+export interface LazyToolkitParts<R = never> extends Omit<ToolkitParts, "gateway"> {
+  readonly gateway: Layer.Layer<ToolkitGateway, never, R>
 }
 
 /** The toolkit module, by dynamic import (its own chunk in a bundle). */
@@ -95,37 +97,25 @@ const loadFailed = (cause: unknown) =>
   new FailedToSendDappRequest({ message: "the wallet toolkit could not be loaded", cause })
 
 /**
- * The lazy WalletRequest (see the module's comment). `parts` as `Toolkit.layerWith`; without a gateway part the
- * Gateway client is itself lazy (`gateway/lazy.ts`). `load` is the toolkit module's loader (tests pass their own).
+ * The lazy WalletRequest (see the module's comment). `parts` as `Toolkit.layerWith`, the Gateway part given. `load` is
+ * the toolkit module's loader (tests pass their own). The relay sends with the context's `HttpClient` when it has one
+ * (tests, middleware), else with `fetch` (`FetchHttpClient`, loaded with the toolkit): the first screen does not load
+ * `@effect/platform`'s HTTP client for a wallet nobody has asked for yet.
  */
-export const makeLazyWalletRequest = (
+export const makeLazyWalletRequest = <R = never>(
   options: ToolkitOptions,
-  parts: LazyToolkitParts = {},
+  parts: LazyToolkitParts<R>,
   load: () => Promise<ToolkitModule> = loadToolkit
-): Effect.Effect<WalletRequestApi, never, KeyValueStore.KeyValueStore | HttpClient.HttpClient | Scope.Scope> =>
+): Effect.Effect<WalletRequestApi, never, KeyValueStore.KeyValueStore | R | Scope.Scope> =>
   Effect.gen(function* () {
     const config = resolveConfig(options)
     const scope = yield* Effect.scope
-    const platform = yield* Effect.context<KeyValueStore.KeyValueStore | HttpClient.HttpClient>()
+    const platform = yield* Effect.context<KeyValueStore.KeyValueStore | R>()
     const kv = Context.get(platform, KeyValueStore.KeyValueStore)
     // Built here and handed to the real toolkit, so both see the same environment and the same Gateway client.
     const environment = yield* Layer.buildWithScope(parts.environment ?? Environment.Browser, scope)
     const env = Context.get(environment, Environment)
-    const gatewayContext = yield* Layer.buildWithScope(
-      parts.gateway ??
-        ToolkitGateway.fromGateway.pipe(
-          Layer.provide(
-            lazyGateway({
-              networkId: config.networkId,
-              basePath: config.gatewayBaseUrl,
-              applicationName: config.applicationName,
-              applicationVersion: config.applicationVersion,
-              applicationDappDefinitionAddress: config.dAppDefinitionAddress
-            }).pipe(Layer.orDie)
-          )
-        ),
-      scope
-    ).pipe(Effect.provide(platform))
+    const gatewayContext = yield* Layer.buildWithScope(parts.gateway, scope).pipe(Effect.provide(platform))
     const gateway = Context.get(gatewayContext, ToolkitGateway)
 
     const loaded = yield* SubscriptionRef.make<Loaded>({ _tag: "Idle" })
@@ -138,7 +128,10 @@ export const makeLazyWalletRequest = (
         gateway: Layer.succeedContext(gatewayContext),
         ...(parts.crypto === undefined ? {} : { crypto: parts.crypto })
       })
-      const context = yield* Layer.buildWithScope(layer, scope).pipe(Effect.provide(platform))
+      const context = yield* Layer.buildWithScope(
+        layer.pipe(Layer.provide(module.httpClientFrom(platform))),
+        scope
+      ).pipe(Effect.provide(platform))
       return Context.get(context, WalletRequest)
     }).pipe(Effect.catchAllDefect((defect) => Effect.fail(loadFailed(defect))))
 
@@ -270,9 +263,9 @@ export const makeLazyWalletRequest = (
   })
 
 /** The lazy WalletRequest as a layer (see {@link makeLazyWalletRequest}). */
-export const lazyWalletRequest = (
+export const lazyWalletRequest = <R = never>(
   options: ToolkitOptions,
-  parts: LazyToolkitParts = {},
+  parts: LazyToolkitParts<R>,
   load: () => Promise<ToolkitModule> = loadToolkit
-): Layer.Layer<WalletRequest, never, KeyValueStore.KeyValueStore | HttpClient.HttpClient> =>
+): Layer.Layer<WalletRequest, never, KeyValueStore.KeyValueStore | R> =>
   Layer.scoped(WalletRequest, makeLazyWalletRequest(options, parts, load))

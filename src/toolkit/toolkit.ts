@@ -2,7 +2,8 @@
  * Toolkit.layer(config): the whole toolkit graph. It needs an `HttpClient` (the Gateway and the relay) and a
  * `KeyValueStore` (localStorage in the app), and runs against the browser environment.
  */
-import { Layer } from "effect"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { Context, Layer, Option } from "effect"
 import { Gateway } from "../gateway/tag.js"
 import { resolveConfig, ToolkitConfig, type ToolkitOptions } from "./config.js"
 import { Crypto } from "./crypto.js"
@@ -36,6 +37,16 @@ const gatewayFor = (options: ToolkitOptions) => {
     )
   )
 }
+
+/**
+ * The `HttpClient` of `context` when it has one (tests, middleware), else `fetch` (`FetchHttpClient`). The lazy
+ * toolkit (lazy.ts) gives the real one this, so the first screen needs no HTTP client of its own.
+ */
+export const httpClientFrom = (context: Context.Context<never>): Layer.Layer<HttpClient.HttpClient> =>
+  Option.match(Context.getOption(context, HttpClient.HttpClient), {
+    onNone: () => FetchHttpClient.layer,
+    onSome: (client) => Layer.succeed(HttpClient.HttpClient, client)
+  })
 
 export const Toolkit = {
   /** The whole graph, over the browser environment. */

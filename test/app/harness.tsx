@@ -23,6 +23,8 @@ import { makeLedgerParts, makeServicesLayer, makeSwapLayer } from "../../src/app
 import { TradingRoutesLive } from "../../src/app/features/aggregator/TradingRoutes"
 import { Browser } from "../../src/app/services/Browser"
 import { Crypto, Environment } from "../../src/toolkit/index"
+import { apiHttpFromHttpClient } from "../../src/exchange/apiHttpClient"
+import { lazyGateway } from "../../src/gateway/lazy"
 import { type BalanceBadge, emptySession, type SessionState, WalletSession } from "../../src/app/services/WalletSession"
 
 /** The config the tests run with: devnet defaults plus overrides. */
@@ -41,10 +43,13 @@ export type FakeRoute = (
 ) => Response | undefined | "network-error" | "hang"
 
 /**
- * A synchronous fake HttpClient (synchronous so TestClock sees the fibers as suspended, see effect-style V2).
- * Unrouted requests answer 404; every request is recorded.
+ * A synchronous fake HttpClient (synchronous so TestClock sees the fibers as suspended, see effect-style V2), and
+ * the product API client's `ApiHttp` over it. Unrouted requests answer 404; every request is recorded.
  */
 export const fakeHttp = (route: FakeRoute, seen: Array<string> = []) =>
+  apiHttpFromHttpClient.pipe(Layer.provideMerge(fakeHttpClient(route, seen)))
+
+const fakeHttpClient = (route: FakeRoute, seen: Array<string>) =>
   Layer.succeed(
     HttpClient.HttpClient,
     HttpClient.make((request) =>
@@ -115,10 +120,11 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
   )
   const random = Layer.setRandom(options.random ? Random.fixed(options.random) : Random.make("hswap-tests"))
   // The real Gateway client and toolkit over the fake HTTP client, in a test browser environment (no extension).
-  const ledger = makeLedgerParts(config, {
-    environment: Environment.Test({ events: new EventTarget() }),
-    crypto: Crypto.Test()
-  })
+  const ledger = makeLedgerParts(
+    config,
+    { environment: Environment.Test({ events: new EventTarget() }), crypto: Crypto.Test() },
+    (gateway) => lazyGateway(gateway)
+  )
   const celebrations: Array<string> = []
   const celebration = Layer.succeed(Celebration, { celebrate: Effect.sync(() => void celebrations.push("celebrate")) })
   const runtime = ManagedRuntime.make(

@@ -45,6 +45,6 @@ describe("loading in stages", () => {
 
   it("gives the Gateway client's module after its Schemas' stages", async () => {
     const module = await loadGatewayInStages()
-    expect(typeof module.makeGateway).toBe("function")
+    expect(typeof module.makeGatewayWithFetch).toBe("function")
   })
 })

@@ -19,6 +19,7 @@ import { WalletSession } from "../../src/app/services/WalletSession"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { ExchangeApi } from "../../src/exchange/ExchangeApi"
 import { Crypto, Environment } from "../../src/toolkit/index"
+import { lazyGateway } from "../../src/gateway/lazy"
 import { fakeHttp, json, testConfig } from "./harness"
 
 const R = DevnetAddresses.resources
@@ -154,7 +155,9 @@ const make = (
     Browser.recording([]),
     Layer.setRandom(Random.make("swap"))
   )
-  const ledger = makeLedgerParts(config, { environment: Environment.Test({}), crypto: Crypto.Test() })
+  const ledger = makeLedgerParts(config, { environment: Environment.Test({}), crypto: Crypto.Test() }, (gateway) =>
+    lazyGateway(gateway)
+  )
   const services = makeServicesLayer(config).pipe(Layer.provideMerge(ledger), Layer.provideMerge(platform))
   const layer = SwapMachine.Default.pipe(
     Layer.provideMerge(

@@ -1,22 +1,17 @@
-import { FetchHttpClient } from "@effect/platform"
 import { it } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Exit } from "effect"
 import { describe, expect } from "vitest"
-import { fetchJson, joinKey } from "../../src/exchange/http"
+import { ApiHttp, fetchJson, joinKey } from "../../src/exchange/http"
 
-/** The real FetchHttpClient over a stubbed fetch, so the credentials option is observable. */
+/** The app's transport (`ApiHttp.fetch`) over a stubbed fetch, so the credentials option is observable. */
 const withFetch = (
   handler: (req: Request, init: RequestInit | undefined) => Response,
   seen: Array<RequestInit | undefined>
 ) =>
-  FetchHttpClient.layer.pipe(
-    Layer.provide(
-      Layer.succeed(FetchHttpClient.Fetch, (async (input: RequestInfo | URL, init?: RequestInit) => {
-        seen.push(init)
-        return handler(new Request(input, init), init)
-      }) as typeof fetch)
-    )
-  )
+  ApiHttp.fetchWith((async (input: RequestInfo | URL, init?: RequestInit) => {
+    seen.push(init)
+    return handler(new Request(input, init), init)
+  }) as typeof fetch)
 
 describe("joinKey", () => {
   it.effect("joins segments with single slashes", () =>

@@ -1,8 +1,15 @@
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
+import { afterEach, vi } from "vitest"
 import { Effect, Either, Exit } from "effect"
 import { Gateway } from "../../src/gateway/index.js"
-import { lazyGateway, loadGatewayModule, makeLazyGateway } from "../../src/gateway/lazy.js"
+import {
+  lazyGateway,
+  loadGatewayModule,
+  loadGatewayPlatformModule,
+  makeLazyGateway,
+  makeLazyGatewayWithFetch
+} from "../../src/gateway/lazy.js"
 
 const ledgerState = { network: "stokenet", state_version: 7, proposer_round_timestamp: "2024-04-10T08:21:27.466Z", epoch: 1, round: 1 }
 const config = { networkId: 2, basePath: "https://gw.test", applicationName: "hSwap", applicationDappDefinitionAddress: "account_x" }
@@ -41,7 +48,7 @@ const countingLoader = (failures = 0) => {
   const calls = { count: 0 }
   const load = () => {
     calls.count += 1
-    return calls.count <= failures ? Promise.reject(new Error("chunk unavailable")) : loadGatewayModule()
+    return calls.count <= failures ? Promise.reject(new Error("chunk unavailable")) : loadGatewayPlatformModule()
   }
   return { calls, load }
 }
@@ -101,7 +108,7 @@ describe("the lazy Gateway client", () => {
   it.effect("forwards every member of the real client: each group's methods are there, and nothing else is", () =>
     Effect.gen(function* () {
       const { client } = recordingHttp()
-      const module = yield* Effect.promise(loadGatewayModule)
+      const module = yield* Effect.promise(loadGatewayPlatformModule)
       const real = yield* module.makeGateway(config).pipe(Effect.provideService(HttpClient.HttpClient, client))
       const lazy = yield* makeLazyGateway(config).pipe(Effect.provideService(HttpClient.HttpClient, client))
       expect(Object.keys(lazy).sort()).toEqual(Object.keys(real).sort())
@@ -119,4 +126,58 @@ describe("the lazy Gateway client", () => {
       }
     })
   )
+
+  describe("over fetch itself (the app's)", () => {
+    afterEach(() => {
+      vi.unstubAllGlobals()
+    })
+
+    it.effect("loads Gateway.ts only on the first call and sends with globalThis.fetch, the RDX headers on", () =>
+      Effect.gen(function* () {
+        const sent: Array<{ url: string; headers: Headers; method: string | undefined }> = []
+        vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
+          sent.push({ url: String(input), headers: new Headers(init?.headers), method: init?.method })
+          return Promise.resolve(
+            new Response(
+              JSON.stringify({
+                ledger_state: ledgerState,
+                address: "account_x",
+                items: [
+                  {
+                    key: "name",
+                    value: { raw_hex: "00", programmatic_json: { kind: "String", value: "hSwap" }, typed: { type: "String", value: "hSwap" } },
+                    is_locked: false,
+                    last_updated_at_state_version: 1
+                  }
+                ]
+              }),
+              { status: 200, headers: { "content-type": "application/json" } }
+            )
+          )
+        })
+        const loads = { count: 0 }
+        const gateway = yield* makeLazyGatewayWithFetch(config, () => {
+          loads.count += 1
+          return loadGatewayModule()
+        })
+        expect(loads.count).toBe(0)
+        expect(yield* gateway.dAppName("account_x")).toBe("hSwap")
+        expect(loads.count).toBe(1)
+        expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual(["POST https://gw.test/state/entity/page/metadata"])
+        expect(sent[0]?.headers.get("rdx-app-name")).toBe("hSwap")
+        expect(sent[0]?.headers.get("content-type")).toBe("application/json")
+      })
+    )
+
+    it.effect("forwards the same members as the client over an HttpClient", () =>
+      Effect.gen(function* () {
+        const { client } = recordingHttp()
+        const overFetch = yield* makeLazyGatewayWithFetch(config)
+        const overClient = yield* makeLazyGateway(config).pipe(Effect.provideService(HttpClient.HttpClient, client))
+        expect(Object.keys(overFetch).sort()).toEqual(Object.keys(overClient).sort())
+        const real = yield* (yield* Effect.promise(loadGatewayModule)).makeGatewayWithFetch(config)
+        expect(Object.keys(real).sort()).toEqual(Object.keys(overFetch).sort())
+      })
+    )
+  })
 })

@@ -2,12 +2,12 @@
  * Contract: every endpoint over real HTTP on 127.0.0.1, read by the app's own client (`ExchangeApi`, which decodes
  * with the shared Schemas of `src/exchange/api.ts`), against the exchange server on the in-process devnet.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { QUOTE_ID_PATTERN } from "../../src/exchange/api"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { ExchangeApi, ExchangeApiConfig, type ExchangeServiceError, serverMessage } from "../../src/exchange/ExchangeApi"
+import { ApiHttp } from "../../src/exchange/http"
 import { type ExchangeServer, listenExchangeServer } from "../../src/server/index"
 import { type Devnet, startLedger, startServer, swapMessage, transfer, unsubmittedIntent } from "./harness"
 
@@ -19,7 +19,8 @@ let server: ExchangeServer
 let http: { readonly url: string; readonly close: () => Promise<void> }
 
 const client = (url: string) =>
-  ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: url })), Layer.provide(FetchHttpClient.layer))
+  // The app's own transport (`fetch` itself) against the real server.
+  ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: url })), Layer.provide(ApiHttp.fetch))
 
 const api = <A, E>(f: (api: ExchangeApi) => Effect.Effect<A, E>, url = http.url) =>
   Effect.runPromise(Effect.either(Effect.flatMap(ExchangeApi, f)).pipe(Effect.provide(client(url))))

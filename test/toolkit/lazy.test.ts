@@ -1,10 +1,11 @@
-import { FetchHttpClient, KeyValueStore } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpClientResponse, KeyValueStore } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Either, Layer, Option, Stream, TestClock } from "effect"
+import { Context, Deferred, Effect, Either, Layer, Option, Stream, TestClock } from "effect"
 import { emptyWalletData, storageKey } from "../../src/toolkit/config.js"
 import { Environment } from "../../src/toolkit/environment.js"
 import { ToolkitGateway } from "../../src/toolkit/gateway.js"
 import { lazyWalletRequest, loadToolkit, storedSessionNeedsToolkit } from "../../src/toolkit/lazy.js"
+import { httpClientFrom } from "../../src/toolkit/toolkit.js"
 import { WalletRequest } from "../../src/toolkit/walletRequestTag.js"
 
 const dAppDefinitionAddress = "account_tdx_2_1x"
@@ -62,8 +63,9 @@ const lazyLayer = (
       return store
     })
   ).pipe(Layer.provide(KeyValueStore.layerMemory), Layer.orDie)
+  // No HttpClient, as in the app: the real toolkit's relay then sends with fetch (Toolkit's httpClientFrom).
   return lazyWalletRequest(options, { gateway, environment: events === null ? Environment.Browser : Environment.Test({ events }) }, load).pipe(
-    Layer.provideMerge(Layer.mergeAll(kv, FetchHttpClient.layer))
+    Layer.provideMerge(kv)
   )
 }
 
@@ -172,6 +174,21 @@ describe("the lazy WalletRequest", () => {
       expect(Option.getOrThrow(data).accounts[0]?.label).toBe("Main")
       expect(calls.count).toBe(1)
       expect(requestsKey).toContain(":requests")
+    })
+  )
+})
+
+describe("httpClientFrom (what the lazy toolkit gives the real one)", () => {
+  it.effect("the context's HttpClient when it has one, else FetchHttpClient over fetch", () =>
+    Effect.gen(function* () {
+      const mine = HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new Response("mine"))))
+      const given = yield* Effect.provide(HttpClient.HttpClient, httpClientFrom(Context.make(HttpClient.HttpClient, mine)))
+      expect(given).toBe(mine)
+      const fallback = yield* Effect.provide(HttpClient.HttpClient, httpClientFrom(Context.empty()))
+      const viaFetch = yield* Effect.provide(HttpClient.HttpClient, FetchHttpClient.layer)
+      expect(fallback).not.toBe(mine)
+      expect(typeof fallback.execute).toBe("function")
+      expect(Object.keys(fallback).sort()).toEqual(Object.keys(viaFetch).sort())
     })
   )
 })

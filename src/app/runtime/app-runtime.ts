@@ -1,4 +1,4 @@
-import type { HttpClient, KeyValueStore } from "@effect/platform"
+import type { KeyValueStore } from "@effect/platform"
 import type { AppConfig } from "../config/AppConfig"
 import type { ExchangeApi } from "../../exchange/ExchangeApi"
 import type { Gateway } from "../../gateway/tag"
@@ -28,7 +28,6 @@ export type AppServices =
   | TradingRoutes
   | WalletRequest
   | Gateway
-  | HttpClient.HttpClient
   | KeyValueStore.KeyValueStore
 
 export const { useRuntime, useEffectResult, useStream, useRun, useFork } = makeRuntimeContext<AppServices>(

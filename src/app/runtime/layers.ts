@@ -1,8 +1,8 @@
-import { FetchHttpClient } from "@effect/platform"
 import { BrowserKeyValueStore } from "@effect/platform-browser"
 import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
 import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
+import { ApiHttp } from "../../exchange/http"
 import { lazyTradingRoutes } from "../features/aggregator/lazyRoutes"
 import type { TradingRoutes, TradingRoutesNeeds } from "../features/aggregator/routesTag"
 import { Celebration, SwapWallet } from "../features/exchange/machine/ports"
@@ -15,7 +15,10 @@ import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
 import { importInStages } from "./inStages"
 import { withSlicedScheduler } from "./scheduler"
-import { lazyGateway, loadGatewayModule } from "../../gateway/lazy"
+import type { GatewayConfig } from "../../gateway/config"
+import type { UnknownNetworkError } from "../../gateway/errors"
+import { lazyGatewayWithFetch } from "../../gateway/lazy"
+import type { Gateway } from "../../gateway/tag"
 import { ToolkitGateway } from "../../toolkit/gateway"
 import { lazyWalletRequest } from "../../toolkit/lazy"
 import type { ToolkitParts } from "../../toolkit/toolkit"
@@ -42,12 +45,11 @@ export const makeServicesLayer = (
     )
   )
 
-/** The browser platform under the services. */
-export const BrowserPlatform = Layer.mergeAll(
-  FetchHttpClient.layer,
-  BrowserKeyValueStore.layerLocalStorage,
-  Browser.Live
-)
+/**
+ * The browser platform under the services. No `HttpClient`: the product API client, the Gateway client and the
+ * toolkit's relay send with `fetch` itself, so a first visit does not load `@effect/platform`'s HTTP client.
+ */
+export const BrowserPlatform = Layer.mergeAll(BrowserKeyValueStore.layerLocalStorage, Browser.Live, ApiHttp.fetch)
 
 /**
  * The Gateway client's module (loaded on its first call, gateway/lazy.ts) in stages, each evaluated in a task of its
@@ -62,36 +64,37 @@ export const loadGatewayInStages = () =>
     () => import("../../gateway/Gateway")
   )
 
-/** Spec §7: the toolkit is configured with the application name and version 1.0.0. */
+/** Spec §7: the toolkit and the Gateway client are configured with the application name and version 1.0.0. */
 export const APPLICATION_VERSION = "1.0.0"
+
+/** The Gateway client's configuration for the app's network (spec §7: the app's name, version 1.0.0). */
+export const gatewayConfigOf = (config: AppConfigShape): GatewayConfig => ({
+  networkId: config.networkId,
+  basePath: config.gatewayUrl,
+  applicationName: config.brand.name,
+  applicationVersion: APPLICATION_VERSION,
+  applicationDappDefinitionAddress: config.dAppDefinitionAddress
+})
 
 /**
  * The Gateway client and the wallet-connector toolkit for the configured network. Both load their implementation on
  * first use (gateway/lazy.ts, toolkit/lazy.ts), so the first screen of a first visit does not fetch them: the Gateway
  * client with its first read, the toolkit with the first wallet action (or at once for a stored session). The toolkit
- * reads the ledger through the app's Gateway client.
+ * reads the ledger through the app's Gateway client, which sends with `fetch` itself.
  */
-export const makeLedgerLayer = (config: AppConfigShape) => makeLedgerParts(config, {}, loadGatewayInStages)
+export const makeLedgerLayer = (config: AppConfigShape) =>
+  makeLedgerParts(config, {}, (gateway) => lazyGatewayWithFetch(gateway, loadGatewayInStages))
 
 /**
- * The same, with toolkit parts swapped (tests run it in a test environment with seeded crypto), and the Gateway
- * client's module loaded in one import unless told otherwise.
+ * The same, with toolkit parts and the Gateway client's layer given (tests run it in a test environment with seeded
+ * crypto, and the client over their fake HttpClient).
  */
-export const makeLedgerParts = (
+export const makeLedgerParts = <R>(
   config: AppConfigShape,
   parts: ToolkitParts,
-  loadGateway: () => Promise<typeof import("../../gateway/Gateway")> = loadGatewayModule
+  gatewayLayer: (gateway: GatewayConfig) => Layer.Layer<Gateway, UnknownNetworkError, R>
 ) => {
-  const gateway = lazyGateway(
-    {
-      networkId: config.networkId,
-      basePath: config.gatewayUrl,
-      applicationName: config.brand.name,
-      applicationVersion: APPLICATION_VERSION,
-      applicationDappDefinitionAddress: config.dAppDefinitionAddress
-    },
-    loadGateway
-  ).pipe(Layer.orDie)
+  const gateway = gatewayLayer(gatewayConfigOf(config)).pipe(Layer.orDie)
   const toolkit = lazyWalletRequest(
     {
       networkId: config.networkId,
