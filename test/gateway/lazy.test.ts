@@ -14,6 +14,24 @@ import {
 const ledgerState = { network: "stokenet", state_version: 7, proposer_round_timestamp: "2024-04-10T08:21:27.466Z", epoch: 1, round: 1 }
 const config = { networkId: 2, basePath: "https://gw.test", applicationName: "hSwap", applicationDappDefinitionAddress: "account_x" }
 
+/** A metadata page of `account_x` whose `name` is hSwap. */
+const metadataPage = () =>
+  new Response(
+    JSON.stringify({
+      ledger_state: ledgerState,
+      address: "account_x",
+      items: [
+        {
+          key: "name",
+          value: { raw_hex: "00", programmatic_json: { kind: "String", value: "hSwap" }, typed: { type: "String", value: "hSwap" } },
+          is_locked: false,
+          last_updated_at_state_version: 1
+        }
+      ]
+    }),
+    { status: 200, headers: { "content-type": "application/json" } }
+  )
+
 /** An HttpClient that answers every metadata page with a `name` and records the URLs it was asked for. */
 const recordingHttp = () => {
   const urls: Array<string> = []
@@ -22,22 +40,7 @@ const recordingHttp = () => {
       urls.push(request.url)
       return HttpClientResponse.fromWeb(
         request,
-        new Response(
-          JSON.stringify({
-            ledger_state: ledgerState,
-            address: "account_x",
-            items: [
-              {
-                key: "name",
-                value: { raw_hex: "00", programmatic_json: { kind: "String", value: "hSwap" }, typed: { type: "String", value: "hSwap" } },
-                is_locked: false,
-                last_updated_at_state_version: 1
-              }
-            ]
-          }),
-          { status: 200, headers: { "content-type": "application/json" } }
-        )
-      )
+metadataPage())
     })
   )
   return { urls, client }
@@ -137,23 +140,7 @@ describe("the lazy Gateway client", () => {
         const sent: Array<{ url: string; headers: Headers; method: string | undefined }> = []
         vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
           sent.push({ url: String(input), headers: new Headers(init?.headers), method: init?.method })
-          return Promise.resolve(
-            new Response(
-              JSON.stringify({
-                ledger_state: ledgerState,
-                address: "account_x",
-                items: [
-                  {
-                    key: "name",
-                    value: { raw_hex: "00", programmatic_json: { kind: "String", value: "hSwap" }, typed: { type: "String", value: "hSwap" } },
-                    is_locked: false,
-                    last_updated_at_state_version: 1
-                  }
-                ]
-              }),
-              { status: 200, headers: { "content-type": "application/json" } }
-            )
-          )
+          return Promise.resolve(metadataPage())
         })
         const loads = { count: 0 }
         const gateway = yield* makeLazyGatewayWithFetch(config, () => {
