@@ -99,8 +99,7 @@ const sendWith =
         sent = Promise.reject(error)
       }
       sent.then(
-        (response) =>
-          response.text().then((text) => resume(Effect.succeed({ status: response.status, text })), failed),
+        (response) => response.text().then((text) => resume(Effect.succeed({ status: response.status, text })), failed),
         failed
       )
     })

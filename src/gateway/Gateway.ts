@@ -2,9 +2,9 @@
 import { Effect } from "effect"
 import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
-import { Endpoints } from "./endpoints.js"
+import { StateEndpoints } from "./endpointsState.js"
 import type { GatewayError, UnknownNetworkError } from "./errors.js"
-import { GatewayDecodeError } from "./errors.js"
+import { GatewayDecodeError, GatewayTransportError } from "./errors.js"
 import type { Built, GatewayCall, GatewayCallAll } from "./http.js"
 import { built, makeGatewayCall } from "./http.js"
 import { fetchTransport, type Transport } from "./transport.js"
@@ -72,6 +72,31 @@ export const UnnamedDapp = "Unnamed dApp"
 const selector = (at: Date | number | undefined): LedgerStateSelector | undefined =>
   at === undefined ? undefined : at instanceof Date ? { timestamp: at.toISOString() } : { state_version: at }
 
+type OtherEndpointsModule = typeof import("./endpointsOther.js")
+let otherModule: Promise<OtherEndpointsModule> | undefined
+let otherLoaded: OtherEndpointsModule["OtherEndpoints"] | undefined
+
+/**
+ * The endpoints of every group but state (`endpointsOther.ts`), loaded by the first call of one of them: a client
+ * that only reads state (the app's first screen) does not fetch their Schemas. Once loaded, they are at hand at once.
+ * A failed load is not kept: the call fails with a `GatewayTransportError` naming its method, and the next call loads
+ * again.
+ */
+export const otherEndpoints = (
+  method: string
+): Effect.Effect<OtherEndpointsModule["OtherEndpoints"], GatewayTransportError> =>
+  otherLoaded !== undefined
+    ? Effect.succeed(otherLoaded)
+    : Effect.tryPromise({
+        try: () =>
+          (otherModule ??= import("./endpointsOther.js").catch((error: unknown) => {
+            otherModule = undefined
+            throw error
+          })),
+        catch: (cause) =>
+          new GatewayTransportError({ path: method, reason: "the Gateway client could not be loaded", cause })
+      }).pipe(Effect.map((module) => (otherLoaded = module.OtherEndpoints)))
+
 const makeService = (
   config: ResolvedGatewayConfig,
   call: GatewayCall,
@@ -80,7 +105,7 @@ const makeService = (
   /** What each paging helper's whole run goes through (the transport's; see `Transport.around`). */
   around: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 ) => {
-  const E = Endpoints
+  const S = StateEndpoints
   // How much work the helpers keep pending at once; the client's adaptive limiter decides what is in flight.
   const concurrency = config.maxConcurrency
 
@@ -88,32 +113,36 @@ const makeService = (
 
   const status = {
     gatewayStatus: Effect.fn("Gateway.status.gatewayStatus")(function* () {
-      return yield* call(E.status.gatewayStatus, undefined)
+      return yield* call((yield* otherEndpoints("status.gatewayStatus")).status.gatewayStatus, undefined)
     }),
     networkConfiguration: Effect.fn("Gateway.status.networkConfiguration")(function* () {
-      return yield* call(E.status.networkConfiguration, undefined)
+      return yield* call((yield* otherEndpoints("status.networkConfiguration")).status.networkConfiguration, undefined)
     })
   }
 
   const transaction = {
     construction: Effect.fn("Gateway.transaction.construction")(function* () {
-      return yield* call(E.transaction.construction, undefined)
+      return yield* call((yield* otherEndpoints("transaction.construction")).transaction.construction, undefined)
     }),
     preview: Effect.fn("Gateway.transaction.preview")(function* (request: Tx.TransactionPreviewRequest) {
-      return yield* call(E.transaction.preview, request)
+      return yield* call((yield* otherEndpoints("transaction.preview")).transaction.preview, request)
     }),
     previewV2: Effect.fn("Gateway.transaction.previewV2")(function* (request: Tx.TransactionPreviewV2Request) {
-      return yield* call(E.transaction.previewV2, request)
+      return yield* call((yield* otherEndpoints("transaction.previewV2")).transaction.previewV2, request)
     }),
     /** Never retried: resubmitting the same payload later is safe and answers `duplicate: true`. */
     submit: Effect.fn("Gateway.transaction.submit")(function* (notarizedTransactionHex: string) {
-      return yield* call(E.transaction.submit, { notarized_transaction_hex: notarizedTransactionHex })
+      return yield* call((yield* otherEndpoints("transaction.submit")).transaction.submit, {
+        notarized_transaction_hex: notarizedTransactionHex
+      })
     }),
     status: Effect.fn("Gateway.transaction.status")(function* (intentHash: string) {
-      return yield* call(E.transaction.status, { intent_hash: intentHash })
+      return yield* call((yield* otherEndpoints("transaction.status")).transaction.status, { intent_hash: intentHash })
     }),
     subintentStatus: Effect.fn("Gateway.transaction.subintentStatus")(function* (subintentHash: string) {
-      return yield* call(E.transaction.subintentStatus, { subintent_hash: subintentHash })
+      return yield* call((yield* otherEndpoints("transaction.subintentStatus")).transaction.subintentStatus, {
+        subintent_hash: subintentHash
+      })
     }),
     /** Opt-ins default to {@link defaultCommittedDetailsOptIns}; pass `{ raw_hex: false }` etc. to turn one off. */
     committedDetails: Effect.fn("Gateway.transaction.committedDetails")(function* (
@@ -121,7 +150,7 @@ const makeService = (
       optIns?: Tx.TransactionDetailsOptIns,
       atLedgerState?: LedgerStateSelector
     ) {
-      return yield* call(E.transaction.committedDetails, {
+      return yield* call((yield* otherEndpoints("transaction.committedDetails")).transaction.committedDetails, {
         intent_hash: intentHash,
         opt_ins: { ...defaultCommittedDetailsOptIns, ...optIns },
         ...(atLedgerState === undefined ? {} : { at_ledger_state: atLedgerState })
@@ -130,14 +159,17 @@ const makeService = (
     accountDepositPreValidation: Effect.fn("Gateway.transaction.accountDepositPreValidation")(function* (
       request: Tx.TransactionAccountDepositPreValidationRequest
     ) {
-      return yield* call(E.transaction.accountDepositPreValidation, request)
+      return yield* call(
+        (yield* otherEndpoints("transaction.accountDepositPreValidation")).transaction.accountDepositPreValidation,
+        request
+      )
     })
   }
 
   const streamTransactions = Effect.fn("Gateway.stream.transactions")(function* (
     request: Stream.StreamTransactionsRequest
   ) {
-    return yield* call(E.stream.transactions, request)
+    return yield* call((yield* otherEndpoints("stream.transactions")).stream.transactions, request)
   })
 
   const stream = {
@@ -159,57 +191,57 @@ const makeService = (
       request === null || request === undefined
         ? request
         : { ...request, opt_ins: { non_fungible_include_nfids: true, ...request.opt_ins } }
-    return yield* call(E.state.entityDetails, withDefaults)
+    return yield* call(S.entityDetails, withDefaults)
   })
   const entityMetadataPage = Effect.fn("Gateway.state.entityMetadataPage")(function* (
     request: State.StateEntityMetadataPageRequest
   ) {
-    return yield* call(E.state.entityMetadataPage, request)
+    return yield* call(S.entityMetadataPage, request)
   })
   const entityFungiblesPage = Effect.fn("Gateway.state.entityFungiblesPage")(function* (
     request: State.StateEntityFungiblesPageRequest
   ) {
-    return yield* call(E.state.entityFungiblesPage, request)
+    return yield* call(S.entityFungiblesPage, request)
   })
   const entityFungibleVaultsPage = Effect.fn("Gateway.state.entityFungibleVaultsPage")(function* (
     request: State.StateEntityFungibleResourceVaultsPageRequest
   ) {
-    return yield* call(E.state.entityFungibleVaultsPage, request)
+    return yield* call(S.entityFungibleVaultsPage, request)
   })
   const entityNonFungiblesPage = Effect.fn("Gateway.state.entityNonFungiblesPage")(function* (
     request: State.StateEntityNonFungiblesPageRequest
   ) {
-    return yield* call(E.state.entityNonFungiblesPage, request)
+    return yield* call(S.entityNonFungiblesPage, request)
   })
   const entityNonFungibleVaultsPage = Effect.fn("Gateway.state.entityNonFungibleVaultsPage")(function* (
     request: State.StateEntityNonFungibleResourceVaultsPageRequest
   ) {
-    return yield* call(E.state.entityNonFungibleVaultsPage, request)
+    return yield* call(S.entityNonFungibleVaultsPage, request)
   })
   const entityNonFungibleVaultIdsPage = Effect.fn("Gateway.state.entityNonFungibleVaultIdsPage")(function* (
     request: State.StateEntityNonFungibleIdsPageRequest
   ) {
-    return yield* call(E.state.entityNonFungibleVaultIdsPage, request)
+    return yield* call(S.entityNonFungibleVaultIdsPage, request)
   })
   const nonFungibleIds = Effect.fn("Gateway.state.nonFungibleIds")(function* (
     request: State.StateNonFungibleIdsRequest
   ) {
-    return yield* call(E.state.nonFungibleIds, request)
+    return yield* call(S.nonFungibleIds, request)
   })
   const nonFungibleData = Effect.fn("Gateway.state.nonFungibleData")(function* (
     request: State.StateNonFungibleDataRequest
   ) {
-    return yield* call(E.state.nonFungibleData, request)
+    return yield* call(S.nonFungibleData, request)
   })
   const nonFungibleLocation = Effect.fn("Gateway.state.nonFungibleLocation")(function* (
     request: State.StateNonFungibleLocationRequest
   ) {
-    return yield* call(E.state.nonFungibleLocation, request)
+    return yield* call(S.nonFungibleLocation, request)
   })
   const validatorsList = Effect.fn("Gateway.state.validatorsList")(function* (
     request: State.StateValidatorsListRequest
   ) {
-    return yield* call(E.state.validatorsList, request)
+    return yield* call(S.validatorsList, request)
   })
 
   // --- helpers ----------------------------------------------------------------------------------------------------
@@ -229,7 +261,7 @@ const makeService = (
     return bad < 0
       ? undefined
       : new GatewayDecodeError({
-          path: E.state.entityDetails.path,
+          path: S.entityDetails.path,
           issues: [
             {
               path: `${address}.${collection}.items.${offset + bad}.aggregation_level`,
@@ -370,7 +402,7 @@ const makeService = (
           append(
             more,
             pagesInto(vaults.next_cursor, into, (cursor) =>
-              built(E.state.entityFungibleVaultsPage, {
+              built(S.entityFungibleVaultsPage, {
                 address,
                 resource_address: resource.resource_address,
                 cursor,
@@ -386,7 +418,7 @@ const makeService = (
     const bad = walkResources(
       first,
       (cursor) =>
-        built(E.state.entityFungiblesPage, {
+        built(S.entityFungiblesPage, {
           address,
           cursor,
           aggregation_level: "Vault",
@@ -438,7 +470,7 @@ const makeService = (
           append(
             more,
             pagesInto(vault.next_cursor, ids, (cursor) =>
-              built(E.state.entityNonFungibleVaultIdsPage, {
+              built(S.entityNonFungibleVaultIdsPage, {
                 address,
                 vault_address: vault.vault_address,
                 resource_address: resourceAddress,
@@ -459,7 +491,7 @@ const makeService = (
       laterPages(
         cursor,
         (cursor) =>
-          built(E.state.entityNonFungibleVaultsPage, {
+          built(S.entityNonFungibleVaultsPage, {
             address,
             resource_address: resourceAddress,
             cursor,
@@ -493,7 +525,7 @@ const makeService = (
     const bad = walkResources(
       first,
       (cursor) =>
-        built(E.state.entityNonFungiblesPage, {
+        built(S.entityNonFungiblesPage, {
           address,
           cursor,
           aggregation_level: "Vault",
@@ -542,7 +574,7 @@ const makeService = (
     append(
       pages,
       pagesInto(item.metadata.next_cursor, metadata, (cursor) =>
-        built(E.state.entityMetadataPage, { address, cursor, at_ledger_state: pin })
+        built(S.entityMetadataPage, { address, cursor, at_ledger_state: pin })
       )
     )
     const fungibles = expandFungibles(address, item.fungible_resources, pin, explicitMetadata, pages)
@@ -599,7 +631,7 @@ const makeService = (
     const explicitMetadata = options?.explicitMetadata ?? []
     const includeNfids = options?.nonFungibleIncludeNfids ?? true
     const fetchChunk = (chunkAddresses: ReadonlyArray<string>, atLedgerState: LedgerStateSelector | undefined) =>
-      callBuilt(E.state.entityDetails, {
+      callBuilt(S.entityDetails, {
         addresses: chunkAddresses,
         aggregation_level: "Vault",
         opt_ins: {
@@ -636,8 +668,7 @@ const makeService = (
     ledgerState?: LedgerStateSelector
   ) {
     const { items } = yield* exhaustPages<EntityMetadataItem, GatewayError, never>(
-      (cursor, atLedgerState) =>
-        callBuilt(E.state.entityMetadataPage, { address, ...from(cursor), ...at(atLedgerState) }),
+      (cursor, atLedgerState) => callBuilt(S.entityMetadataPage, { address, ...from(cursor), ...at(atLedgerState) }),
       { cursor: startCursor, atLedgerState: ledgerState }
     )
     return items
@@ -650,7 +681,7 @@ const makeService = (
   ) {
     const { items } = yield* exhaustPages(
       (cursor, atLedgerState) =>
-        Effect.map(callBuilt(E.state.validatorsList, { ...from(cursor), ...at(atLedgerState) }), (r) => ({
+        Effect.map(callBuilt(S.validatorsList, { ...from(cursor), ...at(atLedgerState) }), (r) => ({
           ledger_state: r.ledger_state,
           items: r.validators.items,
           ...(r.validators.next_cursor === undefined ? {} : { next_cursor: r.validators.next_cursor })
@@ -669,7 +700,7 @@ const makeService = (
     const { items } = yield* exhaustPages(
       (cursor, atLedgerState) =>
         Effect.map(
-          callBuilt(E.state.nonFungibleIds, {
+          callBuilt(S.nonFungibleIds, {
             resource_address: resourceAddress,
             ...from(cursor),
             ...at(atLedgerState)
@@ -697,7 +728,7 @@ const makeService = (
       concurrency,
       (c, atLedgerState) =>
         Effect.map(
-          callBuilt(E.state.nonFungibleData, {
+          callBuilt(S.nonFungibleData, {
             resource_address: resourceAddress,
             non_fungible_ids: c,
             ...at(atLedgerState)
@@ -720,7 +751,7 @@ const makeService = (
       concurrency,
       (c, atLedgerState) =>
         Effect.map(
-          callBuilt(E.state.nonFungibleLocation, {
+          callBuilt(S.nonFungibleLocation, {
             resource_address: resourceAddress,
             non_fungible_ids: c,
             ...at(atLedgerState)
@@ -737,7 +768,7 @@ const makeService = (
     entitySchemaPage: Effect.fn("Gateway.state.entitySchemaPage")(function* (
       request: State.StateEntitySchemaPageRequest
     ) {
-      return yield* call(E.state.entitySchemaPage, request)
+      return yield* call(S.entitySchemaPage, request)
     }),
     entityFungiblesPage,
     entityFungibleVaultsPage,
@@ -747,12 +778,12 @@ const makeService = (
     keyValueStoreKeys: Effect.fn("Gateway.state.keyValueStoreKeys")(function* (
       request: State.StateKeyValueStoreKeysRequest
     ) {
-      return yield* call(E.state.keyValueStoreKeys, request)
+      return yield* call(S.keyValueStoreKeys, request)
     }),
     keyValueStoreData: Effect.fn("Gateway.state.keyValueStoreData")(function* (
       request: State.StateKeyValueStoreDataRequest
     ) {
-      return yield* call(E.state.keyValueStoreData, request)
+      return yield* call(S.keyValueStoreData, request)
     }),
     nonFungibleIds,
     nonFungibleData,
@@ -760,33 +791,33 @@ const makeService = (
     packageBlueprintsPage: Effect.fn("Gateway.state.packageBlueprintsPage")(function* (
       request: State.StatePackageBlueprintPageRequest
     ) {
-      return yield* call(E.state.packageBlueprintsPage, request)
+      return yield* call(S.packageBlueprintsPage, request)
     }),
     packageCodesPage: Effect.fn("Gateway.state.packageCodesPage")(function* (
       request: State.StatePackageCodePageRequest
     ) {
-      return yield* call(E.state.packageCodesPage, request)
+      return yield* call(S.packageCodesPage, request)
     }),
     validatorsList,
     accountResourcePreferencesPage: Effect.fn("Gateway.state.accountResourcePreferencesPage")(function* (
       request: State.StateAccountResourcePreferencesPageRequest
     ) {
-      return yield* call(E.state.accountResourcePreferencesPage, request)
+      return yield* call(S.accountResourcePreferencesPage, request)
     }),
     accountAuthorizedDepositorsPage: Effect.fn("Gateway.state.accountAuthorizedDepositorsPage")(function* (
       request: State.StateAccountAuthorizedDepositorsPageRequest
     ) {
-      return yield* call(E.state.accountAuthorizedDepositorsPage, request)
+      return yield* call(S.accountAuthorizedDepositorsPage, request)
     }),
     accountLockerVaultsPage: Effect.fn("Gateway.state.accountLockerVaultsPage")(function* (
       request: State.StateAccountLockerPageVaultsRequest
     ) {
-      return yield* call(E.state.accountLockerVaultsPage, request)
+      return yield* call(S.accountLockerVaultsPage, request)
     }),
     accountLockersTouchedAt: Effect.fn("Gateway.state.accountLockersTouchedAt")(function* (
       request: State.StateAccountLockersTouchedAtRequest
     ) {
-      return yield* call(E.state.accountLockersTouchedAt, request)
+      return yield* call(S.accountLockersTouchedAt, request)
     }),
     getEntityDetailsVaultAggregated,
     getAllEntityMetadata,
@@ -799,7 +830,7 @@ const makeService = (
   const validatorsUptime = Effect.fn("Gateway.statistics.validatorsUptime")(function* (
     request: Statistics.ValidatorsUptimeRequest
   ) {
-    return yield* call(E.statistics.validatorsUptime, request)
+    return yield* call((yield* otherEndpoints("statistics.validatorsUptime")).statistics.validatorsUptime, request)
   })
 
   const statistics = {
@@ -836,22 +867,35 @@ const makeService = (
     resourceHoldersPage: Effect.fn("Gateway.extensions.resourceHoldersPage")(function* (
       request: Ext.ResourceHoldersRequest
     ) {
-      return yield* call(E.extensions.resourceHoldersPage, request)
+      return yield* call(
+        (yield* otherEndpoints("extensions.resourceHoldersPage")).extensions.resourceHoldersPage,
+        request
+      )
     }),
     entitiesByRoleRequirementPage: Effect.fn("Gateway.extensions.entitiesByRoleRequirementPage")(function* (
       request: Ext.EntitiesByRoleRequirementPageRequest
     ) {
-      return yield* call(E.extensions.entitiesByRoleRequirementPage, request)
+      return yield* call(
+        (yield* otherEndpoints("extensions.entitiesByRoleRequirementPage")).extensions.entitiesByRoleRequirementPage,
+        request
+      )
     }),
     entitiesByRoleRequirementLookup: Effect.fn("Gateway.extensions.entitiesByRoleRequirementLookup")(function* (
       request: Ext.EntitiesByRoleRequirementLookupRequest
     ) {
-      return yield* call(E.extensions.entitiesByRoleRequirementLookup, request)
+      return yield* call(
+        (yield* otherEndpoints("extensions.entitiesByRoleRequirementLookup")).extensions
+          .entitiesByRoleRequirementLookup,
+        request
+      )
     }),
     implicitRequirementsLookup: Effect.fn("Gateway.extensions.implicitRequirementsLookup")(function* (
       request: Ext.ImplicitRequirementsLookupRequest
     ) {
-      return yield* call(E.extensions.implicitRequirementsLookup, request)
+      return yield* call(
+        (yield* otherEndpoints("extensions.implicitRequirementsLookup")).extensions.implicitRequirementsLookup,
+        request
+      )
     })
   }
 

@@ -8,6 +8,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { Effect, Fiber, Layer, TestClock } from "effect"
 import { afterEach, vi } from "vitest"
 import { Gateway } from "../../src/gateway/index.js"
+import { otherEndpoints } from "../../src/gateway/Gateway.js"
 import type { GatewayConfig } from "../../src/gateway/index.js"
 import { BasePath, testConfig } from "./support.js"
 
@@ -37,7 +38,9 @@ const overFetch = <A, E>(
   config: Partial<GatewayConfig> = {},
   init?: RequestInit
 ) =>
-  Effect.flatMap(Gateway, use).pipe(
+  // The non-state groups' endpoints loaded first, so that a call is sent at once (the first call of one of them
+  // otherwise waits for their module, Gateway.ts otherEndpoints).
+  Effect.zipRight(otherEndpoints("warm-up"), Effect.flatMap(Gateway, use)).pipe(
     Effect.provide(
       Gateway.layerFetch({ ...testConfig, ...config }).pipe(
         Layer.provide(

@@ -58,8 +58,7 @@ export const BrowserPlatform = Layer.mergeAll(BrowserKeyValueStore.layerLocalSto
 export const loadGatewayInStages = () =>
   importInStages(
     [
-      () => import("../../gateway/schemas/state").then((m) => m.FungibleResourcesCollectionItem),
-      () => import("../../gateway/schemas/transaction").then((m) => m.TransactionReceipt)
+      () => import("../../gateway/schemas/state").then((m) => m.FungibleResourcesCollectionItem)
     ],
     () => import("../../gateway/Gateway")
   )
