@@ -10,7 +10,7 @@ import {
   SwapRegistrationResponse,
   TransactionsResponse
 } from "./api"
-import { ApiHttp, type FetchError, fetchJson, joinKey, parseJson, statusError } from "./http"
+import { ApiHttp, type FetchError, fetchJson, joinKey, jsonBody } from "./http"
 
 /** The API answered, but not with the shape we expect. */
 export class ExchangeDecodeError extends Schema.TaggedError<ExchangeDecodeError>()("ExchangeDecodeError", {
@@ -106,8 +106,7 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
       const url = joinKey(segments(path))
       return Effect.gen(function* () {
         const answer = yield* http.send({ method: "POST", url, body: JSON.stringify(payload) })
-        if (answer.status < 200 || answer.status > 299) return yield* statusError(url, answer)
-        return yield* decode(path, schema)(yield* parseJson(url, answer))
+        return yield* decode(path, schema)(yield* jsonBody(url, answer))
       }) as Effect.Effect<A, ExchangeError>
     }
 

@@ -68,20 +68,15 @@ export interface ApiHttpShape {
   readonly send: (request: ApiRequest) => Effect.Effect<ApiAnswer, FetchTransportError>
 }
 
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
 /** `send` over a WHATWG `fetch`: aborted when the caller is interrupted. */
 const sendWith =
   (fetch: () => typeof globalThis.fetch) =>
   (request: ApiRequest): Effect.Effect<ApiAnswer, FetchTransportError> =>
     Effect.async<ApiAnswer, FetchTransportError>((resume, signal) => {
       const failed = (error: unknown) =>
-        resume(
-          Effect.fail(
-            new FetchTransportError({
-              url: request.url,
-              reason: error instanceof Error ? error.message : String(error)
-            })
-          )
-        )
+        resume(Effect.fail(new FetchTransportError({ url: request.url, reason: reasonOf(error) })))
       let sent: Promise<Response>
       try {
         sent = fetch()(request.url, {
@@ -117,21 +112,24 @@ export class ApiHttp extends Context.Tag("hswap/ApiHttp")<ApiHttp, ApiHttpShape>
     Layer.succeed(ApiHttp, { send: sendWith(() => fetch) })
 }
 
-/** A non-2xx answer as FetchStatusError (its body cut at 2,000 characters). */
-export const statusError = (url: string, answer: ApiAnswer) =>
-  new FetchStatusError({
-    url,
-    status: answer.status,
-    statusText: defaultStatusText(answer.status),
-    body: answer.text.slice(0, 2000)
-  })
-
-/** A 2xx answer's body as JSON, or FetchJsonError. */
-export const parseJson = (url: string, answer: ApiAnswer): Effect.Effect<unknown, FetchJsonError> =>
-  Effect.try({
-    try: (): unknown => JSON.parse(answer.text),
-    catch: (error) => new FetchJsonError({ url, reason: error instanceof Error ? error.message : String(error) })
-  })
+/**
+ * An answer's body as JSON: a non-2xx answer is a FetchStatusError (its body cut at 2,000 characters), a body that is
+ * not JSON a FetchJsonError.
+ */
+export const jsonBody = (url: string, answer: ApiAnswer): Effect.Effect<unknown, FetchStatusError | FetchJsonError> =>
+  answer.status < 200 || answer.status > 299
+    ? Effect.fail(
+        new FetchStatusError({
+          url,
+          status: answer.status,
+          statusText: defaultStatusText(answer.status),
+          body: answer.text.slice(0, 2000)
+        })
+      )
+    : Effect.try({
+        try: (): unknown => JSON.parse(answer.text),
+        catch: (error) => new FetchJsonError({ url, reason: reasonOf(error) })
+      })
 
 /**
  * The generic data fetch (toolkit spec §7/§8): GET to the URL joined from the key segments, credentials included,
@@ -145,8 +143,7 @@ export const fetchJson = Effect.fn("fetchJson")(function* (
   const http = yield* ApiHttp
   const answer = yield* http.send({ method: "GET", url })
   if (options.returnNullOn401 === true && answer.status === 401) return null
-  if (answer.status < 200 || answer.status > 299) return yield* statusError(url, answer)
-  return yield* parseJson(url, answer)
+  return yield* jsonBody(url, answer)
 })
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {

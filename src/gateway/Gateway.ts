@@ -4,7 +4,7 @@ import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
 import { StateEndpoints } from "./endpointsState.js"
 import type { GatewayError, UnknownNetworkError } from "./errors.js"
-import { GatewayDecodeError, GatewayTransportError } from "./errors.js"
+import { clientNotLoaded, GatewayDecodeError, type GatewayTransportError } from "./errors.js"
 import type { Built, GatewayCall, GatewayCallAll } from "./http.js"
 import { built, makeGatewayCall } from "./http.js"
 import { fetchTransport, type Transport } from "./transport.js"
@@ -93,8 +93,7 @@ export const otherEndpoints = (
             otherModule = undefined
             throw error
           })),
-        catch: (cause) =>
-          new GatewayTransportError({ path: method, reason: "the Gateway client could not be loaded", cause })
+        catch: (cause) => clientNotLoaded(method, cause)
       }).pipe(Effect.map((module) => (otherLoaded = module.OtherEndpoints)))
 
 const makeService = (
@@ -940,19 +939,20 @@ export const makeGatewayOver = (
   })
 
 /**
- * A Gateway client that sends with `globalThis.fetch` itself (looked up per client, not bound at load: a test or a
- * polyfill may replace it later), with no fiber per request and nothing of `@effect/platform`: the app's.
+ * A Gateway client that sends with `fetch` itself, with no fiber per request and nothing of `@effect/platform` (the
+ * app's; `platform.ts` makeGatewayFetch gives it `FetchHttpClient`'s tags). Without a `fetch`, `globalThis.fetch`,
+ * looked up per request, not bound at load: a test or a polyfill may replace it later.
  */
 export const makeGatewayWithFetch = (
   config: GatewayConfig,
-  init: RequestInit = {}
+  options: { readonly fetch?: typeof globalThis.fetch | undefined; readonly init?: RequestInit | undefined } = {}
 ): Effect.Effect<GatewayService, UnknownNetworkError> =>
   makeGatewayOver(config, (resolved) =>
     fetchTransport({
       basePath: resolved.basePath,
       headers: resolved.headers,
-      fetch: (input: RequestInfo | URL, request?: RequestInit) => globalThis.fetch(input, request),
-      init
+      fetch: options.fetch ?? ((input: RequestInfo | URL, request?: RequestInit) => globalThis.fetch(input, request)),
+      init: options.init ?? {}
     })
   )
 

@@ -103,6 +103,10 @@ export class GatewayTransportError extends Schema.TaggedError<GatewayTransportEr
   }
 }
 
+/** A part of the client that is loaded on first use (its module, a group's endpoints) could not be, for `path`. */
+export const clientNotLoaded = (path: string, cause: unknown) =>
+  new GatewayTransportError({ path, reason: "the Gateway client could not be loaded", cause })
+
 /** No answer within the configured per-request timeout. */
 export class GatewayTimeoutError extends Schema.TaggedError<GatewayTimeoutError>()("GatewayTimeoutError", {
   path: Schema.String,

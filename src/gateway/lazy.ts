@@ -12,7 +12,7 @@
 import { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { type GatewayConfig, resolveGatewayConfig } from "./config.js"
-import { GatewayTransportError, type UnknownNetworkError } from "./errors.js"
+import { clientNotLoaded, type GatewayTransportError, type UnknownNetworkError } from "./errors.js"
 import type { GatewayService } from "./Gateway.js"
 import { Gateway } from "./tag.js"
 
@@ -29,10 +29,7 @@ export const loadGatewayPlatformModule = (): Promise<GatewayPlatformModule> => i
 const loadFor =
   <M>(load: () => Promise<M>) =>
   (path: string): Effect.Effect<M, GatewayTransportError> =>
-    Effect.tryPromise({
-      try: load,
-      catch: (cause) => new GatewayTransportError({ path, reason: "the Gateway client could not be loaded", cause })
-    })
+    Effect.tryPromise({ try: load, catch: (cause) => clientNotLoaded(path, cause) })
 
 type Kind<K extends keyof GatewayService> = K extends "config"
   ? "config"

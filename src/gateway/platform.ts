@@ -7,9 +7,8 @@ import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Effect, Option } from "effect"
 import type { GatewayConfig } from "./config.js"
 import type { UnknownNetworkError } from "./errors.js"
-import { type GatewayService, makeGatewayOver } from "./Gateway.js"
+import { type GatewayService, makeGatewayOver, makeGatewayWithFetch } from "./Gateway.js"
 import { httpClientTransport } from "./httpClientTransport.js"
-import { fetchTransport } from "./transport.js"
 
 /** Builds a Gateway client over whatever `HttpClient` is provided (middleware, a test double). */
 export const makeGateway = (
@@ -30,16 +29,8 @@ export const makeGatewayFetch = (config: GatewayConfig): Effect.Effect<GatewaySe
   Effect.gen(function* () {
     const fetch = yield* Effect.serviceOption(FetchHttpClient.Fetch)
     const init = yield* Effect.serviceOption(FetchHttpClient.RequestInit)
-    return yield* makeGatewayOver(config, (resolved) =>
-      fetchTransport({
-        basePath: resolved.basePath,
-        headers: resolved.headers,
-        // Looked up per client, not bound at load: a test or a polyfill may replace globalThis.fetch later.
-        fetch: Option.getOrElse(
-          fetch,
-          () => (input: RequestInfo | URL, request?: RequestInit) => globalThis.fetch(input, request)
-        ),
-        init: Option.getOrElse(init, () => ({}))
-      })
-    )
+    return yield* makeGatewayWithFetch(config, {
+      fetch: Option.getOrUndefined(fetch),
+      init: Option.getOrUndefined(init)
+    })
   })

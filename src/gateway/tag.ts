@@ -25,8 +25,7 @@ export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayServic
     Layer.effect(Gateway, Gateway.make(config))
   /**
    * The client over `fetch` itself, with no fiber per request (the cheapest per request; see `makeGatewayFetch` in
-   * `platform.ts`). Uses
-   * `FetchHttpClient.Fetch` / `FetchHttpClient.RequestInit` when the context provides them.
+   * `platform.ts`). Uses `FetchHttpClient.Fetch` / `FetchHttpClient.RequestInit` when the context provides them.
    */
   static readonly makeFetch = (config: GatewayConfig): Effect.Effect<GatewayService, UnknownNetworkError> =>
     Effect.flatMap(
