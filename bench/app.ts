@@ -26,7 +26,8 @@
  *
  * Flags: `--quick` (15 s idle window), `--loads N` (paint loads per page, default 7), `--idle-seconds N`, `--trace`
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
- * what they are made of; see app-trace.ts).
+ * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and lists every JS file one load of
+ * `/` requests in its first 10 s, with its request time and gzip size, against the anchor's fetched total).
  */
 import react from "@vitejs/plugin-react"
 import { chromium, type Browser, type BrowserContext } from "playwright-core"
@@ -49,6 +50,7 @@ const argValue = (name: string): string | undefined => {
 }
 const QUICK = process.argv.includes("--quick")
 const TRACE = process.argv.includes("--trace")
+const FETCHED = process.argv.includes("--fetched")
 const LOADS = Math.max(1, Number(argValue("--loads") ?? (TRACE ? 2 : 7)))
 const IDLE_S = Math.max(1, Number(argValue("--idle-seconds") ?? (QUICK ? 15 : 60)))
 const CPU_SLOWDOWN = 4
@@ -301,6 +303,28 @@ const launchChromium = async () => {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
   cleanups.push(() => browser.close())
   return browser
+}
+
+/** `--fetched`: ours alone from the plain static server, one load without slowdown: each JS file it fetched in the window. */
+const fetchedMain = async (tmp: string) => {
+  const out = join(tmp, "ours")
+  await buildOurs(out)
+  const { plain } = await startOurs(tmp, out)
+  const browser = await launchChromium()
+  await paintOnce(browser, `${plain.url}/`, 1)
+  const paint = await paintOnce(browser, `${plain.url}/`, 1)
+  const seen = new Set<string>()
+  let total = zero
+  for (const s of paint.scripts) {
+    if (!s.path.startsWith("/assets/") || seen.has(s.path)) continue
+    seen.add(s.path)
+    const size = sizeOf(join(out, s.path.slice(1)))
+    total = add(total, size)
+    console.log(`  ${lpad((s.at / 1000).toFixed(2), 6)} s  ${lpad(kB(size.gzip), 9)}  ${s.path.replace(/^\/assets\//, "")}`)
+  }
+  console.log(
+    `JS fetched by / in its first ${WINDOW_MS / 1000} s: ${seen.size} files, ${kB(total.gzip)} gzip (${kB(total.raw)} raw); the anchor's was 232.0 kB at the end of session 9`
+  )
 }
 
 /** `--trace`: ours alone, built with source maps, from the plain static server; see app-trace.ts. */
@@ -622,6 +646,7 @@ const main = async () => {
   const tmp = mkdtempSync(join(tmpdir(), "hswap-bench-app-"))
   cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }))
   if (TRACE) return traceMain(tmp)
+  if (FETCHED) return fetchedMain(tmp)
   const oursOut = join(tmp, "ours")
   const anchorOut = join(tmp, "anchor")
 
@@ -710,7 +735,7 @@ const main = async () => {
     `  the same with the anchor's files through our minifier too (terser, vite.config.ts TERSER_OPTIONS): ${kB(oursFetched.size.gzip)} / ${kB(anchorTersed)} = ${pct(oursFetched.size.gzip / anchorTersed)} (for information)`
   )
   console.log(
-    `  fetched by ours in ${WINDOW_MS / 1000} s: ${[...new Set((warm[1]?.scripts ?? []).map((x) => `${x.path.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.js$/, "")}@${(x.at / 1000).toFixed(1)}s`))].join(", ")}`
+    `  fetched by ours in ${WINDOW_MS / 1000} s: ${[...new Set((warm[1]?.scripts ?? []).map((x) => `${x.path.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.js$/, "")}@${(x.at / 1000).toFixed(1)}s ${kB(sizeOf(join(oursOut, x.path.slice(1))).gzip)}`))].join(", ")}`
   )
   for (const [name, b] of [
     ["ours", ours],

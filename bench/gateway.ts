@@ -294,6 +294,8 @@ const instructionsWorker = async () => {
   const accounts = Number(argValue("--accounts") ?? 200)
   const warm = Number(argValue("--warm") ?? 3)
   const runs = Number(argValue("--runs") ?? 2)
+  const start = argValue("--start")
+  const max = argValue("--max")
   const child = fork(fileURLToPath(import.meta.url), ["--serve", "--keep-alive", "600000"], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     execArgv: ["--import", "tsx"]
@@ -308,7 +310,14 @@ const instructionsWorker = async () => {
         ? sdk.state.getEntityDetailsVaultAggregated(addresses)
         : Effect.runPromise(
             Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(addresses)).pipe(
-              Effect.provide(Gateway.layerFetch({ basePath, applicationName: "hswap-bench" }))
+              Effect.provide(
+                Gateway.layerFetch({
+                  basePath,
+                  applicationName: "hswap-bench",
+                  ...(start === undefined ? {} : { concurrency: Number(start) }),
+                  ...(max === undefined ? {} : { maxConcurrency: Number(max) })
+                })
+              )
             )
           )
     for (let i = 0; i < warm; i++) await load()
@@ -355,7 +364,11 @@ const instructions = async () => {
           fileURLToPath(import.meta.url),
           "--instructions-worker",
           which,
-          ...["--accounts", String(accounts), "--runs", String(runs), "--warm", String(warm)]
+          ...["--accounts", String(accounts), "--runs", String(runs), "--warm", String(warm)],
+          ...["--start", "--max"].flatMap((flag) => {
+            const value = argValue(flag)
+            return which === "ours" && value !== undefined ? [flag, value] : []
+          })
         ]
         const proc = spawn("valgrind", args, { stdio: ["ignore", "pipe", "pipe"] })
         let out = ""
