@@ -55,6 +55,13 @@ export interface ApiRequest {
   readonly method: "GET" | "POST"
   readonly url: string
   readonly body?: string
+  /** Headers besides `accept` and `content-type` (which a same-named one here replaces). */
+  readonly headers?: Readonly<Record<string, string>>
+  /**
+   * Whether cookies go with it: "include" (the default: the product API's session) or "omit" (another origin's API
+   * that answers `access-control-allow-origin: *`, which a browser refuses with credentials, such as the Gateway).
+   */
+  readonly credentials?: "include" | "omit"
 }
 
 /** An answer of any status, with its body as text. */
@@ -64,8 +71,18 @@ export interface ApiAnswer {
 }
 
 export interface ApiHttpShape {
-  /** Sends `request` with credentials included, asking for JSON; fails only when no answer came. */
+  /** Sends `request` (credentials included unless it says otherwise), asking for JSON; fails only when no answer came. */
   readonly send: (request: ApiRequest) => Effect.Effect<ApiAnswer, FetchTransportError>
+}
+
+/** `accept` (and `content-type` for a body), then the request's own headers, each name once (lower-cased). */
+export const requestHeaders = (request: ApiRequest): Record<string, string> => {
+  const headers: Record<string, string> =
+    request.body === undefined
+      ? { accept: "application/json" }
+      : { accept: "application/json", "content-type": "application/json" }
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value
+  return headers
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -81,11 +98,8 @@ const sendWith =
       try {
         sent = fetch()(request.url, {
           method: request.method,
-          credentials: "include",
-          headers:
-            request.body === undefined
-              ? { accept: "application/json" }
-              : { accept: "application/json", "content-type": "application/json" },
+          credentials: request.credentials ?? "include",
+          headers: requestHeaders(request),
           ...(request.body === undefined ? {} : { body: request.body }),
           signal
         })

@@ -208,6 +208,12 @@ export const makeLazyWalletRequest = <R = never>(
         ),
         Stream.changes
       )
+    /** Waits, loading nothing, until something needs the real service (it is loading or loaded). */
+    const whenNeeded: Effect.Effect<void> = loaded.changes.pipe(
+      Stream.filter((current) => current._tag !== "Idle"),
+      Stream.runHead,
+      Effect.asVoid
+    )
     /** The real service's value once it is there or loading; `idle` while nothing needs it. */
     const read = <A>(pick: (api: WalletRequestApi) => Effect.Effect<A>, idle: A): Effect.Effect<A> =>
       Effect.flatMap(SubscriptionRef.get(loaded), (current) =>
@@ -245,7 +251,12 @@ export const makeLazyWalletRequest = <R = never>(
         Effect.flatMap((wr) => wr.openPopup),
         Effect.catchTag("FailedToSendDappRequest", (e) => Effect.as(Effect.logWarning("toolkit: QR code popup", e), false))
       ),
-      dAppName: gateway.dAppName(config.dAppDefinitionAddress).pipe(Effect.orElseSucceed(() => "Unnamed dApp")),
+      // Read once the toolkit is needed (loading or loaded), without loading it: the name is the connect popover's
+      // title, and reading it earlier would load the Gateway client on every first visit for nothing shown.
+      dAppName: Effect.zipRight(
+        whenNeeded,
+        gateway.dAppName(config.dAppDefinitionAddress).pipe(Effect.orElseSucceed(() => "Unnamed dApp"))
+      ),
       getWalletData: read((wr) => wr.getWalletData, emptyWalletData),
       getRequestItems: read((wr) => wr.getRequestItems, [] as ReadonlyArray<RequestItem>),
       getButtonStatus: read((wr) => wr.getButtonStatus, "default" as ButtonStatus),

@@ -10,9 +10,10 @@ import { makeWalletSession, SELECTED_ACCOUNT_KEY } from "../../src/app/services/
 import { makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator"
 import { Ledger } from "../../src/devnet/ledger/Ledger"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { apiHttpFromHttpClient } from "../../src/exchange/apiHttpClient"
 import { Gateway } from "../../src/gateway/index"
 import { emptyWalletData, type WalletData } from "../../src/toolkit/index"
-import { testConfig } from "./harness"
+import { captureLogs, type LogLine, messagesAt, testConfig } from "./harness"
 
 const [alice, bob] = DevnetAddresses.users
 const account = (address: string, label: string) => ({ address, label, appearanceId: 0 })
@@ -32,11 +33,14 @@ const DevnetGateway = Layer.unwrapEffect(
         return HttpClientResponse.fromWeb(request, Response.json(res.json, { status: res.status }))
       }).pipe(Effect.provide(ledger))
     )
-    return Layer.merge(
+    const client = Layer.succeed(HttpClient.HttpClient, http)
+    return Layer.mergeAll(
       Gateway.layer({ basePath: "http://devnet.invalid/gateway", applicationName: "test" }).pipe(
-        Layer.provide(Layer.succeed(HttpClient.HttpClient, http)),
+        Layer.provide(client),
         Layer.orDie
       ),
+      // The startup read of the fund account sends with ApiHttp (fundAccountRead.ts), over the same emulator.
+      apiHttpFromHttpClient.pipe(Layer.provide(client)),
       Layer.succeed(GatewayCalls, calls)
     )
   })
@@ -44,12 +48,38 @@ const DevnetGateway = Layer.unwrapEffect(
 
 class GatewayCalls extends Context.Tag("test/GatewayCalls")<GatewayCalls, Array<string>>() {}
 
-const env = Layer.mergeAll(DevnetGateway, Toaster.Default, AppConfig.layer(testConfig()), KeyValueStore.layerMemory)
+const env = Layer.mergeAll(
+  DevnetGateway,
+  Toaster.Default,
+  AppConfig.layer(
+    // Absolute, as in Node a request needs a host; the fake HTTP client answers any host from the emulator.
+    testConfig({ VITE_GATEWAY_URL: "http://devnet.invalid/gateway" })
+  ),
+  KeyValueStore.layerMemory
+)
 
 const latest = <A>(s: Stream.Stream<A>) =>
   Effect.flatMap(Stream.runHead(s), (o) => Effect.succeed(Option.getOrThrow(o)))
 
 describe("WalletSession (live, over the devnet gateway)", () => {
+  it.scoped("reads the fund account once at startup, only logs it, and does not load the Gateway client for it", () =>
+    Effect.gen(function* () {
+      const lines: Array<LogLine> = []
+      const calls = yield* GatewayCalls
+      yield* makeWalletSession(Stream.never).pipe(Effect.provide(captureLogs(lines)))
+      yield* TestClock.adjust("1 millis")
+      const logged = lines.filter((l) => l.message === "fund account balances")
+      expect(logged).toHaveLength(1)
+      const amounts = logged[0]?.details[0] as Readonly<Record<string, string>>
+      expect(Number(amounts[DevnetAddresses.resources.XRD])).toBeGreaterThan(0)
+      expect(messagesAt(lines, "ERROR")).toEqual([])
+      // One request, and not through the Gateway client: its reads would have counted a second path or more.
+      expect(calls).toEqual(["/state/entity/details"])
+      yield* TestClock.adjust("1 minute")
+      expect(calls).toEqual(["/state/entity/details"])
+    }).pipe(Effect.provide(env))
+  )
+
   it.scoped("selects the first shared account, toasts, and reads its balances and GKS badge", () =>
     Effect.gen(function* () {
       const data = yield* SubscriptionRef.make<WalletData>(emptyWalletData)

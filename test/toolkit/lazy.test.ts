@@ -1,6 +1,6 @@
 import { FetchHttpClient, HttpClient, HttpClientResponse, KeyValueStore } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Either, Layer, Option, Stream, TestClock } from "effect"
+import { Context, Deferred, Effect, Either, Fiber, Layer, Option, Stream, TestClock } from "effect"
 import { emptyWalletData, storageKey } from "../../src/toolkit/config.js"
 import { Environment } from "../../src/toolkit/environment.js"
 import { ToolkitGateway } from "../../src/toolkit/gateway.js"
@@ -106,12 +106,18 @@ describe("the lazy WalletRequest", () => {
       expect(yield* Stream.runHead(wr.buttonStatus)).toEqual(Option.some("default"))
       expect(Option.getOrThrow(yield* Stream.runHead(wr.extensionStatus)).isExtensionAvailable).toBe(false)
       expect(yield* wr.getWalletData).toEqual(emptyWalletData)
-      expect(yield* wr.dAppName).toBe("hSwap")
-      expect(dAppNames).toContain(dAppDefinitionAddress)
+      // The dApp's name (the connect popover's title) waits until something needs the toolkit: no Gateway read yet.
+      const namesBefore = dAppNames.length
+      const name = yield* Effect.fork(wr.dAppName)
+      yield* TestClock.adjust("1 minute")
+      expect(name.unsafePoll()).toBeNull()
+      expect(dAppNames).toHaveLength(namesBefore)
       expect(wr.config.dAppDefinitionAddress).toBe(dAppDefinitionAddress)
       expect(calls.count).toBe(0)
       // The pointer on the button: loaded in the background; reads wait for it once it is on its way.
       yield* wr.prepare
+      expect(yield* Fiber.join(name)).toBe("hSwap")
+      expect(dAppNames).toContain(dAppDefinitionAddress)
       yield* loaded
       expect(yield* wr.getRequestItems).toEqual([])
       // The extension probe's 200 ms pass (as in toolkit.test.ts); without a DOM the real toolkit has no transport.

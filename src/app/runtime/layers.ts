@@ -1,6 +1,7 @@
 import { BrowserKeyValueStore } from "@effect/platform-browser"
 import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
+import { APPLICATION_VERSION, gatewayConfigOf } from "../config/gateway"
 import { ExchangeApi, ExchangeApiConfig } from "../../exchange/ExchangeApi"
 import { ApiHttp } from "../../exchange/http"
 import { lazyTradingRoutes } from "../features/aggregator/lazyRoutes"
@@ -15,8 +16,8 @@ import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
 import { importInStages } from "./inStages"
 import { withSlicedScheduler } from "./scheduler"
-import type { GatewayConfig } from "../../gateway/config"
 import type { UnknownNetworkError } from "../../gateway/errors"
+import type { GatewayConfig } from "../../gateway/config"
 import { lazyGatewayWithFetch } from "../../gateway/lazy"
 import type { Gateway } from "../../gateway/tag"
 import { ToolkitGateway } from "../../toolkit/gateway"
@@ -63,17 +64,7 @@ export const loadGatewayInStages = () =>
     () => import("../../gateway/Gateway")
   )
 
-/** Spec §7: the toolkit and the Gateway client are configured with the application name and version 1.0.0. */
-export const APPLICATION_VERSION = "1.0.0"
-
-/** The Gateway client's configuration for the app's network (spec §7: the app's name, version 1.0.0). */
-export const gatewayConfigOf = (config: AppConfigShape): GatewayConfig => ({
-  networkId: config.networkId,
-  basePath: config.gatewayUrl,
-  applicationName: config.brand.name,
-  applicationVersion: APPLICATION_VERSION,
-  applicationDappDefinitionAddress: config.dAppDefinitionAddress
-})
+export { APPLICATION_VERSION, gatewayConfigOf } from "../config/gateway"
 
 /**
  * The Gateway client and the wallet-connector toolkit for the configured network. Both load their implementation on

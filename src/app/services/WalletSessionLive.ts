@@ -1,12 +1,12 @@
 import { KeyValueStore } from "@effect/platform"
 import { Clock, Duration, Effect, Fiber, FiberMap, Layer, Option, Stream, SubscriptionRef } from "effect"
-import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
 import { shortenAddressToast } from "../../exchange/format"
 import { Gateway } from "../../gateway/tag"
 import { accountChangedToast } from "../../toolkit/connectButtonState"
 import type { WalletData } from "../../toolkit/schemas"
 import { WalletRequest } from "../../toolkit/walletRequestTag"
 import { AppConfig } from "../config/AppConfig"
+import { readFundAccountBalances, sumVaults } from "./fundAccountRead"
 import { Toaster } from "./Toaster"
 import { type Balances, type BalanceBadge, emptySession, type SessionState, WalletSession } from "./WalletSession"
 
@@ -17,26 +17,6 @@ export const SELECTED_ACCOUNT_KEY = "hswap:selectedAccount"
 export const BALANCE_COOLDOWN = Duration.seconds(15)
 export const WALLET_CONNECTED_DURATION = Duration.seconds(5)
 export const WALLET_DISCONNECTED_DURATION = Duration.seconds(3)
-
-/** Sums the vault amounts of each fungible resource, exactly. */
-const sumVaults = (
-  items: ReadonlyArray<{
-    readonly resource_address: string
-    readonly vaults: { readonly items: ReadonlyArray<{ readonly amount: string }> }
-  }>
-) => {
-  const out: Record<string, string> = {}
-  for (const item of items) {
-    let total = ZERO
-    for (const v of item.vaults.items)
-      total = addDecimal(
-        total,
-        Option.getOrElse(parseLooseDecimal(v.amount), () => ZERO)
-      )
-    out[item.resource_address] = decimalToString(total)
-  }
-  return out
-}
 
 /**
  * The live WalletSession over a stream of wallet data: accounts (the first one selected when none is chosen), the
@@ -140,9 +120,18 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
       Effect.forkScoped
     )
 
-    // Once at startup, the fund account's balances are read and only logged (spec §7).
-    yield* fetchBalances(config.fundAccount).pipe(
-      Effect.tap((amounts) => Effect.logInfo("fund account balances", amounts)),
+    // Once at startup, the fund account's balances are read and only logged (spec §7), without the Gateway client
+    // (fundAccountRead.ts).
+    yield* readFundAccountBalances(config, config.fundAccount).pipe(
+      Effect.matchEffect({
+        onSuccess: (read) =>
+          Effect.logInfo(
+            "fund account balances",
+            read.amounts,
+            ...(read.firstPageOnly ? [`the first page only, of ${read.totalCount ?? "more"} resources`] : [])
+          ),
+        onFailure: (e) => Effect.logError("Error fetching the fund account's balances", e)
+      }),
       Effect.forkScoped
     )
 

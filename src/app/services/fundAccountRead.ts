@@ -1,0 +1,157 @@
+/**
+ * Spec §7: "Once at startup the same call is made for the fund account and only logged": the Gateway's
+ * `/state/entity/details` with vault-aggregated fungible resources, the call the balance badge makes.
+ *
+ * The balance badge reads through the Gateway client (`gateway/`), which decodes the whole documented answer and
+ * reads every follow-up page. This read is logged and nothing else, and it is made by every first visit, so it sends
+ * the same request (path, body and the client's RDX headers) with `fetch` itself (`ApiHttp`, without credentials, as
+ * the client sends) and decodes only what it logs: the fungible resources of the first page and their vault amounts.
+ * The client, its Schemas and its decoder (about 12 kB gzip and most of the main-thread work of the first seconds)
+ * then load only when something needs them: a connected wallet's balances, the toolkit, a page that reads the ledger.
+ * Pages after the first are not read; the log says when there are more.
+ *
+ * Failures are the Gateway client's errors (`gateway/errors.ts`), so the log reads as the client's would.
+ */
+import { Duration, Effect, Option, ParseResult, Schema } from "effect"
+import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
+import { ApiHttp } from "../../exchange/http"
+import { resolveGatewayConfig } from "../../gateway/config"
+import {
+  ErrorResponse,
+  GatewayDecodeError,
+  type GatewayError,
+  GatewayResponseError,
+  GatewayTimeoutError,
+  GatewayTransportError,
+  type UnknownNetworkError
+} from "../../gateway/errors"
+import { opt } from "../../gateway/schemas/common"
+import type { AppConfigShape } from "../config/AppConfig"
+import { gatewayConfigOf } from "../config/gateway"
+
+const PATH = "/state/entity/details"
+
+/** What the read uses of an entity-details answer; any other field is left as it came (not read). */
+const FungibleVaults = Schema.Struct({
+  resource_address: Schema.String,
+  vaults: Schema.Struct({ items: Schema.Array(Schema.Struct({ amount: Schema.String })) })
+})
+const FundAccountDetails = Schema.Struct({
+  items: Schema.Array(
+    Schema.Struct({
+      address: Schema.String,
+      fungible_resources: opt(
+        Schema.Struct({
+          total_count: opt(Schema.Number),
+          next_cursor: opt(Schema.String),
+          items: Schema.Array(FungibleVaults)
+        })
+      )
+    })
+  )
+})
+const decodeDetails = Schema.decodeUnknownEither(FundAccountDetails)
+const decodeErrorResponse = Schema.decodeUnknownOption(ErrorResponse)
+
+/** Sums the vault amounts of each fungible resource, exactly (a malformed amount counts as 0). */
+export const sumVaults = (
+  items: ReadonlyArray<{
+    readonly resource_address: string
+    readonly vaults: { readonly items: ReadonlyArray<{ readonly amount: string }> }
+  }>
+): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const item of items) {
+    let total = ZERO
+    for (const v of item.vaults.items)
+      total = addDecimal(
+        total,
+        Option.getOrElse(parseLooseDecimal(v.amount), () => ZERO)
+      )
+    out[item.resource_address] = decimalToString(total)
+  }
+  return out
+}
+
+/** The fund account's balances as logged: one amount per fungible resource, and whether more pages were left. */
+export interface FundAccountBalances {
+  readonly amounts: Readonly<Record<string, string>>
+  /** The resources the account holds in all, when the Gateway said so. */
+  readonly totalCount: number | undefined
+  /** True when the Gateway had more pages of resources, which this read does not fetch. */
+  readonly firstPageOnly: boolean
+}
+
+const parse = (text: string): Option.Option<unknown> => {
+  try {
+    return Option.some(JSON.parse(text) as unknown)
+  } catch {
+    return Option.none()
+  }
+}
+
+/**
+ * One `/state/entity/details` request for `address` with the body the Gateway client sends for vault-aggregated
+ * details (no ledger-state pin, the client's default opt-ins), with the client's headers and per-request timeout.
+ */
+export const readFundAccountBalances = (
+  config: AppConfigShape,
+  address: string
+): Effect.Effect<FundAccountBalances, GatewayError | UnknownNetworkError, ApiHttp> =>
+  Effect.gen(function* () {
+    const gateway = yield* resolveGatewayConfig(gatewayConfigOf(config))
+    const http = yield* ApiHttp
+    const body = JSON.stringify({
+      addresses: [address],
+      aggregation_level: "Vault",
+      opt_ins: {
+        ancestor_identities: false,
+        component_royalty_vault_balance: false,
+        package_royalty_vault_balance: false,
+        non_fungible_include_nfids: true,
+        explicit_metadata: [],
+        dapp_two_way_links: false,
+        native_resource_details: false
+      }
+    })
+    const answer = yield* http
+      .send({ method: "POST", url: gateway.basePath + PATH, body, headers: gateway.headers, credentials: "omit" })
+      .pipe(
+        Effect.mapError((e) => new GatewayTransportError({ path: PATH, reason: e.reason, cause: e })),
+        Effect.timeoutFail({
+          duration: gateway.timeout,
+          onTimeout: () => new GatewayTimeoutError({ path: PATH, timeoutMillis: Duration.toMillis(gateway.timeout) })
+        })
+      )
+    const json = parse(answer.text)
+    if (answer.status < 200 || answer.status > 299) {
+      const errorResponse = Option.flatMap(json, decodeErrorResponse)
+      return yield* new GatewayResponseError({
+        path: PATH,
+        status: answer.status,
+        body: answer.text,
+        ...(Option.isSome(errorResponse) ? { errorResponse: errorResponse.value } : {})
+      })
+    }
+    if (Option.isNone(json))
+      return yield* new GatewayDecodeError({
+        path: PATH,
+        issues: [{ path: "", message: `body is not valid JSON (${answer.text.length} bytes)` }]
+      })
+    const decoded = decodeDetails(json.value)
+    if (decoded._tag === "Left")
+      return yield* new GatewayDecodeError({
+        path: PATH,
+        issues: ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((issue) => ({
+          path: issue.path.map(String).join("."),
+          message: issue.message
+        }))
+      })
+    const entity = decoded.right.items.find((item) => item.address === address)
+    const fungibles = entity?.fungible_resources
+    return {
+      amounts: sumVaults(fungibles?.items ?? []),
+      totalCount: fungibles?.total_count,
+      firstPageOnly: fungibles?.next_cursor !== undefined
+    }
+  })
