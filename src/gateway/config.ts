@@ -1,7 +1,7 @@
 /** Gateway client configuration, its defaults, and the retry schedule built from it. */
 import { Duration, Effect, Option, Schedule } from "effect"
 import type { GatewayError } from "./errors.js"
-import { UnknownNetworkError } from "./errors.js"
+import { UnknownNetworkError } from "./clientErrors.js"
 import { DefaultGatewayUrl, RadixNetworkConfigById } from "./networks.js"
 
 /**

@@ -12,7 +12,7 @@
 import { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { type GatewayConfig, resolveGatewayConfig } from "./config.js"
-import { clientNotLoaded, type GatewayTransportError, type UnknownNetworkError } from "./errors.js"
+import { clientNotLoaded, type GatewayTransportError, type UnknownNetworkError } from "./clientErrors.js"
 import type { GatewayService } from "./Gateway.js"
 import { Gateway } from "./tag.js"
 

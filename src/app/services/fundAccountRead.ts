@@ -10,26 +10,29 @@
  * then load only when something needs them: a connected wallet's balances, the toolkit, a page that reads the ledger.
  * Pages after the first are not read; the log says when there are more.
  *
- * Failures are the Gateway client's errors (`gateway/errors.ts`), so the log reads as the client's would.
+ * Failures are the Gateway client's errors, so the log reads as the client's would. A non-2xx answer's
+ * `GatewayResponseError` (`gateway/errors.ts`, with the Schemas of every Gateway error's details) loads with the first
+ * such answer; the rest (`gateway/clientErrors.ts`) are light.
  */
 import { Duration, Effect, Option, ParseResult, Schema } from "effect"
 import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
 import { ApiHttp } from "../../exchange/http"
-import { resolveGatewayConfig } from "../../gateway/config"
 import {
-  ErrorResponse,
+  clientNotLoaded,
   GatewayDecodeError,
-  type GatewayError,
-  GatewayResponseError,
   GatewayTimeoutError,
   GatewayTransportError,
   type UnknownNetworkError
-} from "../../gateway/errors"
-import { opt } from "../../gateway/schemas/common"
+} from "../../gateway/clientErrors"
+import { resolveGatewayConfig } from "../../gateway/config"
+import type { GatewayError } from "../../gateway/errors"
 import type { AppConfigShape } from "../config/AppConfig"
 import { gatewayConfigOf } from "../config/gateway"
 
 const PATH = "/state/entity/details"
+
+/** Optional, and `null` read as absent (as the client's `opt`). */
+const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
 /** What the read uses of an entity-details answer; any other field is left as it came (not read). */
 const FungibleVaults = Schema.Struct({
@@ -51,7 +54,6 @@ const FundAccountDetails = Schema.Struct({
   )
 })
 const decodeDetails = Schema.decodeUnknownEither(FundAccountDetails)
-const decodeErrorResponse = Schema.decodeUnknownOption(ErrorResponse)
 
 /** Sums the vault amounts of each fungible resource, exactly (a malformed amount counts as 0). */
 export const sumVaults = (
@@ -125,7 +127,11 @@ export const readFundAccountBalances = (
       )
     const json = parse(answer.text)
     if (answer.status < 200 || answer.status > 299) {
-      const errorResponse = Option.flatMap(json, decodeErrorResponse)
+      const { ErrorResponse, GatewayResponseError } = yield* Effect.tryPromise({
+        try: () => import("../../gateway/errors"),
+        catch: (cause) => clientNotLoaded(PATH, cause)
+      })
+      const errorResponse = Option.flatMap(json, Schema.decodeUnknownOption(ErrorResponse))
       return yield* new GatewayResponseError({
         path: PATH,
         status: answer.status,

@@ -22,7 +22,6 @@ export const loadLiveModule: () => Promise<LiveModule> = once(() => {
       () => import("../runtime/stages/schema").then((m) => m.stage),
       () => import("../runtime/stages/stream").then((m) => m.stage),
       () => import("../config/AppConfig").then((m) => m.decodeAppConfig),
-      () => import("../../gateway/schemas/enums").then((m) => m.LedgerStateRequestType),
       () => import("../../gateway/config").then((m) => m.resolveGatewayConfig),
       () => import("../../toolkit/transportErrors").then((m) => m.FailedToFetch),
       () => import("../../exchange/ExchangeApi").then((m) => m.ExchangeApi),
