@@ -42,7 +42,8 @@ describe("the startup read of the fund account (fundAccountRead.ts)", () => {
       )
       const read = yield* readFundAccountBalances(config, fund).pipe(Effect.provide(http))
 
-      // The Gateway client over the same emulator, for the expected sums.
+      // The Gateway client over the same emulator, for the expected sums and the request it sends.
+      const clientBodies: Array<unknown> = []
       const viaClient = yield* Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated([fund])).pipe(
         Effect.provide(
           Gateway.layerFetch({ basePath: "http://gateway.invalid", applicationName: "test" }).pipe(Layer.orDie)
@@ -51,6 +52,7 @@ describe("the startup read of the fund account (fundAccountRead.ts)", () => {
           // FetchHttpClient's Fetch tag, answered by the emulator.
           (yield* Effect.promise(() => import("@effect/platform"))).FetchHttpClient.Fetch,
           (async (input: RequestInfo | URL, init?: RequestInit) => {
+            clientBodies.push(JSON.parse(String(init?.body ?? "null")))
             const url = new URL(String(input))
             const res = await Effect.runPromise(
               emulator
@@ -76,6 +78,8 @@ describe("the startup read of the fund account (fundAccountRead.ts)", () => {
       expect(request.method).toBe("POST")
       expect(request.url).toBe(`${config.gatewayUrl}/state/entity/details`)
       expect(request.credentials).toBe("omit")
+      // The same call as the client's: its first request for the account, body for body.
+      expect(JSON.parse(request.body ?? "")).toEqual(clientBodies[0])
       expect(JSON.parse(request.body ?? "")).toMatchObject({ addresses: [fund], aggregation_level: "Vault" })
       expect(request.headers).toMatchObject({
         "RDX-Client-Name": GatewayClientName,
