@@ -58,10 +58,11 @@ export interface ApiRequest {
   /** Headers besides `accept` and `content-type` (which a same-named one here replaces). */
   readonly headers?: Readonly<Record<string, string>>
   /**
-   * Whether cookies go with it: "include" (the default: the product API's session) or "omit" (another origin's API
-   * that answers `access-control-allow-origin: *`, which a browser refuses with credentials, such as the Gateway).
+   * Whether cookies go with it: "include" (the default: the product API's session), or "same-origin" or "omit" for
+   * another API that may be on another origin and answer `access-control-allow-origin: *`, which a browser refuses
+   * with credentials (the Gateway).
    */
-  readonly credentials?: "include" | "omit"
+  readonly credentials?: "include" | "same-origin" | "omit"
 }
 
 /** An answer of any status, with its body as text. */
@@ -71,7 +72,7 @@ export interface ApiAnswer {
 }
 
 export interface ApiHttpShape {
-  /** Sends `request` (credentials included unless it says otherwise), asking for JSON; fails only when no answer came. */
+  /** Sends `request` (with credentials unless it says otherwise), asking for JSON; fails only when no answer came. */
   readonly send: (request: ApiRequest) => Effect.Effect<ApiAnswer, FetchTransportError>
 }
 

@@ -72,12 +72,12 @@ describe("the startup read of the fund account (fundAccountRead.ts)", () => {
       expect(Number(read.amounts[DevnetAddresses.resources.XRD])).toBeGreaterThan(0)
       expect(read.firstPageOnly).toBe(false)
 
-      // One request: the client's path, body and headers, without cookies.
+      // One request: the client's path, body and headers, cookies only to the same origin (as the client's fetch).
       expect(sent).toHaveLength(1)
       const request = sent[0]!
       expect(request.method).toBe("POST")
       expect(request.url).toBe(`${config.gatewayUrl}/state/entity/details`)
-      expect(request.credentials).toBe("omit")
+      expect(request.credentials).toBe("same-origin")
       // The same call as the client's: its first request for the account, body for body.
       expect(JSON.parse(request.body ?? "")).toEqual(clientBodies[0])
       expect(JSON.parse(request.body ?? "")).toMatchObject({ addresses: [fund], aggregation_level: "Vault" })

@@ -4,10 +4,11 @@
  *
  * The balance badge reads through the Gateway client (`gateway/`), which decodes the whole documented answer and
  * reads every follow-up page. This read is logged and nothing else, and it is made by every first visit, so it sends
- * the same request (path, body and the client's RDX headers) with `fetch` itself (`ApiHttp`, without credentials, as
- * the client sends) and decodes only what it logs: the fungible resources of the first page and their vault amounts.
- * The client, its Schemas and its decoder (about 12 kB gzip and most of the main-thread work of the first seconds)
- * then load only when something needs them: a connected wallet's balances, the toolkit, a page that reads the ledger.
+ * the same request (path, body and the client's RDX headers) with `fetch` itself (`ApiHttp`, with cookies only to the
+ * same origin, as the client sends) and decodes only what it logs: the fungible resources of the first page and their
+ * vault amounts. The client, its Schemas and its decoder (about 12 kB gzip, and long tasks of up to 250 ms at 4× CPU
+ * slowdown in the first seconds) then load only when something needs them: a connected wallet's balances, the
+ * toolkit, a page that reads the ledger.
  * Pages after the first are not read; the log says when there are more.
  *
  * Failures are the Gateway client's errors, so the log reads as the client's would. A non-2xx answer's
@@ -34,7 +35,7 @@ const PATH = "/state/entity/details"
 /** Optional, and `null` read as absent (as the client's `opt`). */
 const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
-/** What the read uses of an entity-details answer; any other field is left as it came (not read). */
+/** What the read uses of an entity-details answer; any other field is ignored. */
 const FungibleVaults = Schema.Struct({
   resource_address: Schema.String,
   vaults: Schema.Struct({ items: Schema.Array(Schema.Struct({ amount: Schema.String })) })
@@ -117,7 +118,13 @@ export const readFundAccountBalances = (
       }
     })
     const answer = yield* http
-      .send({ method: "POST", url: gateway.basePath + PATH, body, headers: gateway.headers, credentials: "omit" })
+      .send({
+        method: "POST",
+        url: gateway.basePath + PATH,
+        body,
+        headers: gateway.headers,
+        credentials: "same-origin"
+      })
       .pipe(
         Effect.mapError((e) => new GatewayTransportError({ path: PATH, reason: e.reason, cause: e })),
         Effect.timeoutFail({
