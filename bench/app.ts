@@ -26,8 +26,8 @@
  *
  * Flags: `--quick` (15 s idle window), `--loads N` (paint loads per page, default 7), `--idle-seconds N`, `--trace`
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
- * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and lists every JS file one load of
- * `/` requests in its first 10 s, with its request time and gzip size, against the anchor's fetched total).
+ * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
+ * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals).
  */
 import react from "@vitejs/plugin-react"
 import { chromium, type Browser, type BrowserContext } from "playwright-core"
@@ -305,25 +305,39 @@ const launchChromium = async () => {
   return browser
 }
 
-/** `--fetched`: ours alone from the plain static server, one load without slowdown: each JS file it fetched in the window. */
+/**
+ * `--fetched`: ours and the anchor, each built and loaded from the plain static server once without slowdown (after a
+ * warm-up load): every JS file ours fetched in the window, and both totals.
+ */
 const fetchedMain = async (tmp: string) => {
   const out = join(tmp, "ours")
+  const anchorOut = join(tmp, "anchor")
   await buildOurs(out)
-  const { plain } = await startOurs(tmp, out)
+  await buildAnchor(anchorOut)
+  const { stack, plain } = await startOurs(tmp, out)
+  const anchorPlain = await serveBuilt(anchorOut, stack.url)
+  cleanups.push(anchorPlain.close)
   const browser = await launchChromium()
-  await paintOnce(browser, `${plain.url}/`, 1)
-  const paint = await paintOnce(browser, `${plain.url}/`, 1)
-  const seen = new Set<string>()
-  let total = zero
-  for (const s of paint.scripts) {
-    if (!s.path.startsWith("/assets/") || seen.has(s.path)) continue
-    seen.add(s.path)
-    const size = sizeOf(join(out, s.path.slice(1)))
-    total = add(total, size)
-    console.log(`  ${lpad((s.at / 1000).toFixed(2), 6)} s  ${lpad(kB(size.gzip), 9)}  ${s.path.replace(/^\/assets\//, "")}`)
+  const fetched = async (url: string, dir: string, print: boolean) => {
+    await paintOnce(browser, url, 1)
+    const paint = await paintOnce(browser, url, 1)
+    const seen = new Set<string>()
+    let total = zero
+    for (const s of paint.scripts) {
+      if (!s.path.startsWith("/assets/") || seen.has(s.path)) continue
+      seen.add(s.path)
+      const size = sizeOf(join(dir, s.path.slice(1)))
+      total = add(total, size)
+      if (print)
+        console.log(`  ${lpad((s.at / 1000).toFixed(2), 6)} s  ${lpad(kB(size.gzip), 9)}  ${s.path.replace(/^\/assets\//, "")}`)
+    }
+    return { files: seen.size, total }
   }
+  const ours = await fetched(`${plain.url}/`, out, true)
+  const anchor = await fetched(`${anchorPlain.url}/`, anchorOut, false)
   console.log(
-    `JS fetched by / in its first ${WINDOW_MS / 1000} s: ${seen.size} files, ${kB(total.gzip)} gzip (${kB(total.raw)} raw); the anchor's was 232.0 kB at the end of session 9`
+    `JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip: ours ${kB(ours.total.gzip)} (${ours.files} files), ` +
+      `the anchor's ${kB(anchor.total.gzip)} (${anchor.files} files): ${verdict(ours.total.gzip / anchor.total.gzip, BUDGETS.fetchedJs)}`
   )
 }
 
