@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test"
+import { availableParallelism } from "node:os"
 
 /**
  * e2e against the real `npm start` stack: globalSetup starts src/devnet/main.ts in-process on a free 127.0.0.1 port
@@ -19,7 +20,9 @@ export default defineConfig({
   outputDir: "test-results",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: true,
-  workers: 2,
+  // One worker on a 2-core machine: two Chromiums beside the shared stack held a load average of 10-15 there, and the
+  // app's first mount then overran its 7 s on every retry. Two from 4 cores up.
+  workers: availableParallelism() >= 4 ? 2 : 1,
   retries: process.env.CI ? 2 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
