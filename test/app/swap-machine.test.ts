@@ -23,6 +23,11 @@ import { lazyGateway } from "../../src/gateway/lazy"
 import { fakeHttp, json, testConfig } from "./harness"
 
 const R = DevnetAddresses.resources
+
+// The modules the lazy Gateway client imports on its first calls (the client, then its non-state endpoints), loaded
+// once before the tests: the waits below count turns, not time, and a first dynamic import on a loaded machine can
+// take longer than any number of turns.
+await Promise.all([import("../../src/gateway/platform"), import("../../src/gateway/endpointsOther")])
 const alice = DevnetAddresses.users[0]!
 const TX = "txid_loc1swapswapswapswapswapswapswapswapswapswapswapswapswapswap"
 
@@ -129,7 +134,10 @@ const make = (
         )
       ),
     cancel: Effect.suspend(() =>
-      Effect.as(Deferred.fail(answer, new SwapWalletError({ reason: "canceledByUser", kind: "canceled" })), cancelAnswer.value)
+      Effect.as(
+        Deferred.fail(answer, new SwapWalletError({ reason: "canceledByUser", kind: "canceled" })),
+        cancelAnswer.value
+      )
     )
   })
   const platform = Layer.mergeAll(
@@ -187,22 +195,30 @@ const view = (s: SwapState) =>
     limits: s.quote?.limits
   })
 
-/** Lets forked fibers run (no clock) until `cond` holds; fails after 1,000 turns. */
+/**
+ * One turn for the other fibers, and every tenth turn one for the event loop too: the fake HTTP answers are real
+ * `Response`s, whose bodies undici reads in callbacks of its own, which Effect's yields (microtasks until 2,048 in a
+ * row) alone may never let run. No clock moves.
+ */
+const turn = (i: number) =>
+  i % 10 === 9 ? Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void))) : Effect.yieldNow()
+
+/** Lets forked fibers and pending I/O callbacks run (no clock) until `cond` holds; fails after 1,000 turns. */
 const eventually = (cond: () => boolean) =>
   Effect.gen(function* () {
     for (let i = 0; i < 1000; i++) {
       if (cond()) return
-      yield* Effect.yieldNow()
+      yield* turn(i)
     }
     return yield* Effect.die(new Error("condition never held"))
   })
 
-/** Lets forked fibers run (no clock) until the machine's state satisfies `cond`; fails after 1,000 turns. */
+/** The same until the machine's state satisfies `cond`. */
 const untilState = (cond: (s: SwapState) => boolean) =>
   Effect.gen(function* () {
     for (let i = 0; i < 1000; i++) {
       if (cond(yield* state)) return
-      yield* Effect.yieldNow()
+      yield* turn(i)
     }
     return yield* Effect.die(new Error("the state never got there"))
   })
@@ -602,18 +618,20 @@ describe("SwapMachine", () => {
   // ---- issue 15: binding quotes, one swap per press, honest words, the amount input
 
   const QUOTE = "qAbCdEfGhIjKl.MnOpQrStUvWxYz0123"
-  const bindingPrice = (rate = "2997") => () =>
-    json({
-      in_symbol: "hETH",
-      out_symbol: "hUSDC",
-      effective_rate: rate,
-      min_amount_in: "0.000333333333333334",
-      max_amount_in: "0.066",
-      quote_id: QUOTE,
-      quote_expires_at: 2_000_000_000,
-      quote_valid_seconds: 120,
-      fee_out: "0.1"
-    })
+  const bindingPrice =
+    (rate = "2997") =>
+    () =>
+      json({
+        in_symbol: "hETH",
+        out_symbol: "hUSDC",
+        effective_rate: rate,
+        min_amount_in: "0.000333333333333334",
+        max_amount_in: "0.066",
+        quote_id: QUOTE,
+        quote_expires_at: 2_000_000_000,
+        quote_valid_seconds: 120,
+        fee_out: "0.1"
+      })
 
   it.scoped("a binding quote: the card shows exactly quotedOutput, and the deposit's message names the quote", () => {
     const t = make({ price: bindingPrice() })
@@ -635,42 +653,54 @@ describe("SwapMachine", () => {
   it.scoped("a malformed quote_id in the live price is refused, never signed into a message", () => {
     const t = make({
       price: () =>
-        json({ effective_rate: "2997", min_amount_in: "0.0003", max_amount_in: "0.066", quote_id: "q<script>", fee_out: "0.1", quote_valid_seconds: 120 })
+        json({
+          effective_rate: "2997",
+          min_amount_in: "0.0003",
+          max_amount_in: "0.066",
+          quote_id: "q<script>",
+          fee_out: "0.1",
+          quote_valid_seconds: 120
+        })
     })
     return Effect.gen(function* () {
       const { m } = yield* started
       yield* m.setAmount("0.05")
       yield* m.prepare
-      expect((yield* state).status).toEqual({ _tag: "error", message: "Impossible to prepare the exchange, please try again." })
+      expect((yield* state).status).toEqual({
+        _tag: "error",
+        message: "Impossible to prepare the exchange, please try again."
+      })
       yield* m.execute
       expect(t.sent).toHaveLength(0)
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.effect("Execute is single-flight in the transition function: the first press moves to checking, later presses do nothing", () =>
-    Effect.sync(() => {
-      const prepared: SwapState = {
-        ...initialSwapState,
-        amount: "0.05",
-        quotePrepared: true,
-        status: { _tag: "success", txHash: undefined },
-        quote: { rate: "2997", inverseRate: "0", toAmount: "149.75", minimumReceived: "148.2525", limits: undefined }
-      }
-      const once = reduce(prepared, { _tag: "ExecutePressed" })
-      expect(once.status._tag).toBe("pending")
-      expect(once.swap).toEqual({ _tag: "checking" })
-      expect(reduce(once, { _tag: "ExecutePressed" })).toBe(once)
-      const inWallet = reduce(once, { _tag: "WalletOpened" })
-      expect(reduce(inWallet, { _tag: "ExecutePressed" })).toBe(inWallet)
-      // Inputs cannot change under a swap in flight.
-      expect(reduce(inWallet, { _tag: "AmountChanged", raw: "7" })).toBe(inWallet)
-      expect(reduce(inWallet, { _tag: "Flipped" })).toBe(inWallet)
-      expect(reduce(inWallet, { _tag: "FromChanged", symbol: "hUSDC" })).toBe(inWallet)
-      // A check that refuses goes back to the prepared quote.
-      expect(reduce(once, { _tag: "ExecuteAborted" })).toEqual({ ...prepared, notice: undefined })
-      // Not prepared: nothing to execute.
-      expect(reduce(initialSwapState, { _tag: "ExecutePressed" })).toBe(initialSwapState)
-    })
+  it.effect(
+    "Execute is single-flight in the transition function: the first press moves to checking, later presses do nothing",
+    () =>
+      Effect.sync(() => {
+        const prepared: SwapState = {
+          ...initialSwapState,
+          amount: "0.05",
+          quotePrepared: true,
+          status: { _tag: "success", txHash: undefined },
+          quote: { rate: "2997", inverseRate: "0", toAmount: "149.75", minimumReceived: "148.2525", limits: undefined }
+        }
+        const once = reduce(prepared, { _tag: "ExecutePressed" })
+        expect(once.status._tag).toBe("pending")
+        expect(once.swap).toEqual({ _tag: "checking" })
+        expect(reduce(once, { _tag: "ExecutePressed" })).toBe(once)
+        const inWallet = reduce(once, { _tag: "WalletOpened" })
+        expect(reduce(inWallet, { _tag: "ExecutePressed" })).toBe(inWallet)
+        // Inputs cannot change under a swap in flight.
+        expect(reduce(inWallet, { _tag: "AmountChanged", raw: "7" })).toBe(inWallet)
+        expect(reduce(inWallet, { _tag: "Flipped" })).toBe(inWallet)
+        expect(reduce(inWallet, { _tag: "FromChanged", symbol: "hUSDC" })).toBe(inWallet)
+        // A check that refuses goes back to the prepared quote.
+        expect(reduce(once, { _tag: "ExecuteAborted" })).toEqual({ ...prepared, notice: undefined })
+        // Not prepared: nothing to execute.
+        expect(reduce(initialSwapState, { _tag: "ExecutePressed" })).toBe(initialSwapState)
+      })
   )
 
   it.scoped("two presses of Execute before the first one's I/O: exactly one wallet request", () => {
@@ -731,22 +761,25 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.scoped("a cancel the wallet cannot confirm says the deposit may still come and will be settled at the quote", () => {
-    const t = make({ price: bindingPrice() }, "hold")
-    t.cancelAnswer.value = "unconfirmed"
-    return Effect.gen(function* () {
-      const { m } = yield* started
-      yield* prepareAndExecute(m, "0.05")
-      yield* untilState((s) => s.swap?._tag === "wallet")
-      yield* m.cancel
-      yield* m.awaitBackground
-      // One toast at a time: it follows the 'Swap canceled' toast on screen.
-      const queued = yield* Effect.flatMap(Toaster, (t) => t.queue)
-      expect(queued.map((x) => `${x.title}: ${x.description ?? ""}`)).toContain(
-        "Cancel not confirmed: Your wallet may already have sent the deposit. If it did, it is settled at this quote and shows in Your Transactions."
-      )
-    }).pipe(Effect.provide(t.layer))
-  })
+  it.scoped(
+    "a cancel the wallet cannot confirm says the deposit may still come and will be settled at the quote",
+    () => {
+      const t = make({ price: bindingPrice() }, "hold")
+      t.cancelAnswer.value = "unconfirmed"
+      return Effect.gen(function* () {
+        const { m } = yield* started
+        yield* prepareAndExecute(m, "0.05")
+        yield* untilState((s) => s.swap?._tag === "wallet")
+        yield* m.cancel
+        yield* m.awaitBackground
+        // One toast at a time: it follows the 'Swap canceled' toast on screen.
+        const queued = yield* Effect.flatMap(Toaster, (t) => t.queue)
+        expect(queued.map((x) => `${x.title}: ${x.description ?? ""}`)).toContain(
+          "Cancel not confirmed: Your wallet may already have sent the deposit. If it did, it is settled at this quote and shows in Your Transactions."
+        )
+      }).pipe(Effect.provide(t.layer))
+    }
+  )
 
   it.scoped("Cancel with nothing left to cancel (the wallet just answered) goes back to waiting, never stuck", () => {
     const t = make({ price: bindingPrice() }, "hold")
