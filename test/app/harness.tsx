@@ -1,16 +1,7 @@
 import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse, KeyValueStore } from "@effect/platform"
 import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
 import { act, render, waitFor } from "@testing-library/react"
-import {
-  type Duration,
-  Effect,
-  Either,
-  Layer,
-  ManagedRuntime,
-  Random,
-  TestClock,
-  TestContext
-} from "effect"
+import { type Duration, Effect, Either, Layer, ManagedRuntime, Random, TestClock, TestContext } from "effect"
 import { type ReactNode, StrictMode } from "react"
 import { captureLogs, type LogLine } from "../support/logs"
 import { decodeAppConfig, type AppConfigShape, type Env } from "../../src/app/config/AppConfig"
@@ -28,6 +19,11 @@ import { lazyGateway } from "../../src/gateway/lazy"
 import { type BalanceBadge, emptySession, type SessionState, WalletSession } from "../../src/app/services/WalletSession"
 
 /** The config the tests run with: devnet defaults plus overrides. */
+// The modules the lazy Gateway client imports on its first calls (the client, then its non-state endpoints), loaded
+// once when a test file takes the harness: its tests advance a TestClock and count turns, and a first dynamic import
+// on a loaded machine can take longer than they wait.
+await Promise.all([import("../../src/gateway/platform"), import("../../src/gateway/endpointsOther")])
+
 export const testConfig = (env: Env = {}): AppConfigShape => {
   const decoded = decodeAppConfig(env)
   if (Either.isLeft(decoded)) throw new Error(decoded.left.message)
