@@ -269,6 +269,8 @@ export const ConnectPanel = (props: ConnectPanelProps) => {
   const mode: ConnectButtonMode = props.mode ?? "light"
   // Whether the popover closed because the user went elsewhere (then focus stays where they went).
   const wentOutside = useRef(false)
+  const inNotifications = (target: EventTarget | null) =>
+    target instanceof Element && target.closest("[data-toast-region]") !== null
   const onButton = (target: EventTarget | null) => target instanceof Node && props.anchor.current?.contains(target)
   return (
     <Popover.Root open={props.open} onOpenChange={props.onOpenChange}>
@@ -284,8 +286,9 @@ export const ConnectPanel = (props: ConnectPanelProps) => {
             wentOutside.current = false
           }}
           onInteractOutside={(event) => {
-            // The button toggles the popover itself; a press on it is not a dismissal.
-            if (onButton(event.target)) event.preventDefault()
+            // The button toggles the popover itself; a press on it is not a dismissal. Nor is one on the page's
+            // notifications (a region marked data-toast-region, as the app's toasts are), as with Radix's own toasts.
+            if (onButton(event.target) || inNotifications(event.target)) event.preventDefault()
             else wentOutside.current = true
           }}
           onCloseAutoFocus={(event) => {

@@ -1,5 +1,6 @@
 import * as RadixDialog from "@radix-ui/react-dialog"
 import type { DialogPanelProps } from "./Dialog"
+import { isInToastRegion } from "./toast"
 
 /** The dialog itself, on Radix Dialog; loaded by {@link Dialog} the first time one opens. */
 export function DialogPanel({ opener, ...props }: DialogPanelProps) {
@@ -9,6 +10,10 @@ export function DialogPanel({ opener, ...props }: DialogPanelProps) {
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm" />
         <RadixDialog.Content
           data-testid={props.testId}
+          // A toast over the dialog is not outside it: closing or swiping the toast leaves the dialog open.
+          onInteractOutside={(event) => {
+            if (isInToastRegion(event.target)) event.preventDefault()
+          }}
           // The dialogs open from state, not from a Radix trigger: give focus back to the control that opened them.
           onCloseAutoFocus={(event) => {
             const target = opener.current

@@ -1,10 +1,10 @@
-import * as RadixToast from "@radix-ui/react-toast"
 import { Effect, Stream } from "effect"
-import { useEffect, useState } from "react"
+import { useEffect, useMemo, useState } from "react"
 import { Toaster, type Toast, type ToastAction } from "../services/Toaster"
 import { useFork, useStream } from "../runtime/app-runtime"
 import { escapeHtml } from "./escape"
 import { isBareMarkup } from "./markup"
+import { ANNOUNCE_LABEL, ToastRoot, ToastViewport } from "./toast"
 
 type Sanitizer = (html: string) => string
 // DOMPurify is loaded with the first toast whose description has more than bare allowlisted tags, not with the page.
@@ -43,7 +43,7 @@ function Description({ html }: { readonly html: string }) {
     }
   }, [bare, clean])
   return (
-    <RadixToast.Description
+    <div
       className="col-start-1 text-sm text-muted [&_a]:text-accent [&_a]:underline"
       dangerouslySetInnerHTML={{ __html: bare ? html : clean === undefined ? "" : clean(html) }}
     />
@@ -59,68 +59,87 @@ const variantClass: Record<Toast["variant"], string> = {
   welcome: "border-accent/60 bg-gradient-to-br from-panel-2 to-[#0f2e2b] text-ink"
 }
 
-/** Toast swipe (spec toolkit §9): right, 50 px; the viewport hotkey is F8. Durations are the Toaster service's. */
-export const SWIPE_THRESHOLD = 50
-export const VIEWPORT_HOTKEY = ["F8"]
+/** The text of a description's markup, for the announcement: parsed inert (nothing in it runs or loads). */
+const textOf = (html: string): string =>
+  typeof DOMParser === "undefined" ? html : (new DOMParser().parseFromString(html, "text/html").body.textContent ?? "")
 
-function ActionButton({ action }: { readonly action: ToastAction | undefined }) {
+/** What the live region says for the toast on screen: as Radix's, "Notification", then the toast's text. */
+export const announcementOf = (toast: Toast | undefined): { text: string; assertive: boolean } =>
+  toast === undefined
+    ? { text: "", assertive: false }
+    : {
+        text: [ANNOUNCE_LABEL, toast.title, textOf(toast.description ?? ""), toast.action?.altText ?? ""]
+          .map((part) => part.trim())
+          .filter((part) => part !== "")
+          .join(" "),
+        assertive: toast.variant === "destructive"
+      }
+
+/** The toast's action; as Radix's, it also closes the toast. */
+function ActionButton({ action, onClose }: { readonly action: ToastAction | undefined; readonly onClose: () => void }) {
   if (action === undefined) return null
   if (action.altText.trim() === "") {
     console.error("Toast action: `altText` must be a non-empty string; the action is not rendered.")
     return null
   }
   return (
-    <RadixToast.Action
-      altText={action.altText}
-      onClick={action.onAction}
+    <button
+      type="button"
+      aria-description={action.altText}
+      onClick={() => {
+        action.onAction()
+        onClose()
+      }}
       className="rounded-md border border-line px-3 py-1 text-sm font-medium hover:bg-panel focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
     >
       {action.label}
-    </RadixToast.Action>
+    </button>
   )
 }
 
-/** Renders the Toaster service's queue with Radix Toast primitives. Mounted once, in the app shell. */
+/** Renders the Toaster service's queue with our toast primitives (./toast.tsx). Mounted once, in the app shell. */
 export function Toasts() {
-  // A toast (Radix's presence, portal and swipe handlers) renders in slices: it appears on its own, at 4 s for the
-  // welcome toast, and would otherwise be one long task while the page may be in use.
+  // A toast renders as a transition, in slices: it appears on its own (the welcome toast at 4 s) while the page may be
+  // in use.
   const toasts = useStream(toastsStream, noToasts, { transition: true })
   const fork = useFork()
+  const onScreen = toasts.find((t) => t.open)
+  // The Toaster service owns the timers; the region reports pausing and resuming for the toast on screen.
+  const onScreenId = onScreen?.id
+  const announcement = useMemo(() => announcementOf(onScreen), [onScreen])
+  const close = (id: string) => fork(Effect.flatMap(Toaster, (s) => s.dismiss(id)))
   return (
-    <RadixToast.Provider swipeDirection="right" swipeThreshold={SWIPE_THRESHOLD} duration={Infinity}>
+    <ToastViewport
+      className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col gap-2 p-4 outline-none"
+      current={onScreenId}
+      onPause={() => onScreenId !== undefined && fork(Effect.flatMap(Toaster, (s) => s.pause(onScreenId)))}
+      onResume={() => onScreenId !== undefined && fork(Effect.flatMap(Toaster, (s) => s.resume(onScreenId)))}
+      announcement={announcement}
+    >
       {toasts.map((t) => (
-        <RadixToast.Root
+        <ToastRoot
           key={t.id}
           open={t.open}
-          // The Toaster service owns the timer; Radix only reports pause/resume and dismissal.
-          duration={Infinity}
-          type={t.variant === "destructive" ? "foreground" : "background"}
-          onOpenChange={(open) => {
-            if (!open) fork(Effect.flatMap(Toaster, (s) => s.dismiss(t.id)))
-          }}
-          onPause={() => fork(Effect.flatMap(Toaster, (s) => s.pause(t.id)))}
-          onResume={() => fork(Effect.flatMap(Toaster, (s) => s.resume(t.id)))}
+          onClose={() => close(t.id)}
           data-variant={t.variant}
           data-testid="toast"
           className={`group pointer-events-auto relative grid w-full grid-cols-[1fr_auto] items-start gap-x-3 gap-y-1 rounded-xl border p-4 pr-9 shadow-2xl data-[state=closed]:animate-toast-out data-[state=open]:animate-toast-in ${variantClass[t.variant]}`}
         >
-          <RadixToast.Title className="text-sm font-semibold">{t.title}</RadixToast.Title>
+          <div className="text-sm font-semibold">{t.title}</div>
           {t.description !== undefined && <Description html={t.description} />}
           <div className="col-start-2 row-span-2 row-start-1 self-center">
-            <ActionButton action={t.action} />
+            <ActionButton action={t.action} onClose={() => close(t.id)} />
           </div>
-          <RadixToast.Close
+          <button
+            type="button"
             aria-label="Close"
+            onClick={() => close(t.id)}
             className="absolute right-2 top-2 rounded p-1 text-muted hover:text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
           >
             <span aria-hidden>×</span>
-          </RadixToast.Close>
-        </RadixToast.Root>
+          </button>
+        </ToastRoot>
       ))}
-      <RadixToast.Viewport
-        hotkey={VIEWPORT_HOTKEY}
-        className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col gap-2 p-4 outline-none"
-      />
-    </RadixToast.Provider>
+    </ToastViewport>
   )
 }
