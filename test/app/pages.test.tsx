@@ -29,6 +29,11 @@ describe("404", () => {
     await h.advance("1 second")
     expect(screen.getByTestId("redirect-seconds")).toHaveTextContent("4")
     expect(bar).toHaveAttribute("aria-valuenow", "1")
+    // Radix Progress's markup: the range, the value as a percentage, and the state.
+    expect(bar).toHaveAttribute("aria-valuemin", "0")
+    expect(bar).toHaveAttribute("aria-valuemax", "5")
+    expect(bar).toHaveAttribute("aria-valuetext", "20%")
+    expect(bar).toHaveAttribute("data-state", "loading")
     await h.advance("3999 millis")
     expect(h.navigations).toEqual([])
     await h.advance("1 millis")

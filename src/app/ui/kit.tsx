@@ -1,4 +1,3 @@
-import * as RadixProgress from "@radix-ui/react-progress"
 import type { ButtonHTMLAttributes, ReactNode } from "react"
 
 type ButtonVariant = "primary" | "secondary" | "ghost"
@@ -87,6 +86,11 @@ export function Spinner({ label }: { readonly label?: string }) {
   )
 }
 
+/**
+ * A determinate progress bar with the markup of Radix Progress (role, value attributes, `data-state` loading or
+ * complete, the value as a percentage for assistive technology). It is drawn on the first screen (the swap card's price
+ * countdown), where Radix's component would bring its Slot and context modules for a `div`.
+ */
 export function Progress({
   value,
   max = 100,
@@ -97,18 +101,28 @@ export function Progress({
   readonly label: string
 }) {
   const clamped = Math.max(0, Math.min(max, value))
+  const state = clamped === max ? "complete" : "loading"
   return (
-    <RadixProgress.Root
-      value={clamped}
-      max={max}
+    <div
+      role="progressbar"
       aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={max}
+      aria-valuenow={clamped}
+      aria-valuetext={`${Math.round((clamped / max) * 100)}%`}
+      data-state={state}
+      data-value={clamped}
+      data-max={max}
       className="relative h-2 w-full overflow-hidden rounded-full bg-panel-2"
     >
-      <RadixProgress.Indicator
+      <div
+        data-state={state}
+        data-value={clamped}
+        data-max={max}
         className="h-full bg-accent transition-[width] duration-300"
         style={{ width: `${(clamped / max) * 100}%` }}
       />
-    </RadixProgress.Root>
+    </div>
   )
 }
 
