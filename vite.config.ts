@@ -124,6 +124,74 @@ const liveChunkList = (): Plugin => ({
 })
 
 /**
+ * The modules the live chunk's stages start from, in the order src/app/shell/islands.tsx imports them (test/build
+ * checks that the two lists agree).
+ */
+export const LIVE_STAGE_ROOTS = [
+  "src/app/runtime/stages/data.ts",
+  "src/app/runtime/stages/effect.ts",
+  "src/app/runtime/stages/schema.ts",
+  "src/app/runtime/stages/stream.ts",
+  "src/app/config/AppConfig.ts",
+  "src/gateway/config.ts",
+  "src/toolkit/transportErrors.ts",
+  "src/exchange/ExchangeApi.ts",
+  "src/app/features/exchange/machine/SwapMachine.ts",
+  "src/app/live.tsx"
+] as const
+
+type ModuleInfoOf = (id: string) => { readonly importedIds: ReadonlyArray<string> } | null
+
+/**
+ * One file per stage of the live chunk. Left to itself, Rollup gives every set of importers its own chunk, so the
+ * stages' graph came as about 30 files, half of them under 0.5 kB: each file is compressed on its own (gzip starts
+ * over) and names what it imports and exports (bench:app --fetched: 39 files before, 15 after). Here each module that
+ * a stage's root reaches by static imports goes into the file of the first stage that reaches it, and the modules the
+ * entry (main.tsx) reaches stay in the entry's file, which must be named too: Rollup adds the unnamed static
+ * dependencies of a named chunk to it, so React would otherwise move into a stage. Every stage's modules are loaded on
+ * every first visit anyway (islands.tsx), so nothing loads earlier than before, and a stage's file imports only the
+ * entry's and earlier stages' files. Modules that only lazy code reaches are left to Rollup.
+ * Effect's stages (runtime/stages/*.ts) import its modules by path: through the `effect` index, the first stage would
+ * reach, and hold, all of Effect, and the later stages could no longer evaluate in tasks of their own.
+ */
+export const liveStageChunks = (root: string, roots: ReadonlyArray<string> = LIVE_STAGE_ROOTS) => {
+  let chunkOf: Map<string, string> | undefined
+  const assign = (info: ModuleInfoOf) => {
+    const reached = (from: string, taken: ReadonlySet<string>) => {
+      const found = new Set<string>()
+      const stack = [from]
+      while (stack.length > 0) {
+        const id = stack.pop()!
+        if (found.has(id) || taken.has(id)) continue
+        const module = info(id)
+        if (module === null) continue
+        found.add(id)
+        stack.push(...module.importedIds)
+      }
+      return found
+    }
+    const idOf = (path: string) => {
+      const id = `${root}/${path}`
+      if (info(id) === null) throw new Error(`hswap:live-stage-chunks: ${path} is not in the build's graph`)
+      return id
+    }
+    const taken = reached(idOf("src/app/main.tsx"), new Set())
+    const chunks = new Map<string, string>()
+    for (const id of taken) chunks.set(id, "index")
+    for (const path of roots) {
+      const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.tsx?$/, "")
+      for (const id of reached(idOf(path), taken)) {
+        chunks.set(id, name)
+        taken.add(id)
+      }
+    }
+    return chunks
+  }
+  return (id: string, meta: { readonly getModuleInfo: ModuleInfoOf }): string | undefined =>
+    (chunkOf ??= assign(meta.getModuleInfo)).get(id)
+}
+
+/**
  * The minifier's settings (also used by bench:app for the anchor's comparison build). ES modules, so top-level names
  * may be mangled; two compress passes. No "unsafe" transforms.
  */
@@ -196,7 +264,8 @@ export default defineConfig({
     target: "es2022",
     // terser after Vite's transform: about 4% fewer gzip bytes than esbuild's minifier on this app (bench:app).
     minify: "terser",
-    terserOptions: TERSER_OPTIONS
+    terserOptions: TERSER_OPTIONS,
+    rollupOptions: { output: { manualChunks: liveStageChunks(import.meta.dirname) } }
   },
   // `npm run dev` serves the app with hot reload; the local stack's paths go to a running `npm start`
   // (DEVNET_URL, default http://127.0.0.1:8080).
