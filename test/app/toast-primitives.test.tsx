@@ -95,7 +95,7 @@ describe("toast region", () => {
   it("pauses on hover or focus inside, once, and resumes on leaving", () => {
     const onPause = vi.fn()
     const onResume = vi.fn()
-    render(<One onPause={onPause} onResume={onResume} />)
+    const { unmount } = render(<One onPause={onPause} onResume={onResume} />)
     const region = screen.getByRole("region", { name: VIEWPORT_LABEL })
     fireEvent.pointerMove(region)
     fireEvent.pointerMove(screen.getByTestId("toast"))
@@ -109,6 +109,14 @@ describe("toast region", () => {
     expect(onResume).toHaveBeenCalledTimes(1)
     act(() => screen.getByTestId("toast").blur())
     expect(onResume).toHaveBeenCalledTimes(2)
+    // The window losing focus pauses too; once the region is gone, nothing listens any more.
+    fireEvent.blur(window)
+    expect(onPause).toHaveBeenCalledTimes(3)
+    fireEvent.focus(window)
+    expect(onResume).toHaveBeenCalledTimes(3)
+    unmount()
+    fireEvent.blur(window)
+    expect(onPause).toHaveBeenCalledTimes(3)
   })
 
   it("marks itself so that dialogs and popovers do not take a click on a toast for one outside them", () => {

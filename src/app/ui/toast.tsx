@@ -91,22 +91,17 @@ export function ToastViewport(props: ToastViewportProps) {
     const onPointerLeave = () => {
       if (!node.contains(document.activeElement)) resume()
     }
-    document.addEventListener("keydown", onKeyDown)
-    node.addEventListener("focusin", pause)
-    node.addEventListener("focusout", onFocusOut)
-    node.addEventListener("pointermove", pause)
-    node.addEventListener("pointerleave", onPointerLeave)
-    window.addEventListener("blur", pause)
-    window.addEventListener("focus", resume)
-    return () => {
-      document.removeEventListener("keydown", onKeyDown)
-      node.removeEventListener("focusin", pause)
-      node.removeEventListener("focusout", onFocusOut)
-      node.removeEventListener("pointermove", pause)
-      node.removeEventListener("pointerleave", onPointerLeave)
-      window.removeEventListener("blur", pause)
-      window.removeEventListener("focus", resume)
-    }
+    // One abort removes every listener below.
+    const listening = new AbortController()
+    const options = { signal: listening.signal }
+    document.addEventListener("keydown", onKeyDown, options)
+    node.addEventListener("focusin", pause, options)
+    node.addEventListener("focusout", onFocusOut, options)
+    node.addEventListener("pointermove", pause, options)
+    node.addEventListener("pointerleave", onPointerLeave, options)
+    window.addEventListener("blur", pause, options)
+    window.addEventListener("focus", resume, options)
+    return () => listening.abort()
   }, [])
 
   // A toast that takes the screen while the region is paused (hovered, focused) waits too.
