@@ -144,6 +144,16 @@ describe("toast", () => {
     expect(toast).not.toBeVisible()
   })
 
+  it("gives focus inside it to the list when it closes, so a keyboard user is not sent back to the page's start", async () => {
+    render(<One />)
+    const close = document.createElement("button")
+    screen.getByTestId("toast").append(close)
+    act(() => close.focus())
+    await userEvent.keyboard("{Escape}")
+    expect(screen.getByTestId("toast")).toHaveAttribute("data-state", "closed")
+    expect(document.activeElement).toBe(screen.getByRole("region", { name: VIEWPORT_LABEL }).querySelector("ol"))
+  })
+
   it("plays its exit animation out before it is hidden", () => {
     render(<One style={{ animationName: "toast-out" }} />)
     const toast = screen.getByTestId("toast")

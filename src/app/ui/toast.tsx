@@ -19,7 +19,7 @@ import {
  * - pausing: the pointer over the region, focus inside it, or the window losing focus pause the toast on screen;
  *   leaving resumes it (the timers are the Toaster service's, on Effect's Clock);
  * - the toast: an `li` with `role="status"`, `aria-live="off"`, focusable, `data-state` open or closed, and an exit
- *   animation before it is hidden; Escape or its close button close it;
+ *   animation before it is hidden; Escape or its close button close it, and focus inside it goes to the list;
  * - swipe right: a drag starts after 10 px of touch or 2 px of a mouse or pen in the swipe's direction (a drag the
  *   other way first is not a swipe), follows the pointer (`data-swipe="move"`, `--toast-swipe-x`), and closes the
  *   toast beyond 50 px (`data-swipe="end"`) or springs back (`data-swipe="cancel"`); the click that ends a swipe is not
@@ -153,6 +153,8 @@ export function ToastRoot({ open, onClose, children, ...rest }: ToastRootProps) 
   useLayoutEffect(() => {
     if (open) return setHidden(false)
     const li = node.current
+    // Focus inside a closing toast goes to the list (as with Radix), not to the page's start.
+    if (li !== null && typeof document !== "undefined" && li.contains(document.activeElement)) li.closest("ol")?.focus()
     // A native listener: React hears only a prefixed name where the environment has no AnimationEvent.
     const onEnd = (event: Event) => {
       if (event.target === li) setHidden(true)
