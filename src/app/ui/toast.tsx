@@ -19,7 +19,8 @@ import {
  * - pausing: the pointer over the region, focus inside it, or the window losing focus pause the toast on screen;
  *   leaving resumes it (the timers are the Toaster service's, on Effect's Clock);
  * - the toast: an `li` with `role="status"`, `aria-live="off"`, focusable, `data-state` open or closed, and an exit
- *   animation before it is hidden; Escape or its close button close it, and focus inside it goes to the list;
+ *   animation before it leaves the page, as Radix's presence does; Escape or its close button close it, and focus
+ *   inside it goes to the list;
  * - swipe right: a drag starts after 10 px of touch or 2 px of a mouse or pen in the swipe's direction (a drag the
  *   other way first is not a swipe), follows the pointer (`data-swipe="move"`, `--toast-swipe-x`), and closes the
  *   toast beyond 50 px (`data-swipe="end"`) or springs back (`data-swipe="cancel"`); the click that ends a swipe is not
@@ -141,23 +142,23 @@ export interface ToastRootProps extends Omit<HTMLAttributes<HTMLLIElement>, "onP
 
 type Point = { readonly x: number; readonly y: number }
 
-/** One toast. Closed, it plays its exit animation (if it has one) and is then hidden. */
+/** One toast. Closed, it plays its exit animation (if it has one) and then leaves the page. */
 export function ToastRoot({ open, onClose, children, ...rest }: ToastRootProps) {
   const node = useRef<HTMLLIElement>(null)
-  const [hidden, setHidden] = useState(!open)
+  const [gone, setGone] = useState(!open)
   const start = useRef<Point | null>(null)
   const delta = useRef<number | null>(null)
   const close = useRef(onClose)
   close.current = onClose
 
   useLayoutEffect(() => {
-    if (open) return setHidden(false)
+    if (open) return setGone(false)
     const li = node.current
     // Focus inside a closing toast goes to the list (as with Radix), not to the page's start.
     if (li !== null && typeof document !== "undefined" && li.contains(document.activeElement)) li.closest("ol")?.focus()
     // A native listener: React hears only a prefixed name where the environment has no AnimationEvent.
     const onEnd = (event: Event) => {
-      if (event.target === li) setHidden(true)
+      if (event.target === li) setGone(true)
     }
     li?.addEventListener("animationend", onEnd)
     // Nothing to play out (no animation, reduced motion, no layout): hide at once.
@@ -166,7 +167,7 @@ export function ToastRoot({ open, onClose, children, ...rest }: ToastRootProps) 
       typeof getComputedStyle === "undefined" ||
       ["", "none"].includes(getComputedStyle(li).animationName)
     )
-      setHidden(true)
+      setGone(true)
     return () => li?.removeEventListener("animationend", onEnd)
   }, [open])
 
@@ -224,6 +225,8 @@ export function ToastRoot({ open, onClose, children, ...rest }: ToastRootProps) 
     }
   }
 
+  // Closed and played out: off the page (a later open brings it back).
+  if (gone && !open) return null
   return (
     <li
       ref={node}
@@ -233,7 +236,6 @@ export function ToastRoot({ open, onClose, children, ...rest }: ToastRootProps) 
       tabIndex={0}
       data-state={open ? "open" : "closed"}
       data-swipe-direction="right"
-      hidden={hidden}
       style={{ userSelect: "none", touchAction: "none" }}
       onPointerDown={(event) => {
         if (event.button === 0) start.current = { x: event.clientX, y: event.clientY }
