@@ -8,6 +8,7 @@ import { type ReactNode, type RefObject, useRef } from "react"
 import { GET_WALLET_URL, SETUP_GUIDE_URL } from "./config.js"
 import { type ConnectButtonMode, type ConnectButtonProps, isLive, requestTitle } from "./ConnectButton.js"
 import { shortenAddress } from "./connectButtonState.js"
+import { isInToastRegion } from "./toastRegion.js"
 import type { RequestItem } from "./schemas.js"
 
 const panelClasses: Record<ConnectButtonMode, string> = {
@@ -269,8 +270,6 @@ export const ConnectPanel = (props: ConnectPanelProps) => {
   const mode: ConnectButtonMode = props.mode ?? "light"
   // Whether the popover closed because the user went elsewhere (then focus stays where they went).
   const wentOutside = useRef(false)
-  const inNotifications = (target: EventTarget | null) =>
-    target instanceof Element && target.closest("[data-toast-region]") !== null
   const onButton = (target: EventTarget | null) => target instanceof Node && props.anchor.current?.contains(target)
   return (
     <Popover.Root open={props.open} onOpenChange={props.onOpenChange}>
@@ -287,8 +286,8 @@ export const ConnectPanel = (props: ConnectPanelProps) => {
           }}
           onInteractOutside={(event) => {
             // The button toggles the popover itself; a press on it is not a dismissal. Nor is one on the page's
-            // notifications (a region marked data-toast-region, as the app's toasts are), as with Radix's own toasts.
-            if (onButton(event.target) || inNotifications(event.target)) event.preventDefault()
+            // notifications (toastRegion.ts), as with Radix's own toasts.
+            if (onButton(event.target) || isInToastRegion(event.target)) event.preventDefault()
             else wentOutside.current = true
           }}
           onCloseAutoFocus={(event) => {

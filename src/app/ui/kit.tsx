@@ -101,6 +101,7 @@ export function Progress({
   readonly label: string
 }) {
   const clamped = Math.max(0, Math.min(max, value))
+  const percent = (clamped / max) * 100
   const state = clamped === max ? "complete" : "loading"
   return (
     <div
@@ -109,7 +110,7 @@ export function Progress({
       aria-valuemin={0}
       aria-valuemax={max}
       aria-valuenow={clamped}
-      aria-valuetext={`${Math.round((clamped / max) * 100)}%`}
+      aria-valuetext={`${Math.round(percent)}%`}
       data-state={state}
       data-value={clamped}
       data-max={max}
@@ -120,7 +121,7 @@ export function Progress({
         data-value={clamped}
         data-max={max}
         className="h-full bg-accent transition-[width] duration-300"
-        style={{ width: `${(clamped / max) * 100}%` }}
+        style={{ width: `${percent}%` }}
       />
     </div>
   )

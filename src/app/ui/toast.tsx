@@ -7,6 +7,7 @@ import {
   type PointerEvent as ReactPointerEvent,
   type ReactNode
 } from "react"
+import { isInToastRegion, TOAST_REGION_ATTRIBUTE } from "../../toolkit/toastRegion"
 
 /**
  * The toast primitives: a notification region and its toasts, with the behaviour and defaults of Radix Toast that the
@@ -44,12 +45,7 @@ export const VIEWPORT_HOTKEY = ["F8"]
 export const VIEWPORT_LABEL = `Notifications (${VIEWPORT_HOTKEY.join("+")})`
 /** The word the announcement starts with, as Radix's. */
 export const ANNOUNCE_LABEL = "Notification"
-/** The attribute on the notification region (Radix dialogs and popovers keep open when it is clicked). */
-export const TOAST_REGION_ATTRIBUTE = "data-toast-region"
-
-/** Whether an event target is inside the notification region: not "outside" an open dialog or popover. */
-export const isInToastRegion = (target: EventTarget | null): boolean =>
-  typeof Element !== "undefined" && target instanceof Element && target.closest(`[${TOAST_REGION_ATTRIBUTE}]`) !== null
+export { isInToastRegion, TOAST_REGION_ATTRIBUTE }
 
 export interface ToastViewportProps {
   readonly className: string
@@ -155,19 +151,14 @@ export function ToastRoot({ open, onClose, children, ...rest }: ToastRootProps) 
     if (open) return setGone(false)
     const li = node.current
     // Focus inside a closing toast goes to the list (as with Radix), not to the page's start.
-    if (li !== null && typeof document !== "undefined" && li.contains(document.activeElement)) li.closest("ol")?.focus()
+    if (li?.contains(document.activeElement) === true) li.closest("ol")?.focus()
     // A native listener: React hears only a prefixed name where the environment has no AnimationEvent.
     const onEnd = (event: Event) => {
       if (event.target === li) setGone(true)
     }
     li?.addEventListener("animationend", onEnd)
-    // Nothing to play out (no animation, reduced motion, no layout): hide at once.
-    if (
-      li === null ||
-      typeof getComputedStyle === "undefined" ||
-      ["", "none"].includes(getComputedStyle(li).animationName)
-    )
-      setGone(true)
+    // Nothing to play out (no animation, reduced motion, no layout): off the page at once.
+    if (li === null || ["", "none"].includes(getComputedStyle(li).animationName)) setGone(true)
     return () => li?.removeEventListener("animationend", onEnd)
   }, [open])
 
