@@ -140,7 +140,126 @@ export const LIVE_STAGE_ROOTS = [
   "src/app/live.tsx"
 ] as const
 
-type ModuleInfoOf = (id: string) => { readonly importedIds: ReadonlyArray<string> } | null
+/** The parts of an ES module's syntax tree (Rollup's `ModuleInfo.ast`) that name what it imports and re-exports. */
+interface NameNode {
+  readonly type: string
+  readonly name?: string
+  readonly value?: unknown
+}
+interface StatementNode {
+  readonly type: string
+  readonly source?: { readonly value: unknown } | null
+  readonly specifiers?: ReadonlyArray<{
+    readonly type: string
+    readonly imported?: NameNode
+    readonly local?: NameNode
+    readonly exported?: NameNode
+  }>
+  readonly exported?: NameNode | null
+}
+/**
+ * Stages whose modules share an earlier stage's file: small enough that one file (gzip once, one request, one list of
+ * imports) is worth evaluating them a stage early. A stage's import then finds its modules run already.
+ */
+export const LIVE_STAGE_FILES: Readonly<Record<string, string>> = {
+  "src/gateway/config.ts": "AppConfig",
+  "src/toolkit/transportErrors.ts": "AppConfig"
+}
+
+type ModuleInfoOf = (id: string) => {
+  readonly importedIds: ReadonlyArray<string>
+  /** Rollup's ESTree `Program`; read through `bodyOf`. */
+  readonly ast?: unknown
+} | null
+
+/** Every export of a module, or only these. */
+type Wanted = "all" | ReadonlySet<string>
+interface Edge {
+  readonly id: string
+  readonly wanted: Wanted
+}
+
+const nameOf = (node: NameNode | null | undefined): string | undefined =>
+  node === null || node === undefined
+    ? undefined
+    : (node.name ?? (typeof node.value === "string" ? node.value : undefined))
+
+const bodyOf = (ast: unknown): ReadonlyArray<StatementNode> | undefined => {
+  const body = typeof ast === "object" && ast !== null && "body" in ast ? ast.body : undefined
+  return Array.isArray(body) ? (body as ReadonlyArray<StatementNode>) : undefined
+}
+
+const isFrom = (s: StatementNode): boolean =>
+  s.type === "ImportDeclaration" ||
+  s.type === "ExportAllDeclaration" ||
+  (s.type === "ExportNamedDeclaration" && s.source !== null && s.source !== undefined)
+
+/**
+ * A module's static imports, each with the names taken from it, from its syntax tree: Rollup lists `importedIds` in the
+ * order the sources first appear. Without a tree, or when the two do not line up, every import counts whole.
+ */
+const edgesOf = (module: NonNullable<ReturnType<ModuleInfoOf>>): ReadonlyArray<Edge> => {
+  const whole = () => module.importedIds.map((id) => ({ id, wanted: "all" as const }))
+  const body = bodyOf(module.ast)
+  if (body === undefined) return whole()
+  const wanted = new Map<string, Set<string> | "all">()
+  for (const s of body.filter(isFrom)) {
+    const source = s.source?.value
+    if (typeof source !== "string") return whole()
+    const names = wanted.get(source) ?? new Set<string>()
+    if (names === "all") continue
+    const specifiers = s.specifiers ?? []
+    // `import "x"`, `import * as X from "x"` and `export * from "x"` take the whole module.
+    const all =
+      s.type === "ExportAllDeclaration" ||
+      specifiers.length === 0 ||
+      specifiers.some((x) => x.type === "ImportNamespaceSpecifier")
+    if (all) {
+      wanted.set(source, "all")
+      continue
+    }
+    for (const x of specifiers) {
+      const name =
+        x.type === "ImportDefaultSpecifier" ? "default" : nameOf(x.type === "ExportSpecifier" ? x.local : x.imported)
+      if (name === undefined) return whole()
+      names.add(name)
+    }
+    wanted.set(source, names)
+  }
+  if (wanted.size !== module.importedIds.length) return whole()
+  return [...wanted.values()].map((w, i) => ({ id: module.importedIds[i] ?? "", wanted: w }))
+}
+
+/**
+ * A module that only re-exports (like `effect`'s and `@effect/platform`'s index): which of its sources hold each of its
+ * names. Taking a name from it reaches that source, not every module it lists.
+ */
+const barrelOf = (module: NonNullable<ReturnType<ModuleInfoOf>>) => {
+  const body = bodyOf(module.ast)
+  if (body === undefined || body.length === 0 || !body.every((s) => s.type !== "ImportDeclaration" && isFrom(s)))
+    return undefined
+  const edges = edgesOf(module)
+  const sources = [...new Set(body.map((s) => s.source?.value))]
+  const edgeFor = (s: StatementNode) => edges[sources.indexOf(s.source?.value)]
+  const named = new Map<string, Array<Edge>>()
+  const stars: Array<Edge> = []
+  for (const s of body) {
+    const edge = edgeFor(s)
+    if (edge === undefined) return undefined
+    const exported = nameOf(s.exported)
+    if (s.type === "ExportAllDeclaration" && exported === undefined) stars.push(edge)
+    else if (s.type === "ExportAllDeclaration") named.set(exported!, [{ id: edge.id, wanted: "all" }])
+    else
+      for (const x of s.specifiers ?? []) {
+        const local = nameOf(x.local)
+        const name = nameOf(x.exported) ?? local
+        if (local === undefined || name === undefined) return undefined
+        named.set(name, [...(named.get(name) ?? []), { id: edge.id, wanted: new Set([local]) }])
+      }
+  }
+  return (name: string): ReadonlyArray<Edge> =>
+    named.get(name) ?? stars.map((edge) => ({ id: edge.id, wanted: new Set([name]) }))
+}
 
 /**
  * One file per stage of the live chunk. Left to itself, Rollup gives every set of importers its own chunk, so the
@@ -151,22 +270,48 @@ type ModuleInfoOf = (id: string) => { readonly importedIds: ReadonlyArray<string
  * dependencies of a named chunk to it, so React would otherwise move into a stage. Every stage's modules are loaded on
  * every first visit anyway (islands.tsx), so nothing loads earlier than before, and a stage's file imports only the
  * entry's and earlier stages' files. Modules that only lazy code reaches are left to Rollup.
+ * A name taken from a module that only re-exports (`import { Effect } from "effect"`) reaches the module that holds
+ * it, not the whole index: through the index, a stage would hold every module of `effect` and `@effect/platform` that
+ * any lazy chunk uses (the HTTP client, FiberHandle), and the first screen would load them.
  * Effect's stages (runtime/stages/*.ts) import its modules by path: through the `effect` index, the first stage would
  * reach, and hold, all of Effect, and the later stages could no longer evaluate in tasks of their own.
  */
-export const liveStageChunks = (root: string, roots: ReadonlyArray<string> = LIVE_STAGE_ROOTS) => {
+export const liveStageChunks = (
+  root: string,
+  roots: ReadonlyArray<string> = LIVE_STAGE_ROOTS,
+  files: Readonly<Record<string, string>> = LIVE_STAGE_FILES
+) => {
   let chunkOf: Map<string, string> | undefined
   const assign = (info: ModuleInfoOf) => {
+    const barrels = new Map<string, ReturnType<typeof barrelOf>>()
     const reached = (from: string, taken: ReadonlySet<string>) => {
       const found = new Set<string>()
-      const stack = [from]
+      const whole = new Set<string>()
+      const namesSeen = new Map<string, Set<string>>()
+      const stack: Array<Edge> = [{ id: from, wanted: "all" }]
       while (stack.length > 0) {
-        const id = stack.pop()!
-        if (found.has(id) || taken.has(id)) continue
+        const { id, wanted } = stack.pop()!
+        if (whole.has(id)) continue
         const module = info(id)
         if (module === null) continue
+        if (!barrels.has(id)) barrels.set(id, barrelOf(module))
+        const barrel = barrels.get(id)
+        if (barrel !== undefined && wanted !== "all") {
+          // An index: only what the names reach. The index itself is left to Rollup, which would add to its file every
+          // module that any chunk takes through it.
+          const seen = namesSeen.get(id) ?? new Set<string>()
+          namesSeen.set(id, seen)
+          for (const name of wanted)
+            if (!seen.has(name)) {
+              seen.add(name)
+              stack.push(...barrel(name))
+            }
+          continue
+        }
+        if (taken.has(id)) continue
+        whole.add(id)
         found.add(id)
-        stack.push(...module.importedIds)
+        stack.push(...edgesOf(module))
       }
       return found
     }
@@ -179,7 +324,7 @@ export const liveStageChunks = (root: string, roots: ReadonlyArray<string> = LIV
     const chunks = new Map<string, string>()
     for (const id of taken) chunks.set(id, "index")
     for (const path of roots) {
-      const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.tsx?$/, "")
+      const name = files[path] ?? path.slice(path.lastIndexOf("/") + 1).replace(/\.tsx?$/, "")
       for (const id of reached(idOf(path), taken)) {
         chunks.set(id, name)
         taken.add(id)
@@ -265,7 +410,19 @@ export default defineConfig({
     // terser after Vite's transform: about 4% fewer gzip bytes than esbuild's minifier on this app (bench:app).
     minify: "terser",
     terserOptions: TERSER_OPTIONS,
-    rollupOptions: { output: { manualChunks: liveStageChunks(import.meta.dirname) } }
+    // No modulepreload polyfill: every browser the build targets either supports modulepreload (Baseline since 2023)
+    // or loads the same files on import, a little later. The polyfill was a file of its own on every first visit
+    // (0.5 kB gzip, bench:app --fetched), the entry's facade.
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      output: {
+        manualChunks: liveStageChunks(import.meta.dirname),
+        // Only the modules liveStageChunks names go into the stages' files. By default Rollup adds every static
+        // dependency of a named chunk's modules to it, including what lazy chunks take through an index that a stage
+        // also imports: the HTTP client and FiberHandle rode in the first screen's files that way (7.6 kB gzip).
+        onlyExplicitManualChunks: true
+      }
+    }
   },
   // `npm run dev` serves the app with hot reload; the local stack's paths go to a running `npm start`
   // (DEVNET_URL, default http://127.0.0.1:8080).

@@ -9,7 +9,7 @@
  * Two flavours: `makeLazyGatewayWithFetch` sends with `fetch` itself and loads nothing of `@effect/platform` (the
  * app's); `makeLazyGateway` captures the context's `HttpClient` (middleware, test doubles) and loads `platform.ts`.
  */
-import { HttpClient } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { type GatewayConfig, resolveGatewayConfig } from "./config.js"
 import { clientNotLoaded, type GatewayTransportError, type UnknownNetworkError } from "./clientErrors.js"
@@ -72,10 +72,13 @@ export const makeLazyGateway = (
   config: GatewayConfig,
   load: () => Promise<GatewayPlatformModule> = loadGatewayPlatformModule
 ): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
-  Effect.flatMap(HttpClient.HttpClient, (client) =>
+  // The context, not the tag: naming `HttpClient.HttpClient` here would put the HTTP client's modules in the app's
+  // first-screen files (vite.config.ts liveStageChunks follows the names a module imports), and the app does not use
+  // this flavour.
+  Effect.flatMap(Effect.context<HttpClient.HttpClient>(), (context) =>
     makeLazyClient(config, (path) =>
       Effect.flatMap(loadFor(load)(path), (module) => Effect.orDie(module.makeGateway(config))).pipe(
-        Effect.provideService(HttpClient.HttpClient, client)
+        Effect.provide(context)
       )
     )
   )
