@@ -11,17 +11,8 @@
  */
 import { Cause, Effect, Option, Random, Schema } from "effect"
 import { Gateway } from "../gateway/tag.js"
-import {
-  type Decimal,
-  ZERO,
-  addDecimal,
-  compareDecimal,
-  decimalToString,
-  makeDecimal,
-  parseDecimal,
-  truncateDecimal
-} from "./decimal.js"
-import { NETWORK_FEE_TEXT } from "./swap.js"
+import { ZERO, addDecimal, decimalToString, parseDecimal } from "./decimal.js"
+import { formatNetworkFee, NETWORK_FEE_TEXT } from "./swap.js"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The receipt
@@ -75,24 +66,9 @@ export const networkFeeOf = (receipt: unknown): Option.Option<string> =>
 // ---------------------------------------------------------------------------------------------------------------
 // The line
 
-const CENT = makeDecimal(1n, 2)
-
-/** Rounds a non-negative amount up to 2 decimals: the card never shows less than the transaction costs. */
-const ceilToCents = (d: Decimal): Decimal => {
-  const down = truncateDecimal(d, 2)
-  return compareDecimal(down, d) < 0 ? addDecimal(down, CENT) : down
-}
-
-/**
- * The fee line for an amount of XRD: rounded up to 2 decimals, without trailing zeros like the spec's
- * "0.1 XRD (1 tx)", and with its "(1 tx)": "0.18" gives "0.18 XRD (1 tx)", "0.2163" gives "0.22 XRD (1 tx)".
- * Anything that is not a non-negative decimal string gives the spec's text.
- */
-export const formatNetworkFee = (xrdAmount: string): string =>
-  Option.match(parseDecimal(xrdAmount), {
-    onNone: () => NETWORK_FEE_TEXT,
-    onSome: (d) => `${decimalToString(ceilToCents(d))} XRD (1 tx)`
-  })
+// With the card's rules in swap.ts, without Schema: the card draws it on the first screen, and this module loads with
+// the first preview (SwapMachine).
+export { formatNetworkFee } from "./swap.js"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The preview

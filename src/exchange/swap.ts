@@ -8,6 +8,7 @@ import { exceedsBalance, isAmountPositive, liquidityCovers, minimumReceived } fr
 import { formatTokenAmount } from "./format"
 import {
   addDecimal,
+  type Decimal,
   makeDecimal,
   compareDecimal,
   decimalToString,
@@ -289,6 +290,26 @@ export const TRANSACTION_LIMIT_MESSAGE = "Transaction limit reached. 2 transacti
 export const PAYOUT_FEE_USD = "0.10"
 export const PRICE_IMPACT_TEXT = "< 0.01%"
 export const NETWORK_FEE_TEXT = "0.1 XRD (1 tx)"
+
+const CENT = makeDecimal(1n, 2)
+
+/** Rounds a non-negative amount up to 2 decimals: the card never shows less than the transaction costs. */
+const ceilToCents = (d: Decimal): Decimal => {
+  const down = truncateDecimal(d, 2)
+  return compareDecimal(down, d) < 0 ? addDecimal(down, CENT) : down
+}
+
+/**
+ * The swap card's network fee line for an amount of XRD a preview gave (`networkFee.ts`, which loads with the first
+ * preview; this stays with the card): rounded up to 2 decimals, without trailing zeros like the spec's
+ * "0.1 XRD (1 tx)", and with its "(1 tx)": "0.18" gives "0.18 XRD (1 tx)", "0.2163" gives "0.22 XRD (1 tx)".
+ * Anything that is not a non-negative decimal string gives the spec's text.
+ */
+export const formatNetworkFee = (xrdAmount: string): string =>
+  Option.match(parseDecimal(xrdAmount), {
+    onNone: () => NETWORK_FEE_TEXT,
+    onSome: (d) => `${decimalToString(ceilToCents(d))} XRD (1 tx)`
+  })
 
 export interface Quote {
   /** To-token units per from-token unit, spread included (the server's effective_rate). */

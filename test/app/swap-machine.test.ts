@@ -21,13 +21,19 @@ import { ExchangeApi } from "../../src/exchange/ExchangeApi"
 import { Crypto, Environment } from "../../src/toolkit/index"
 import { lazyGateway } from "../../src/gateway/lazy"
 import { fakeHttp, json, testConfig } from "./harness"
+import { ledgerState } from "../gateway/support"
 
 const R = DevnetAddresses.resources
 
 // The modules the lazy Gateway client imports on its first calls (the client, then its non-state endpoints), loaded
 // once before the tests: the waits below count turns, not time, and a first dynamic import on a loaded machine can
 // take longer than any number of turns.
-await Promise.all([import("../../src/gateway/platform"), import("../../src/gateway/endpointsOther")])
+await Promise.all([
+  import("../../src/gateway/platform"),
+  import("../../src/gateway/endpointsOther"),
+  // And the fee preview the machine loads with its first preview.
+  import("../../src/exchange/networkFee")
+])
 const alice = DevnetAddresses.users[0]!
 const TX = "txid_loc1swapswapswapswapswapswapswapswapswapswapswapswapswapswap"
 
@@ -37,6 +43,8 @@ interface Script {
   transactions?: (call: number) => Response
   register?: () => Response
   liquidityHUSDC?: string
+  /** The Gateway's answer to `/transaction/preview` (a 404 without it, as for every Gateway path not named here). */
+  preview?: () => Response
 }
 
 const make = (
@@ -106,6 +114,9 @@ const make = (
         total_usd_value: 80020
       })
     if (url.pathname === "/gateway/transaction/committed-details") return json({ message: "not in this test" }, 404)
+    if (url.pathname === "/gateway/transaction/construction" && script.preview !== undefined)
+      return json({ ledger_state: ledgerState(100) })
+    if (url.pathname === "/gateway/transaction/preview" && script.preview !== undefined) return script.preview()
     if (url.pathname === `/api/swap/${TX}`)
       return (script.register ?? (() => json({ tx_hash: TX, status: "pending" })))()
     if (url.pathname === `/api/transactions/${alice}`)
@@ -262,6 +273,43 @@ describe("SwapMachine", () => {
       expect(prepared.status._tag).toBe("success")
       expect(prepared.countdown).toBe(15)
       expect(view(prepared)).toBe("success")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("the network fee: the Gateway's preview of the prepared deposit, or the spec's text when it fails", () => {
+    const receipt = (status: string) => ({
+      status,
+      fee_summary: {
+        xrd_total_execution_cost: "0.1",
+        xrd_total_finalization_cost: "0.05",
+        xrd_total_royalty_cost: "0",
+        xrd_total_storage_cost: "0.03",
+        xrd_total_tipping_cost: "0"
+      }
+    })
+    let status = "Succeeded"
+    const t = make({
+      preview: () => json({ encoded_receipt: "", receipt: receipt(status), resource_changes: [], logs: [] })
+    })
+    const previews = () => t.requests.filter((r) => r.includes("/gateway/transaction/preview")).length
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      const fees: Array<string | undefined> = []
+      yield* Effect.forkScoped(Stream.runForEach(m.networkFee, (fee) => Effect.sync(() => fees.push(fee))))
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      // Loaded with this first preview (exchange/networkFee.ts), then read from the deposit's receipt.
+      yield* eventually(() => fees.at(-1) === "0.18")
+      expect(previews()).toBe(1)
+      // Another amount: a new deposit, previewed again; this time the receipt says it would fail.
+      status = "Failed"
+      yield* m.setAmount("0.06")
+      yield* m.prepare
+      yield* eventually(() => previews() === 2)
+      yield* eventually(() => fees.at(-1) === undefined)
+      for (let i = 0; i < 20; i++) yield* turn(i)
+      // The card then shows the spec's "0.1 XRD (1 tx)" (SwapCard), never the first amount's fee.
+      expect(fees.at(-1)).toBeUndefined()
     }).pipe(Effect.provide(t.layer))
   })
 

@@ -4,8 +4,14 @@ import { useLayoutEffect, useRef, useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
 import { formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
-import { formatNetworkFee } from "../../../exchange/networkFee"
-import { actionLabel, actionState, type ActionState, NETWORK_FEE_TEXT, PRICE_IMPACT_TEXT } from "../../../exchange/swap"
+import {
+  actionLabel,
+  actionState,
+  type ActionState,
+  formatNetworkFee,
+  NETWORK_FEE_TEXT,
+  PRICE_IMPACT_TEXT
+} from "../../../exchange/swap"
 import { WalletRequest } from "../../../toolkit/walletRequestTag"
 import { useAppConfig } from "../../config/useAppConfig"
 import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
