@@ -13,8 +13,11 @@
 /** What the build replaces with the live chunk's files (vite.config.ts, liveChunkList); it stays as it is in dev. */
 export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
 
-/** How many preload links go in per task: the browser's work for each (the request it starts) adds up. */
-const PRELOAD_BATCH = 4
+/**
+ * How many preload links go in per task: one. The browser's work for each (the request it starts) took 1–42 ms at 4×
+ * CPU slowdown, measured around `append` in Chromium, so four a task made tasks of 70–100 ms (bench:app --trace).
+ */
+const PRELOAD_BATCH = 1
 
 /**
  * Requests every file of the live chunk's graph and of the page of `/` at once (modulepreload: fetched and parsed,
