@@ -8,6 +8,14 @@ export type Result<A, E> =
   | { readonly _tag: "Failure"; readonly cause: Cause.Cause<E> }
 
 /**
+ * A component's fiber starts on the runtime's scheduler (runtime/scheduler.ts: in time slices), not inside the
+ * commit that mounts it: Effect's `runFork` otherwise runs each new fiber at once, until its first wait, and the
+ * islands' first subscriptions and reads made one task of 90–110 ms at 4× slowdown after the live chunk mounted
+ * (bench:app --trace). A fiber is still created, and interruptible, at once.
+ */
+const NOT_NOW = { immediate: false } as const
+
+/**
  * The bridge between React and Effect: one ManagedRuntime for the app's lifetime (built outside React, by the live
  * chunk's boot), reached through `useRuntime`, and hooks that fork on the runtime and interrupt on unmount. StrictMode's setup/cleanup/setup is
  * harmless: the throwaway fiber is interrupted, and interrupted-only exits never touch state.
@@ -19,7 +27,7 @@ export function makeRuntimeContext<R>(useRuntime: () => ManagedRuntime.ManagedRu
     const [result, setResult] = React.useState<Result<A, E>>({ _tag: "Pending" })
     React.useEffect(() => {
       setResult({ _tag: "Pending" })
-      const fiber = runtime.runFork(effect)
+      const fiber = runtime.runFork(effect, NOT_NOW)
       fiber.addObserver((exit) => {
         if (Exit.isSuccess(exit)) setResult({ _tag: "Success", value: exit.value })
         else if (!Cause.isInterruptedOnly(exit.cause)) setResult({ _tag: "Failure", cause: exit.cause })
@@ -50,7 +58,8 @@ export function makeRuntimeContext<R>(useRuntime: () => ManagedRuntime.ManagedRu
           Effect.tapErrorCause((cause) =>
             Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("stream failed", cause)
           )
-        )
+        ),
+        NOT_NOW
       )
       return () => {
         runtime.runFork(Fiber.interrupt(fiber))
