@@ -19,9 +19,10 @@ import { isInToastRegion, TOAST_REGION_ATTRIBUTE } from "../../toolkit/toastRegi
  * - the region: `role="region"` labelled "Notifications (F8)", F8 moves focus to the list, and the list is an `ol`;
  * - pausing: the pointer over the region, focus inside it, or the window losing focus pause the toast on screen;
  *   leaving resumes it (the timers are the Toaster service's, on Effect's Clock);
- * - the toast: an `li` with `role="status"`, `aria-live="off"`, focusable, `data-state` open or closed, and an exit
- *   animation before it leaves the page, as Radix's presence does; Escape or its close button close it, and focus
- *   inside it goes to the list;
+ * - the toast: a focusable `li` with `aria-live="off"`, `data-state` open or closed, and an exit animation before it
+ *   leaves the page, as Radix's presence does; Escape or its close button close it, and focus inside it goes to the
+ *   list. Unlike Radix's, the `li` has no `role="status"`: a list's items must be list items (axe's "list" rule, serious,
+ *   found with the welcome toast on screen), and the live regions below announce it;
  * - swipe right: a drag starts after 10 px of touch or 2 px of a mouse or pen in the swipe's direction (a drag the
  *   other way first is not a swipe), follows the pointer (`data-swipe="move"`, `--toast-swipe-x`), and closes the
  *   toast beyond 50 px (`data-swipe="end"`) or springs back (`data-swipe="cancel"`); the click that ends a swipe is not
@@ -221,7 +222,6 @@ export function ToastRoot({ open, onClose, children, ...rest }: ToastRootProps) 
   return (
     <li
       ref={node}
-      role="status"
       aria-live="off"
       aria-atomic="true"
       tabIndex={0}
