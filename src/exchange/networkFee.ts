@@ -64,13 +64,6 @@ export const networkFeeOf = (receipt: unknown): Option.Option<string> =>
   )
 
 // ---------------------------------------------------------------------------------------------------------------
-// The line
-
-// With the card's rules in swap.ts, without Schema: the card draws it on the first screen, and this module loads with
-// the first preview (SwapMachine).
-export { formatNetworkFee } from "./swap.js"
-
-// ---------------------------------------------------------------------------------------------------------------
 // The preview
 
 /** No fee could be read from a preview: the Gateway call failed, or the preview did not succeed. */

@@ -3,12 +3,11 @@ import { Effect, Either, Option } from "effect"
 import {
   NetworkFeeUnavailable,
   PREVIEW_EPOCH_WINDOW,
-  formatNetworkFee,
   networkFeeLine,
   networkFeeOf,
   previewSwapFee
 } from "../../src/exchange/networkFee.js"
-import { NETWORK_FEE_TEXT } from "../../src/exchange/swap.js"
+import { formatNetworkFee, NETWORK_FEE_TEXT } from "../../src/exchange/swap.js"
 import { Gateway } from "../../src/gateway/index.js"
 import { type Reply, fakeHttp, ledgerState, testConfig } from "../gateway/support.js"
 

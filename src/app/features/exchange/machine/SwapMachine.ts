@@ -59,9 +59,6 @@ export const CANCEL_UNCONFIRMED_TITLE = "Cancel not confirmed"
 export const CANCEL_UNCONFIRMED_TEXT =
   "Your wallet may already have sent the deposit. If it did, it is settled at this quote and shows in Your Transactions."
 
-/** The network fee's preview (`exchange/networkFee.ts`), loaded with the first preview a connected amount asks for. */
-export const loadNetworkFee = () => import("../../../../exchange/networkFee")
-
 /** The success toast's words: what was paid when the record shows it, else what the binding quote promised. */
 const successText = (
   amount: string,
@@ -269,7 +266,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         if (known !== undefined) return yield* SubscriptionRef.set(networkFee, known)
         yield* SubscriptionRef.set(networkFee, undefined)
         // The preview and its receipt Schemas load with the first preview, not with the page.
-        const { previewSwapFee } = yield* Effect.tryPromise(loadNetworkFee)
+        const { previewSwapFee } = yield* Effect.tryPromise(() => import("../../../../exchange/networkFee"))
         const fee = yield* previewSwapFee(manifest).pipe(Effect.provideService(Gateway, gateway))
         feeByManifest.set(manifest, fee)
         const now = yield* SubscriptionRef.get(state)
