@@ -275,6 +275,33 @@ test("auto-approve is switched on by ?devnetWallet=auto, kept in localStorage, a
   await expect(page.getByTestId("devnet-wallet-auto")).not.toBeChecked()
 })
 
+test("the panel never covers a toast: at a phone's width the toasts sit above it, on a wide screen beside it", async ({
+  page
+}, info) => {
+  const welcome = page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 })
+    await page.goto("/")
+    await expect(welcome).toBeVisible({ timeout: 15_000 })
+    // The toast's entry animation ends before its box is read.
+    await expect
+      .poll(() => welcome.evaluate((el) => el.getAnimations().filter((a) => a.playState === "running").length))
+      .toBe(0)
+    const toast = await welcome.boundingBox()
+    const wallet = await panel(page).boundingBox()
+    expect(toast).not.toBeNull()
+    expect(wallet).not.toBeNull()
+    if (toast === null || wallet === null) return
+    const apart =
+      toast.y + toast.height <= wallet.y || toast.x >= wallet.x + wallet.width || toast.x + toast.width <= wallet.x
+    expect(apart, `toast ${JSON.stringify(toast)} and panel ${JSON.stringify(wallet)} at ${width} px`).toBe(true)
+    // On a wide screen nothing moves: the toast keeps to the bottom right corner.
+    if (width === 1280) expect(Math.round(toast.y + toast.height)).toBeGreaterThanOrEqual(844 - 20)
+    else expect(toast.y + toast.height).toBeLessThanOrEqual(wallet.y)
+    await snap(page, info, `devnet-panel-toast-${width}`)
+  }
+})
+
 test.describe("mobile: a deep link answered through the relay", () => {
   test.use({
     userAgent:

@@ -108,9 +108,11 @@ export function Toasts() {
   const onScreenId = onScreen?.id
   const announcement = useMemo(() => announcementOf(onScreen), [onScreen])
   const close = (id: string) => fork(Effect.flatMap(Toaster, (s) => s.dismiss(id)))
+  // Below 820 px this region (bottom right, up to 420 px wide) meets the devnet wallet's panel (bottom left, up to
+  // 392 px), so it keeps above the panel's reach: --devnet-wallet-inset, which only that panel sets (0 elsewhere).
   return (
     <ToastViewport
-      className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col gap-2 p-4 outline-none"
+      className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col gap-2 p-4 outline-none max-[820px]:pb-[calc(1rem+var(--devnet-wallet-inset,0px))]"
       current={onScreenId}
       onPause={() => onScreenId !== undefined && fork(Effect.flatMap(Toaster, (s) => s.pause(onScreenId)))}
       onResume={() => onScreenId !== undefined && fork(Effect.flatMap(Toaster, (s) => s.resume(onScreenId)))}

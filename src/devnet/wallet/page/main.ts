@@ -34,7 +34,7 @@ import {
   WALLET_API_PREFIX,
   WalletInfo
 } from "../api.js"
-import { PANEL_CSS } from "./style.js"
+import { PANEL_CSS, PANEL_INSET_PROPERTY } from "./style.js"
 
 interface Entry {
   readonly interactionId: string
@@ -448,9 +448,19 @@ const install = () => {
     panel.classList.toggle("open", open)
   }
 
+  // How far up from the viewport's bottom the panel reaches, as a CSS variable on the page's root: the app's
+  // bottom-anchored toasts sit above it where the two would meet (a phone's width), instead of under the panel.
+  const publishInset = () => {
+    const { top, height } = panel.getBoundingClientRect()
+    const inset = height === 0 ? 0 : Math.max(0, Math.ceil(window.innerHeight - top))
+    document.documentElement.style.setProperty(PANEL_INSET_PROPERTY, `${inset}px`)
+  }
   const mount = () => {
     document.body.append(host)
     render()
+    publishInset()
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(publishInset).observe(panel)
+    window.addEventListener("resize", publishInset)
   }
   if (document.body !== null) mount()
   else document.addEventListener("DOMContentLoaded", mount, { once: true })

@@ -1,3 +1,9 @@
+/**
+ * The CSS custom property, on the page's root element, that holds how far the panel reaches up from the viewport's
+ * bottom (e.g. "64px"). The app's toast region reads it (src/app/ui/Toasts.tsx); unset in a production page.
+ */
+export const PANEL_INSET_PROPERTY = "--devnet-wallet-inset"
+
 /** The Devnet Wallet panel's styles (adopted by its shadow root, so the app's CSS and CSP are untouched). */
 export const PANEL_CSS = `
 :host { all: initial; }
