@@ -5,7 +5,8 @@
  *
  *   node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/gateway-profile.ts --client ours --runs 3
  *
- * `--client ours|sdk|ours,sdk` (default ours; several alternate run by run), `--runs N` measured loads (default 3),
+ * `--client ours|node|sdk|ours,sdk` (default ours, over fetch; `node`: ours over Node's http, `Gateway.layerNode`;
+ * several alternate run by run), `--runs N` measured loads (default 3),
  * `--concurrency N` and `--max-concurrency N` (ours; default the client's). Each load is preceded by one unmeasured load
  * of a tenth of the accounts (JIT warm-up). Prints wall and
  * CPU (user+system of this process) per run. The child runs under tsx, without this process's `--cpu-prof`. For line
@@ -17,6 +18,7 @@ import { Effect } from "effect"
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { Gateway, GatewayDefaults } from "../src/gateway/index.js"
+import { layerNode } from "../src/gateway/node.js"
 import { accountAddress } from "../test/gateway/fake-gateway.js"
 
 const ACCOUNTS = 2000
@@ -49,16 +51,15 @@ const main = async () => {
     const basePath = `http://127.0.0.1:${port}`
     const addresses = Array.from({ length: ACCOUNTS }, (_, i) => accountAddress(i))
     const sdk = GatewayApiClient.initialize({ basePath, applicationName: "hswap-bench" })
-    const load = (which: string, accounts: ReadonlyArray<string>): Promise<ReadonlyArray<unknown>> =>
-      which === "sdk"
-        ? sdk.state.getEntityDetailsVaultAggregated([...accounts])
-        : Effect.runPromise(
-            Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(accounts)).pipe(
-              Effect.provide(
-                Gateway.layerFetch({ basePath, applicationName: "hswap-bench", concurrency, maxConcurrency })
-              )
-            )
-          )
+    const load = (which: string, accounts: ReadonlyArray<string>): Promise<ReadonlyArray<unknown>> => {
+      if (which === "sdk") return sdk.state.getEntityDetailsVaultAggregated([...accounts])
+      const config = { basePath, applicationName: "hswap-bench", concurrency, maxConcurrency }
+      return Effect.runPromise(
+        Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(accounts)).pipe(
+          Effect.provide(which === "node" ? layerNode(config) : Gateway.layerFetch(config))
+        )
+      )
+    }
     for (const which of clients) await load(which, addresses.slice(0, ACCOUNTS / 10))
     const figures = new Map<string, Array<{ wall: number; cpu: number }>>()
     for (let run = 1; run <= runs; run++) {

@@ -18,12 +18,13 @@
  * Then a rate-limited run: the fake gateway answers 429 with `Retry-After` past RATE_LIMIT requests per second (fixed
  * one-second windows, like the real Gateway's limiter); it prints whether each client got every item.
  *
- * Rows: ours over `fetch` itself (`Gateway.layerFetch`, what the figures are), the same over `FetchHttpClient`
- * (`Gateway.layer`, for information), ours starting at 16 in flight, and the SDK.
+ * Rows: ours over `fetch` itself (`Gateway.layerFetch`, the browser's client), the same over Node's http
+ * (`layerNode`, src/gateway/node.ts, the exchange server's client), over `FetchHttpClient` (`Gateway.layer`, for
+ * information), ours starting at 16 in flight, and the SDK (over Node's `fetch`, its only transport).
  *
  * The measured rows alternate their order: odd rounds run ours first, even rounds the SDK first.
  *
- * Flags: `--rounds N` (default 2), `--clients ours,http,high,sdk,limited` (which rows to run), `--decode` (only the
+ * Flags: `--rounds N` (default 2), `--clients ours,node,http,high,sdk,limited` (which rows to run), `--decode` (only the
  * in-process decode micro-bench).
  *
  * `--instructions` (needs valgrind): instead of CPU seconds, which a shared machine makes noisy, counts the instructions
@@ -47,6 +48,7 @@ import {
   StateEntityFungiblesPageResponse
 } from "../src/gateway/index.js"
 import { decodeJson } from "../src/gateway/decode.js"
+import { layerNode } from "../src/gateway/node.js"
 import { accountAddress, makeFakeGateway } from "../test/gateway/fake-gateway.js"
 
 const ACCOUNTS = 2000
@@ -438,7 +440,7 @@ const main = async () => {
   decodeBench()
   if (process.argv.includes("--decode")) return
   const rounds = Number(argValue("--rounds") ?? 2)
-  const clients = new Set((argValue("--clients") ?? "ours,http,high,sdk,limited").split(","))
+  const clients = new Set((argValue("--clients") ?? "ours,node,http,high,sdk,limited").split(","))
   const skipped = { requests: 0, wallMs: 0, cpuMs: 0, serverCpuMs: 0, peak: 0, errors: 0, fungibles: 0 }
   const child = fork(fileURLToPath(import.meta.url), ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
   try {
@@ -450,21 +452,26 @@ const main = async () => {
       `gateway bench: ${ACCOUNTS} accounts × ${FUNGIBLES} fungibles, page size ${PAGE_SIZE}, ${LATENCY_MS} ms per request, ` +
         `fake gateway in child process ${child.pid} at ${basePath}`
     )
-    /** Ours over `fetch` itself (`Gateway.layerFetch`, the default), or over `FetchHttpClient` (`Gateway.layer`). */
+    /**
+     * Ours over `fetch` itself (`Gateway.layerFetch`, the browser's and the default), over Node's http
+     * (`layerNode`, the exchange server's), or over `FetchHttpClient` (`Gateway.layer`).
+     */
     const loadOurs =
-      (concurrency: number, accounts: ReadonlyArray<string> = addresses, over: "fetch" | "http" = "fetch") =>
-      (): Promise<Loaded> =>
-        Effect.runPromise(
+      (concurrency: number, accounts: ReadonlyArray<string> = addresses, over: "fetch" | "node" | "http" = "fetch") =>
+      (): Promise<Loaded> => {
+        const config = { basePath, applicationName: "hswap-bench", concurrency }
+        return Effect.runPromise(
           Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(accounts)).pipe(
             Effect.provide(
               over === "fetch"
-                ? Gateway.layerFetch({ basePath, applicationName: "hswap-bench", concurrency })
-                : Gateway.layer({ basePath, applicationName: "hswap-bench", concurrency }).pipe(
-                    Layer.provide(FetchHttpClient.layer)
-                  )
+                ? Gateway.layerFetch(config)
+                : over === "node"
+                  ? layerNode(config)
+                  : Gateway.layer(config).pipe(Layer.provide(FetchHttpClient.layer))
             )
           )
         )
+      }
     const sdkClient = GatewayApiClient.initialize({ basePath, applicationName: "hswap-bench" })
     const loadSdk = () => sdkClient.state.getEntityDetailsVaultAggregated(addresses)
     const concurrency = GatewayDefaults.concurrency
@@ -472,6 +479,7 @@ const main = async () => {
     const oursLabel = `hswap Gateway (${concurrency}→${GatewayDefaults.maxConcurrency} adaptive)`
     const highLabel = `hswap Gateway (from ${high})*`
     const httpLabel = `hswap Gateway over HttpClient†`
+    const nodeLabel = `hswap Gateway over node:http‡`
     const sdkLabel = "babylon-gateway-api-sdk 1.10.1"
 
     const cols = ["requests", "wall ms", "cpu ms", "srv cpu", "peak", "errors", "fungibles"]
@@ -486,12 +494,14 @@ const main = async () => {
     const warm = addresses
     if (clients.has("ours") || clients.has("high")) await loadOurs(concurrency, warm)()
     if (clients.has("http")) await loadOurs(concurrency, warm, "http")()
+    if (clients.has("node")) await loadOurs(concurrency, warm, "node")()
     if (clients.has("sdk")) await sdkClient.state.getEntityDetailsVaultAggregated(warm)
-    const all: Array<{ ours: Row; http: Row; high: Row; sdk: Row }> = []
+    const all: Array<{ ours: Row; node: Row; http: Row; high: Row; sdk: Row }> = []
     for (let round = 1; round <= rounds; round++) {
       const skip = (client: string): Row => ({ client: `${client} (skipped)`, ...skipped })
       const runs: ReadonlyArray<readonly [string, string, () => Promise<Loaded>]> = [
         ["ours", oursLabel, loadOurs(concurrency)],
+        ["node", nodeLabel, loadOurs(concurrency, addresses, "node")],
         ["http", httpLabel, loadOurs(concurrency, addresses, "http")],
         ["high", highLabel, loadOurs(high)],
         ["sdk", sdkLabel, loadSdk]
@@ -504,19 +514,23 @@ const main = async () => {
         rows.set(key, clients.has(key) ? await measure(child, label, load) : skip(label))
       const row = (key: string) => rows.get(key) ?? skip(key)
       const ours = row("ours")
+      const nodeRow = row("node")
       const httpRow = row("http")
       const highRow = row("high")
       const sdk = row("sdk")
-      all.push({ ours, http: httpRow, high: highRow, sdk })
+      all.push({ ours, node: nodeRow, http: httpRow, high: highRow, sdk })
       console.log()
       console.log(`round ${round}/${rounds} (${round % 2 === 1 ? "ours" : "the SDK"} ran first)`)
       console.log(header)
-      for (const r of [ours, httpRow, highRow, sdk]) print(r)
+      for (const r of [ours, nodeRow, httpRow, highRow, sdk]) print(r)
       console.log(
         `ratio ours/sdk: wall ${(ours.wallMs / sdk.wallMs).toFixed(2)}, client cpu ${(ours.cpuMs / sdk.cpuMs).toFixed(2)}, ` +
-          `requests ${(ours.requests / sdk.requests).toFixed(2)}, peak in flight ${ours.peak}/${sdk.peak}`
+          `requests ${(ours.requests / sdk.requests).toFixed(2)}, peak in flight ${ours.peak}/${sdk.peak}` +
+          (clients.has("node")
+            ? `; over node:http: wall ${(nodeRow.wallMs / sdk.wallMs).toFixed(2)}, client cpu ${(nodeRow.cpuMs / sdk.cpuMs).toFixed(2)}`
+            : "")
       )
-      const ran = [ours, httpRow, highRow, sdk].filter((r) => !r.client.endsWith("(skipped)"))
+      const ran = [ours, nodeRow, httpRow, highRow, sdk].filter((r) => !r.client.endsWith("(skipped)"))
       const complete = ran.every((r) => r.fungibles === expected && r.errors === 0)
       console.log(`complete (${expected} fungibles each, no errors): ${complete ? "yes" : "NO"}`)
     }
@@ -531,6 +545,7 @@ const main = async () => {
       )
       for (const [label, pick] of [
         [oursLabel, (x: (typeof all)[number]) => x.ours],
+        [nodeLabel, (x: (typeof all)[number]) => x.node],
         [httpLabel, (x: (typeof all)[number]) => x.http],
         [highLabel, (x: (typeof all)[number]) => x.high],
         [sdkLabel, (x: (typeof all)[number]) => x.sdk]
@@ -539,16 +554,18 @@ const main = async () => {
           `${label.padEnd(38)}${num(med(pick, (r) => r.wallMs))}${num(med(pick, (r) => r.cpuMs))}` +
             `${num(least(pick, (r) => r.wallMs))}${num(least(pick, (r) => r.cpuMs))}`
         )
-      const ratios = (f: (r: Row) => number) => all.map((x) => f(x.ours) / f(x.sdk))
       const list = (xs: ReadonlyArray<number>) => xs.map((x) => x.toFixed(2)).join(", ")
-      console.log(
-        `ratio ours/sdk by round: client cpu ${list(ratios((r) => r.cpuMs))} (median ${median(ratios((r) => r.cpuMs)).toFixed(2)}); ` +
-          `wall ${list(ratios((r) => r.wallMs))} (median ${median(ratios((r) => r.wallMs)).toFixed(2)})`
-      )
-      const leastRatio = (f: (r: Row) => number) => (least((x) => x.ours, f) / least((x) => x.sdk, f)).toFixed(2)
-      console.log(
-        `ratio of the minima ours/sdk: client cpu ${leastRatio((r) => r.cpuMs)}, wall ${leastRatio((r) => r.wallMs)}`
-      )
+      const compare = (name: string, pick: (x: (typeof all)[number]) => Row) => {
+        const ratios = (f: (r: Row) => number) => all.map((x) => f(pick(x)) / f(x.sdk))
+        const leastRatio = (f: (r: Row) => number) => (least(pick, f) / least((x) => x.sdk, f)).toFixed(2)
+        console.log(
+          `ratio ${name}/sdk by round: client cpu ${list(ratios((r) => r.cpuMs))} (median ${median(ratios((r) => r.cpuMs)).toFixed(2)}); ` +
+            `wall ${list(ratios((r) => r.wallMs))} (median ${median(ratios((r) => r.wallMs)).toFixed(2)}); ` +
+            `of the minima: client cpu ${leastRatio((r) => r.cpuMs)}, wall ${leastRatio((r) => r.wallMs)}`
+        )
+      }
+      if (clients.has("ours")) compare("ours", (x) => x.ours)
+      if (clients.has("node")) compare("ours over node:http", (x) => x.node)
     }
     if (clients.has("limited")) {
       console.log()
@@ -557,18 +574,26 @@ const main = async () => {
       )
       console.log(header)
       const ours = await measure(child, oursLabel, loadOurs(concurrency), RATE_LIMIT)
+      const overNode = clients.has("node")
+        ? await measure(child, nodeLabel, loadOurs(concurrency, addresses, "node"), RATE_LIMIT)
+        : undefined
       const sdk = await measure(child, sdkLabel, loadSdk, RATE_LIMIT)
-      for (const r of [ours, sdk]) print(r)
+      for (const r of [ours, ...(overNode === undefined ? [] : [overNode]), sdk]) print(r)
       const outcome = (r: Row) =>
         r.fungibles === expected
           ? `complete (${r.fungibles} fungibles)`
           : `${r.fungibles === 0 ? "failed" : "incomplete"}: ${r.fungibles} of ${expected} fungibles`
-      console.log(`ours: ${outcome(ours)} in ${ours.wallMs.toFixed(0)} ms; sdk: ${outcome(sdk)} (errors = 429 answers)`)
+      console.log(
+        `ours: ${outcome(ours)} in ${ours.wallMs.toFixed(0)} ms; ` +
+          (overNode === undefined ? "" : `over node:http: ${outcome(overNode)} in ${overNode.wallMs.toFixed(0)} ms; `) +
+          `sdk: ${outcome(sdk)} (errors = 429 answers)`
+      )
     }
     console.log()
     console.log(
       `ours starts at ${concurrency} in flight and adapts up to ${GatewayDefaults.maxConcurrency} (halving on 429/5xx/timeouts, honouring retry-after, retrying reads); ` +
-        `† = the same client over @effect/platform's FetchHttpClient (Gateway.layer), the others over fetch itself (Gateway.layerFetch); ` +
+        `† = the same client over @effect/platform's FetchHttpClient (Gateway.layer), ‡ = over Node's http (layerNode, the exchange server's), ` +
+        `the others over fetch itself (Gateway.layerFetch, the browser's); ` +
         `* = the same client starting at ${high}. The SDK fires every chunk and page at once ` +
         `(no bound, no retries). cpu ms = user+system CPU of this process during the run; srv cpu = the fake gateway's.`
     )

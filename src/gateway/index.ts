@@ -1,7 +1,9 @@
 /**
  * Radix Babylon Gateway API v1.10 client: every path, Schema-decoded, paged, chunked, bounded, retried, typed errors.
  * Runs in the browser and in Node: `Gateway.layer` over any `HttpClient` (e.g. `FetchHttpClient.layer`, or a test
- * double), or `Gateway.layerFetch` over `fetch` itself (no fiber per request: the cheapest).
+ * double), or `Gateway.layerFetch` over `fetch` itself (no fiber per request). In Node, `layerNode` in `./node.js` (not
+ * re-exported here, so that a browser build never sees Node's modules) sends over Node's own http/https: the
+ * cheapest there.
  */
 export { Gateway } from "./tag.js"
 export { makeGatewayOver, makeGatewayWithFetch, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
