@@ -28,8 +28,9 @@
  * in-process decode micro-bench).
  *
  * `--instructions` (needs valgrind): instead of CPU seconds, which a shared machine makes noisy, counts the instructions
- * each client's process executes for one load (callgrind, all threads: JIT and GC included), ours and the SDK's side
- * by side, `--accounts N` (default 200) after `--warm N` unmeasured loads (default 3), `--runs N` measured (default 2).
+ * each client's process executes for one load (callgrind, all threads: JIT and GC included), ours over fetch, ours over
+ * Node's http and the SDK's side by side (`--clients ours,node,sdk`), `--accounts N` (default 200) after `--warm N`
+ * unmeasured loads (default 3), `--runs N` measured (default 2).
  */
 import { FetchHttpClient } from "@effect/platform"
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
@@ -326,19 +327,18 @@ const instructionsWorker = async () => {
     const basePath = `http://127.0.0.1:${port}`
     const addresses = Array.from({ length: accounts }, (_, i) => accountAddress(i))
     const sdk = GatewayApiClient.initialize({ basePath, applicationName: "hswap-bench" })
+    const config = {
+      basePath,
+      applicationName: "hswap-bench",
+      ...(start === undefined ? {} : { concurrency: Number(start) }),
+      ...(max === undefined ? {} : { maxConcurrency: Number(max) })
+    }
     const load = (): Promise<Loaded> =>
       which === "sdk"
         ? sdk.state.getEntityDetailsVaultAggregated(addresses)
         : Effect.runPromise(
             Effect.flatMap(Gateway, (g) => g.state.getEntityDetailsVaultAggregated(addresses)).pipe(
-              Effect.provide(
-                Gateway.layerFetch({
-                  basePath,
-                  applicationName: "hswap-bench",
-                  ...(start === undefined ? {} : { concurrency: Number(start) }),
-                  ...(max === undefined ? {} : { maxConcurrency: Number(max) })
-                })
-              )
+              Effect.provide(which === "node" ? layerNode(config) : Gateway.layerFetch(config))
             )
           )
     for (let i = 0; i < warm; i++) await load()
@@ -368,7 +368,9 @@ const instructions = async () => {
   const accounts = Number(argValue("--accounts") ?? 200)
   const runs = Number(argValue("--runs") ?? 2)
   const warm = Number(argValue("--warm") ?? 3)
-  const clients = (argValue("--clients") ?? "ours,sdk").split(",").filter((c) => c === "ours" || c === "sdk")
+  const clients = (argValue("--clients") ?? "ours,node,sdk")
+    .split(",")
+    .filter((c) => c === "ours" || c === "node" || c === "sdk")
   console.log(
     `gateway bench, instructions (valgrind --tool=callgrind, all threads of the client's process; the fake gateway ` +
       `runs natively): ${accounts} accounts × ${FUNGIBLES} fungibles, ${warm} warm-up loads then ${runs} measured, per client`
@@ -388,7 +390,7 @@ const instructions = async () => {
           ...["--accounts", String(accounts), "--runs", String(runs), "--warm", String(warm)],
           ...["--start", "--max"].flatMap((flag) => {
             const value = argValue(flag)
-            return which === "ours" && value !== undefined ? [flag, value] : []
+            return which !== "sdk" && value !== undefined ? [flag, value] : []
           })
         ]
         const proc = spawn("valgrind", args, { stdio: ["ignore", "pipe", "pipe"] })
@@ -414,7 +416,12 @@ const instructions = async () => {
   const settled = await Promise.allSettled(clients.map(async (which) => [which, await worker(which)] as const))
   const results = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []))
   for (const r of settled) if (r.status === "rejected") console.error(String(r.reason))
-  const label = (which: string) => (which === "sdk" ? "babylon-gateway-api-sdk 1.10.1" : "hswap Gateway")
+  const label = (which: string) =>
+    which === "sdk"
+      ? "babylon-gateway-api-sdk 1.10.1"
+      : which === "node"
+        ? "hswap Gateway over node:http"
+        : "hswap Gateway over fetch"
   const cols = ["requests", "fungibles", "instr/load", "instr/req"]
   console.log(`${"client".padEnd(34)}${cols.map((c) => c.padStart(14)).join("")}`)
   const perRequest = new Map<string, Array<number>>()
@@ -427,13 +434,18 @@ const instructions = async () => {
           (r.errors > 0 ? `  (${r.errors} errors)` : "")
       )
     }
-  const ours = perRequest.get("ours")
   const sdk = perRequest.get("sdk")
-  if (ours !== undefined && sdk !== undefined)
-    console.log(
-      `ratio ours/sdk, instructions per request: median ${(median(ours) / median(sdk)).toFixed(2)} ` +
-        `(ours ${ours.map((n) => (n / 1e3).toFixed(0)).join(", ")} k; sdk ${sdk.map((n) => (n / 1e3).toFixed(0)).join(", ")} k)`
-    )
+  for (const [which, name] of [
+    ["ours", "ours"],
+    ["node", "ours over node:http"]
+  ] as const) {
+    const ours = perRequest.get(which)
+    if (ours !== undefined && sdk !== undefined)
+      console.log(
+        `ratio ${name}/sdk, instructions per request: median ${(median(ours) / median(sdk)).toFixed(2)} ` +
+          `(${name} ${ours.map((n) => (n / 1e3).toFixed(0)).join(", ")} k; sdk ${sdk.map((n) => (n / 1e3).toFixed(0)).join(", ")} k)`
+      )
+  }
 }
 
 const main = async () => {
