@@ -17,6 +17,21 @@ export const fixturesDir = fileURLToPath(new URL("../../../shared/fixtures/gatew
 export const fixtureText = (name: string) => readFileSync(`${fixturesDir}/${name}`, "utf8")
 export const fixture = (name: string): unknown => JSON.parse(fixtureText(name))
 
+/** A `/transaction/status` answer of a committed transaction, as the Gateway sends it (the transport suites' body). */
+export const statusBody = JSON.stringify({
+  ledger_state: {
+    network: "stokenet",
+    state_version: 1,
+    proposer_round_timestamp: "2024-04-10T08:49:40.926Z",
+    epoch: 1,
+    round: 1
+  },
+  status: "CommittedSuccess",
+  intent_status: "CommittedSuccess",
+  intent_status_description: "committed",
+  known_payloads: []
+})
+
 export interface Recorded {
   readonly method: string
   readonly url: string

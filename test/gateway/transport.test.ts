@@ -10,21 +10,7 @@ import { afterEach, vi } from "vitest"
 import { Gateway } from "../../src/gateway/index.js"
 import { otherEndpoints } from "../../src/gateway/Gateway.js"
 import type { GatewayConfig } from "../../src/gateway/index.js"
-import { BasePath, testConfig } from "./support.js"
-
-const statusBody = JSON.stringify({
-  ledger_state: {
-    network: "stokenet",
-    state_version: 1,
-    proposer_round_timestamp: "2024-04-10T08:49:40.926Z",
-    epoch: 1,
-    round: 1
-  },
-  status: "CommittedSuccess",
-  intent_status: "CommittedSuccess",
-  intent_status_description: "committed",
-  known_payloads: []
-})
+import { BasePath, statusBody, testConfig } from "./support.js"
 
 interface Sent {
   readonly url: string
