@@ -5,7 +5,7 @@
  *
  *   node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/gateway-profile.ts --client ours --runs 3
  *
- * `--client ours|node|sdk|ours,sdk` (default ours, over fetch; `node`: ours over Node's http, `Gateway.layerNode`;
+ * `--client ours|node|sdk|ours,sdk` (default ours, over fetch; `node`: ours over Node's http, `layerNode`;
  * several alternate run by run), `--runs N` measured loads (default 3),
  * `--concurrency N` and `--max-concurrency N` (ours; default the client's). Each load is preceded by one unmeasured load
  * of a tenth of the accounts (JIT warm-up). Prints wall and

@@ -1,5 +1,5 @@
 /**
- * The Gateway client over Node's own `http`/`https` modules (`Gateway.layerNode`, the exchange server's): for a
+ * The Gateway client over Node's own `http`/`https` modules (`layerNode`, the exchange server's): for a
  * process that runs in Node, not in a browser.
  *
  * Why not `fetch` there: Node's `fetch` (undici) builds a `Request`, `Headers`, an `AbortSignal` and a WHATWG
@@ -113,10 +113,11 @@ export const nodeTransport = (options: {
         const chunks: Array<Buffer> = []
         const stream = bodyOf(response)
         stream.on("data", (chunk: Buffer) => chunks.push(chunk))
-        stream.on("error", (cause) => end({ _tag: "Failed", reason: "Decode", cause }))
-        response.on("aborted", () =>
-          end({ _tag: "Failed", reason: "Decode", cause: new Error("the answer was cut off") })
-        )
+        const cutOff = (cause: unknown) => end({ _tag: "Failed", reason: "Decode", cause })
+        stream.on("error", cutOff)
+        // A connection lost mid-body is an error on the response itself (Node's 'aborted' event is deprecated), which
+        // a pipe into an inflater does not pass on.
+        if (stream !== response) response.on("error", cutOff)
         stream.on("end", () => {
           const raw = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
           // As `fetch`'s `text()`: a UTF-8 byte order mark is not part of the text.

@@ -459,8 +459,8 @@ const install = () => {
     document.body.append(host)
     render()
     publishInset()
+    // The panel's height follows its content and, through its width, the viewport's: one observer sees both.
     if (typeof ResizeObserver !== "undefined") new ResizeObserver(publishInset).observe(panel)
-    window.addEventListener("resize", publishInset)
   }
   if (document.body !== null) mount()
   else document.addEventListener("DOMContentLoaded", mount, { once: true })
