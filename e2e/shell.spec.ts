@@ -198,6 +198,37 @@ test("the app keeps the prerendered page: the first heading is the one on screen
   expect(errors).toEqual([])
 })
 
+test("a navigation at the app's first commit, before the page is hydrated, is clean", async ({ page }) => {
+  // React hydrates the page's boundaries after the shell's commit; a navigation that reached them first made React
+  // drop the prerendered page with error #422 (TanStack's Match found no match of its own in the next location).
+  const errors: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") errors.push(m.text())
+  })
+  page.on("pageerror", (e) => errors.push(e.message))
+  await page.addInitScript(() => {
+    const seen = new MutationObserver(() => {
+      if (document.documentElement.hasAttribute("data-first-paint")) return
+      seen.disconnect()
+      const first = document.querySelector("main")?.firstElementChild
+      // React keeps its fiber on a node it has hydrated: whether the page was still to be hydrated at the click.
+      ;(window as unknown as { pageHydratedAtClick: boolean }).pageHydratedAtClick =
+        first !== null && first !== undefined && Object.keys(first).some((key) => key.startsWith("__reactFiber$"))
+      const stats = [...document.querySelectorAll("a")].find((a) => a.getAttribute("href") === "/stats")
+      stats?.click()
+    })
+    document.addEventListener("DOMContentLoaded", () =>
+      seen.observe(document.documentElement, { attributes: true, attributeFilter: ["data-first-paint"] })
+    )
+  })
+  await page.goto("/")
+  await expect(page.getByRole("heading", { name: "Stats" })).toBeVisible({ timeout: 15_000 })
+  expect(await page.evaluate(() => (window as unknown as { pageHydratedAtClick: boolean }).pageHydratedAtClick)).toBe(
+    false
+  )
+  expect(errors).toEqual([])
+})
+
 test("another path paints the frame, never /'s page, and renders its own", async ({ page }) => {
   // Whether #root (which holds /'s page) would show, read as the parser inserts it, before anything can paint.
   await page.addInitScript(() => {

@@ -4,7 +4,8 @@
  * their own router and live half.
  */
 import { RouterProvider } from "@tanstack/react-router"
-import { type ReactNode, startTransition, StrictMode, useLayoutEffect } from "react"
+import { createContext, type ReactNode, startTransition, StrictMode, useEffect, useLayoutEffect, useState } from "react"
+import { flushSync } from "react-dom"
 import { createRoot, hydrateRoot, type Root } from "react-dom/client"
 import type { AppRouter } from "../router"
 import { nextTask } from "../runtime/inStages"
@@ -20,20 +21,71 @@ function FirstPaintDone({ children }: { readonly children: ReactNode }) {
   return children
 }
 
-export const appTree = (router: AppRouter, live: LiveResource) => (
+/**
+ * The app. `hydrating` is the prerendered page's first node when the app hydrates it (see HydrateSoon); the wrapper
+ * has one child and renders no node, so the tree and the ids React derives from it stay the prerender's.
+ */
+export const appTree = (router: AppRouter, live: LiveResource, hydrating: Element | null = null) => (
   <StrictMode>
     <FirstPaintDone>
-      <LiveProvider resource={live}>
-        <RouterProvider router={router} />
-      </LiveProvider>
+      <HydrateSoon page={hydrating}>
+        <LiveProvider resource={live}>
+          <RouterProvider router={router} />
+        </LiveProvider>
+      </HydrateSoon>
     </FirstPaintDone>
   </StrictMode>
 )
 
-/** React's hydration root can be asked to hydrate a node's boundary first (an unstable API of react-dom 19). */
-const scheduleHydration = (root: Root, target: HTMLElement) => {
-  const schedule = (root as Root & { unstable_scheduleHydration?: (target: Node) => void }).unstable_scheduleHydration
-  if (typeof schedule === "function") schedule.call(root, target)
+/**
+ * A context whose change tells React that something above the page's Suspense boundaries changed. Nothing reads it:
+ * React cannot know whether a boundary it has not hydrated yet reads it, so it hydrates that boundary first, at the lane of
+ * the change (a transition: in slices), and only then renders the change (which changes nothing).
+ */
+const HydrationNudge = createContext(0)
+
+/** React keeps its fiber on every node it has hydrated (an own key `__reactFiber$…`), and on none it has not. */
+const isHydrated = (node: Element) => Object.keys(node).some((key) => key.startsWith("__reactFiber$"))
+
+/**
+ * At most this many nudges: one per level of nested boundaries around the page (two on `/`: the router's), with room
+ * for a hydration that a higher-priority update interrupted.
+ */
+const MAX_NUDGES = 6
+
+/**
+ * Gets the page's Suspense boundaries (the router's) hydrated soon and in slices. React leaves a dehydrated boundary
+ * for idle priority, so a navigation right after load could reach the page before it is hydrated: React then drops
+ * the prerendered page and renders anew, with an error on the console (#422). Asking for the page with
+ * `unstable_scheduleHydration` hydrated it at the default lane, which React renders without yielding: one task of
+ * 55–100 ms at 4× slowdown (bench:app). After each commit until the page's first node is hydrated, this component
+ * changes a context value in a transition instead: React hydrates the next boundary down at a transition's
+ * hydration lane, in slices of a few milliseconds, before anything else of lower priority.
+ */
+function HydrateSoon({ page, children }: { readonly page: Element | null; readonly children: ReactNode }) {
+  const [nudges, setNudges] = useState(0)
+  useEffect(() => {
+    if (page === null || !page.isConnected || isHydrated(page) || nudges >= MAX_NUDGES) return
+    startTransition(() => setNudges(nudges + 1))
+  }, [page, nudges])
+  return <HydrationNudge value={nudges}>{children}</HydrationNudge>
+}
+
+/**
+ * A navigation must not reach the page before React has hydrated it: the router's components under the page's
+ * boundaries would hydrate with the next location's matches, fail to find their own (a TypeError inside TanStack's
+ * Match), and React would drop the prerendered page and render anew with error #422 on the console. So the first
+ * navigation that changes the location, if the page is not hydrated by then, first hydrates it at once (synchronously,
+ * before the router changes its matches); that happens only in the short window HydrateSoon leaves.
+ */
+const hydrateBeforeNavigating = (router: AppRouter, root: Root, page: Element) => {
+  const unsubscribe = router.subscribe("onBeforeNavigate", (event) => {
+    if (!event.hrefChanged) return
+    unsubscribe()
+    if (isHydrated(page) || !page.isConnected) return
+    const schedule = (root as Root & { unstable_scheduleHydration?: (target: Node) => void }).unstable_scheduleHydration
+    if (typeof schedule === "function") flushSync(() => schedule.call(root, page))
+  })
 }
 
 export interface Mounted {
@@ -49,7 +101,6 @@ export interface Mounted {
  * never blocked for long.
  */
 export const mountApp = async (container: HTMLElement, router: AppRouter, live: LiveResource): Promise<Mounted> => {
-  const app = appTree(router, live)
   if (firstPaint() === "page") {
     // The page's chunk after the live half: its graph is mostly the live chunk's, which loads in stages (one task
     // each, see runtime/inStages.ts); loading it alongside would evaluate that whole graph in one task.
@@ -60,15 +111,14 @@ export const mountApp = async (container: HTMLElement, router: AppRouter, live: 
     if (hydratable(router, boot)) {
       // Render the router's tree as its server render did (TanStack's own hydration marks the router the same way).
       router.ssr = { manifest: undefined }
+      // The page's Suspense boundaries hydrate soon after the shell, in slices (HydrateSoon).
+      const page = container.querySelector("main")?.firstElementChild ?? null
       let root: Root | undefined
       startTransition(() => {
-        root = hydrateRoot(container, app)
+        root = hydrateRoot(container, appTree(router, live, page))
       })
       if (root === undefined) throw new Error("hydrateRoot did not run")
-      // React leaves the page's Suspense boundaries (the router's) to hydrate at idle priority; a navigation before
-      // they are would make it drop them and render anew, with an error on the console. Ask for the page at once.
-      const page = container.querySelector("main")?.firstElementChild
-      if (page instanceof HTMLElement) scheduleHydration(root, page)
+      if (page !== null) hydrateBeforeNavigating(router, root, page)
       return { root, hydrated: true }
     }
     // The page painted but cannot be kept: the frame-only copy shows until the app's own render commits.
@@ -76,6 +126,6 @@ export const mountApp = async (container: HTMLElement, router: AppRouter, live: 
   }
   container.replaceChildren()
   const root = createRoot(container)
-  startTransition(() => root.render(app))
+  startTransition(() => root.render(appTree(router, live)))
   return { root, hydrated: false }
 }
