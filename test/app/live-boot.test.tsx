@@ -3,7 +3,7 @@ import { createMemoryHistory, RouterProvider } from "@tanstack/react-router"
 import { act, render, screen, within } from "@testing-library/react"
 import { StrictMode } from "react"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { boot } from "../../src/app/live"
+import { boot, bootInTasks } from "../../src/app/live"
 import { createAppRouter } from "../../src/app/router"
 import { type Boot, LiveProvider, type LiveResource, makeLiveResource } from "../../src/app/runtime/live-context"
 import { loadLiveModule } from "../../src/app/shell/islands"
@@ -137,6 +137,42 @@ describe("boot", () => {
     const ready = boot({})
     if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
     expect(ready.live.config.networkId).toBe(240)
+    await ready.live.runtime.dispose()
+  })
+
+  it("in tasks: decodes, lets the browser in, then makes the runtime; a bad configuration stops before the wait", async () => {
+    const steps: Array<string> = []
+    const between = () => {
+      steps.push("between")
+      return Promise.resolve()
+    }
+    const ready = await bootInTasks({}, between)
+    if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
+    expect(steps).toEqual(["between"])
+    expect(ready.live.config.networkId).toBe(240)
+    await ready.live.runtime.dispose()
+
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    const bad = await bootInTasks({ VITE_GATEWAY_URL: "ftp://example.com" }, between)
+    expect(bad).toEqual({ _tag: "Misconfigured", message: expect.stringContaining("VITE_GATEWAY_URL is invalid") })
+    expect(steps).toEqual(["between"])
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("VITE_GATEWAY_URL is invalid"))
+    logged.mockRestore()
+  })
+
+  it("in tasks: makes no runtime before the browser's turn is over", async () => {
+    let release: () => void = () => undefined
+    const turn = new Promise<void>((resolve) => (release = resolve))
+    let settled = false
+    const booting = bootInTasks({}, () => turn).then((b) => {
+      settled = true
+      return b
+    })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(settled).toBe(false)
+    release()
+    const ready = await booting
+    if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
     await ready.live.runtime.dispose()
   })
 })
