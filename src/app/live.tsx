@@ -25,14 +25,26 @@ export const boot = (env: Env): Boot => {
 }
 
 /**
- * `boot` in two tasks: the configuration's decoding (its Schemas' first compile) and the runtime's layers were one
- * task of 70–116 ms at 4× slowdown (bench:app --trace); `between` gives the browser its turn in between.
+ * `boot` in tasks, `between` giving the browser its turn in between:
+ * - the configuration's decoding (its Schemas' first compile), and the runtime's layers, were one task of 70–116 ms
+ *   at 4× slowdown (bench:app --trace);
+ * - the runtime's build starts in a task of its own. ManagedRuntime builds on first use, and the start of the build
+ *   runs synchronously (on Effect's SyncScheduler, until the sliced scheduler takes over): the islands' first
+ *   subscriptions, after React's commit, made it part of a task of 60–95 ms.
  */
 export const bootInTasks = async (env: Env, between: () => Promise<void>): Promise<Boot> => {
   const config = decodeAppConfig(env)
   if (Either.isLeft(config)) return misconfigured(config.left.message)
   await between()
-  return ready(config.right)
+  const booted = ready(config.right)
+  await between()
+  if (booted._tag === "Ready")
+    // A failed build shows where the runtime is used (an island's fiber fails with it); this says it once, here.
+    booted.live.runtime.runtime().then(
+      () => undefined,
+      (cause: unknown) => console.error("The app's runtime could not be built", cause)
+    )
+  return booted
 }
 
 export { BalanceBadge } from "./shell/BalanceBadge"

@@ -140,7 +140,7 @@ describe("boot", () => {
     await ready.live.runtime.dispose()
   })
 
-  it("in tasks: decodes, lets the browser in, then makes the runtime; a bad configuration stops before the wait", async () => {
+  it("in tasks: decodes, lets the browser in, makes the runtime, lets it in again, starts the build; a bad configuration stops before the wait", async () => {
     const steps: Array<string> = []
     const between = () => {
       steps.push("between")
@@ -148,14 +148,17 @@ describe("boot", () => {
     }
     const ready = await bootInTasks({}, between)
     if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
-    expect(steps).toEqual(["between"])
+    expect(steps).toEqual(["between", "between"])
     expect(ready.live.config.networkId).toBe(240)
+    // Built without anyone asking for it (ManagedRuntime builds on first use otherwise).
+    await vi.waitFor(() => expect(ready.live.runtime.cachedRuntime).toBeDefined())
     await ready.live.runtime.dispose()
+    steps.length = 0
 
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
     const bad = await bootInTasks({ VITE_GATEWAY_URL: "ftp://example.com" }, between)
     expect(bad).toEqual({ _tag: "Misconfigured", message: expect.stringContaining("VITE_GATEWAY_URL is invalid") })
-    expect(steps).toEqual(["between"])
+    expect(steps).toEqual([])
     expect(logged).toHaveBeenCalledWith(expect.stringContaining("VITE_GATEWAY_URL is invalid"))
     logged.mockRestore()
   })
@@ -173,6 +176,7 @@ describe("boot", () => {
     release()
     const ready = await booting
     if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
+    await ready.live.runtime.runtime()
     await ready.live.runtime.dispose()
   })
 })
