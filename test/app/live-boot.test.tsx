@@ -150,8 +150,10 @@ describe("boot", () => {
     if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
     expect(steps).toEqual(["between", "between"])
     expect(ready.live.config.networkId).toBe(240)
-    // Built without anyone asking for it (ManagedRuntime builds on first use otherwise).
-    await vi.waitFor(() => expect(ready.live.runtime.cachedRuntime).toBeDefined())
+    // Built without anyone asking for it (ManagedRuntime builds on first use otherwise). Its cache of the built
+    // runtime is a property its type does not declare.
+    const { runtime } = ready.live
+    await vi.waitFor(() => expect((runtime as unknown as { cachedRuntime?: unknown }).cachedRuntime).toBeDefined())
     await ready.live.runtime.dispose()
     steps.length = 0
 

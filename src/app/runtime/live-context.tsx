@@ -13,7 +13,16 @@
  * content area's (`hydrate="settled"`) reads the boot as it is; React re-renders the islands with the boot right after.
  */
 import type { ManagedRuntime } from "effect"
-import { createContext, type ReactNode, use, useCallback, useEffect, useSyncExternalStore } from "react"
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  use,
+  useCallback,
+  useEffect,
+  useState,
+  useSyncExternalStore
+} from "react"
 import type { AppConfigShape } from "../config/AppConfig"
 import type { AppServices } from "./app-runtime"
 
@@ -67,14 +76,34 @@ export const readyLiveResource = (live: Live): LiveResource => {
 
 const LiveContext = createContext<LiveResource | null>(null)
 
+/**
+ * Whether the islands may show the boot. While the app hydrates, they render their placeholders (as the markup has
+ * them) and this is false; it turns true in a transition after that commit. Reading the boot straight away instead
+ * made the islands' `useSyncExternalStore` see a snapshot other than the server's once hydrated, which React answers
+ * with a synchronous re-render: one task of about 60 ms at 4× slowdown (bench:app --trace). A transition renders in
+ * slices.
+ */
+const IslandsOpen = createContext(true)
+
 export function LiveProvider({
   resource,
+  hydrating = false,
   children
 }: {
   readonly resource: LiveResource
+  /** The app is hydrating markup in which the islands are placeholders (shell/mount.tsx). */
+  readonly hydrating?: boolean
   readonly children: ReactNode
 }) {
-  return <LiveContext value={resource}>{children}</LiveContext>
+  const [islandsOpen, setIslandsOpen] = useState(!hydrating)
+  useEffect(() => {
+    if (!islandsOpen) startTransition(() => setIslandsOpen(true))
+  }, [islandsOpen])
+  return (
+    <LiveContext value={resource}>
+      <IslandsOpen value={islandsOpen}>{children}</IslandsOpen>
+    </LiveContext>
+  )
 }
 
 const useResource = (): LiveResource => {
@@ -101,7 +130,9 @@ export function useBoot(hydrate: "pending" | "settled" = "pending"): Boot | unde
     },
     [resource]
   )
-  return useSyncExternalStore(subscribe, resource.current, hydrate === "settled" ? resource.current : notSettled)
+  const islandsOpen = use(IslandsOpen)
+  const current = hydrate === "settled" || islandsOpen ? resource.current : notSettled
+  return useSyncExternalStore(subscribe, current, hydrate === "settled" ? resource.current : notSettled)
 }
 
 const notSettled = (): Boot | undefined => undefined

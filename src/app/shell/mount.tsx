@@ -22,14 +22,15 @@ function FirstPaintDone({ children }: { readonly children: ReactNode }) {
 }
 
 /**
- * The app. `hydrating` is the prerendered page's first node when the app hydrates it (see HydrateSoon); the wrapper
- * has one child and renders no node, so the tree and the ids React derives from it stay the prerender's.
+ * The app. `hydrating` is given when the app hydrates the prerendered `/`, with the page's first node (see
+ * HydrateSoon). The wrappers have one child each and render no node, so the tree and the ids React derives from it
+ * stay the prerender's.
  */
-export const appTree = (router: AppRouter, live: LiveResource, hydrating: Element | null = null) => (
+export const appTree = (router: AppRouter, live: LiveResource, hydrating?: { readonly page: Element | null }) => (
   <StrictMode>
     <FirstPaintDone>
-      <HydrateSoon page={hydrating}>
-        <LiveProvider resource={live}>
+      <HydrateSoon page={hydrating?.page ?? null}>
+        <LiveProvider resource={live} hydrating={hydrating !== undefined}>
           <RouterProvider router={router} />
         </LiveProvider>
       </HydrateSoon>
@@ -39,8 +40,8 @@ export const appTree = (router: AppRouter, live: LiveResource, hydrating: Elemen
 
 /**
  * A context whose change tells React that something above the page's Suspense boundaries changed. Nothing reads it:
- * React cannot know whether a boundary it has not hydrated yet reads it, so it hydrates that boundary first, at the lane of
- * the change (a transition: in slices), and only then renders the change (which changes nothing).
+ * React cannot know whether a boundary it has not hydrated yet reads it, so it hydrates that boundary first, at the
+ * lane of the change (a transition: in slices), and only then renders the change (which changes nothing).
  */
 const HydrationNudge = createContext(0)
 
@@ -115,7 +116,7 @@ export const mountApp = async (container: HTMLElement, router: AppRouter, live: 
       const page = container.querySelector("main")?.firstElementChild ?? null
       let root: Root | undefined
       startTransition(() => {
-        root = hydrateRoot(container, appTree(router, live, page))
+        root = hydrateRoot(container, appTree(router, live, { page }))
       })
       if (root === undefined) throw new Error("hydrateRoot did not run")
       if (page !== null) hydrateBeforeNavigating(router, root, page)
