@@ -10,7 +10,8 @@
  * Hydration: the build writes `/` into index.html as it renders with the live half ready (the page in its initial
  * state) but every island still pending (see shell/prerender.tsx), and main.tsx hydrates it only once the boot is
  * ready. So while hydrating, an island's `LiveOnly` reads "not settled" (its placeholder, as in the markup) and the
- * content area's (`hydrate="settled"`) reads the boot as it is; React re-renders the islands with the boot right after.
+ * content area's (`hydrate="settled"`) reads the boot as it is. LiveProvider then opens the islands in a transition
+ * after that commit (see IslandsOpen), and React renders them with the boot in slices.
  */
 import type { ManagedRuntime } from "effect"
 import {
