@@ -10,20 +10,11 @@
  * Hydration: the build writes `/` into index.html as it renders with the live half ready (the page in its initial
  * state) but every island still pending (see shell/prerender.tsx), and main.tsx hydrates it only once the boot is
  * ready. So while hydrating, an island's `LiveOnly` reads "not settled" (its placeholder, as in the markup) and the
- * content area's (`hydrate="settled"`) reads the boot as it is. LiveProvider then opens the islands in a transition
- * after that commit (see IslandsOpen), and React renders them with the boot in slices.
+ * content area's (`hydrate="settled"`) reads the boot as it is. The islands open in a transition after that commit
+ * (see IslandsOpen), and React renders them with the boot in slices.
  */
 import type { ManagedRuntime } from "effect"
-import {
-  createContext,
-  type ReactNode,
-  startTransition,
-  use,
-  useCallback,
-  useEffect,
-  useState,
-  useSyncExternalStore
-} from "react"
+import { createContext, type ReactNode, use, useCallback, useEffect, useSyncExternalStore } from "react"
 import type { AppConfigShape } from "../config/AppConfig"
 import type { AppServices } from "./app-runtime"
 
@@ -78,33 +69,22 @@ export const readyLiveResource = (live: Live): LiveResource => {
 const LiveContext = createContext<LiveResource | null>(null)
 
 /**
- * Whether the islands may show the boot. While the app hydrates, they render their placeholders (as the markup has
- * them) and this is false; it turns true in a transition after that commit. Reading the boot straight away instead
+ * Whether the islands may show the boot: false while the app hydrates markup in which they are placeholders, until
+ * shell/mount.tsx (HydrateSoon) opens them in a transition after that commit. Reading the boot straight away instead
  * made the islands' `useSyncExternalStore` see a snapshot other than the server's once hydrated, which React answers
  * with a synchronous re-render: one task of about 60 ms at 4× slowdown (bench:app --trace). A transition renders in
- * slices.
+ * slices. Without a provider (any render that is not a hydration) they are open.
  */
-const IslandsOpen = createContext(true)
+export const IslandsOpen = createContext(true)
 
 export function LiveProvider({
   resource,
-  hydrating = false,
   children
 }: {
   readonly resource: LiveResource
-  /** The app is hydrating markup in which the islands are placeholders (shell/mount.tsx). */
-  readonly hydrating?: boolean
   readonly children: ReactNode
 }) {
-  const [islandsOpen, setIslandsOpen] = useState(!hydrating)
-  useEffect(() => {
-    if (!islandsOpen) startTransition(() => setIslandsOpen(true))
-  }, [islandsOpen])
-  return (
-    <LiveContext value={resource}>
-      <IslandsOpen value={islandsOpen}>{children}</IslandsOpen>
-    </LiveContext>
-  )
+  return <LiveContext value={resource}>{children}</LiveContext>
 }
 
 const useResource = (): LiveResource => {

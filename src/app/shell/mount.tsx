@@ -9,7 +9,7 @@ import { flushSync } from "react-dom"
 import { createRoot, hydrateRoot, type Root } from "react-dom/client"
 import type { AppRouter } from "../router"
 import { nextTask } from "../runtime/inStages"
-import { LiveProvider, type LiveResource } from "../runtime/live-context"
+import { IslandsOpen, LiveProvider, type LiveResource } from "../runtime/live-context"
 import { FIRST_PAINT_ATTRIBUTE, firstPaint, firstPaintDone, hydratable } from "./firstPaint"
 
 /**
@@ -26,17 +26,20 @@ function FirstPaintDone({ children }: { readonly children: ReactNode }) {
  * HydrateSoon). The wrappers have one child each and render no node, so the tree and the ids React derives from it
  * stay the prerender's.
  */
-export const appTree = (router: AppRouter, live: LiveResource, hydrating?: { readonly page: Element | null }) => (
-  <StrictMode>
-    <FirstPaintDone>
-      <HydrateSoon page={hydrating?.page ?? null}>
-        <LiveProvider resource={live} hydrating={hydrating !== undefined}>
-          <RouterProvider router={router} />
-        </LiveProvider>
-      </HydrateSoon>
-    </FirstPaintDone>
-  </StrictMode>
-)
+export const appTree = (router: AppRouter, live: LiveResource, hydrating?: { readonly page: Element | null }) => {
+  const app = (
+    <LiveProvider resource={live}>
+      <RouterProvider router={router} />
+    </LiveProvider>
+  )
+  return (
+    <StrictMode>
+      <FirstPaintDone>
+        {hydrating === undefined ? app : <HydrateSoon page={hydrating.page}>{app}</HydrateSoon>}
+      </FirstPaintDone>
+    </StrictMode>
+  )
+}
 
 /**
  * A context whose change tells React that something above the page's Suspense boundaries changed. Nothing reads it:
@@ -55,21 +58,26 @@ const isHydrated = (node: Element) => Object.keys(node).some((key) => key.starts
 const MAX_NUDGES = 6
 
 /**
- * Gets the page's Suspense boundaries (the router's) hydrated soon and in slices. React leaves a dehydrated boundary
- * for idle priority, so a navigation right after load could reach the page before it is hydrated: React then drops
- * the prerendered page and renders anew, with an error on the console (#422). Asking for the page with
- * `unstable_scheduleHydration` hydrated it at the default lane, which React renders without yielding: one task of
- * 55–100 ms at 4× slowdown (bench:app). After each commit until the page's first node is hydrated, this component
- * changes a context value in a transition instead: React hydrates the next boundary down at a transition's
- * hydration lane, in slices of a few milliseconds, before anything else of lower priority.
+ * What follows the hydrating commit, in transitions (rendered in slices of a few milliseconds):
+ * - the first opens the islands (IslandsOpen), which hydrated as their placeholders;
+ * - each, until the page's first node is hydrated, gets the next of the page's Suspense boundaries (the router's)
+ *   hydrated. React leaves a dehydrated boundary for idle priority, so a navigation right after load could reach the
+ *   page before it is hydrated (see hydrateBeforeNavigating). Asking for the page with `unstable_scheduleHydration`
+ *   hydrated it at the default lane, which React renders without yielding: one task of 55–100 ms at 4× slowdown
+ *   (bench:app). A change of HydrationNudge makes React hydrate the next boundary down at a transition's hydration
+ *   lane instead, before anything else of lower priority.
  */
 function HydrateSoon({ page, children }: { readonly page: Element | null; readonly children: ReactNode }) {
   const [nudges, setNudges] = useState(0)
   useEffect(() => {
-    if (page === null || !page.isConnected || isHydrated(page) || nudges >= MAX_NUDGES) return
-    startTransition(() => setNudges(nudges + 1))
+    const pageLeft = page !== null && page.isConnected && !isHydrated(page)
+    if (nudges === 0 || (pageLeft && nudges < MAX_NUDGES)) startTransition(() => setNudges(nudges + 1))
   }, [page, nudges])
-  return <HydrationNudge value={nudges}>{children}</HydrationNudge>
+  return (
+    <IslandsOpen value={nudges > 0}>
+      <HydrationNudge value={nudges}>{children}</HydrationNudge>
+    </IslandsOpen>
+  )
 }
 
 /**
