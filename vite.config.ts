@@ -117,11 +117,75 @@ const liveChunkList = (): Plugin => ({
     // The live chunk, and the page of `/` (which index.html holds and the app hydrates once the live chunk is there).
     walk(holding("/src/app/live.tsx").fileName)
     walk(holding("/src/app/features/exchange/ExchangePage.tsx").fileName)
-    // The chunk that asks for them is loaded already.
+    // The chunk that asks for them is loaded already, and index.html lists the entry's stages (entryStagePreloads).
     files.delete(chunk.fileName)
+    for (const file of entryStageFiles(meta.chunks, chunk.fileName)) files.delete(file)
     return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
   }
 })
+
+/**
+ * The modules the entry's stages start from, in the order src/app/main.tsx imports them after the first paint (test/build
+ * checks that the two lists agree): React, then the app's own start.
+ */
+export const ENTRY_STAGE_ROOTS = ["src/app/runtime/stages/react.ts", "src/app/start.tsx"] as const
+
+interface ChunkOf {
+  readonly fileName: string
+  readonly moduleIds: ReadonlyArray<string>
+  readonly imports: ReadonlyArray<string>
+}
+
+/** The files of the entry's stages and every file they import statically, but `entry`'s own (when given). */
+const entryStageFiles = (chunks: Readonly<Record<string, ChunkOf>>, entry: string): ReadonlyArray<string> => {
+  const files = new Set<string>()
+  const walk = (fileName: string) => {
+    if (files.has(fileName) || fileName === entry) return
+    files.add(fileName)
+    for (const i of chunks[fileName]?.imports ?? []) walk(i)
+  }
+  for (const path of ENTRY_STAGE_ROOTS) {
+    const found = Object.values(chunks).find((c) => c.moduleIds.some((id) => id.split("?")[0]?.endsWith(`/${path}`)))
+    if (found === undefined) throw new Error(`hswap:entry-stage-preloads: no chunk holds ${path}`)
+    walk(found.fileName)
+  }
+  return [...files]
+}
+
+/**
+ * index.html requests the files of the entry's stages (ENTRY_STAGE_ROOTS) with the entry itself, as modulepreload
+ * links: fetched and parsed while the page paints, evaluated only when main.tsx imports them after the first paint.
+ * Vite lists only an entry's static imports, and the entry imports these dynamically so that they do not run before
+ * the paint.
+ */
+const entryStagePreloads = (): Plugin => {
+  let base = "/"
+  return {
+    name: "hswap:entry-stage-preloads",
+    apply: "build",
+    configResolved(config) {
+      base = config.base
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(html, ctx) {
+        if (ctx.bundle === undefined) return html
+        const chunks: Record<string, ChunkOf> = {}
+        for (const [fileName, output] of Object.entries(ctx.bundle))
+          if (output.type === "chunk") chunks[fileName] = output
+        // Less what index.html loads already: the entry's file (its module script), under its final name.
+        const listed = (file: string) => html.includes(`"${base}${file}"`)
+        return entryStageFiles(chunks, "")
+          .filter((file) => !listed(file))
+          .map((file) => ({
+            tag: "link",
+            attrs: { rel: "modulepreload", crossorigin: true, href: `${base}${file}` },
+            injectTo: "head" as const
+          }))
+      }
+    }
+  }
+}
 
 /**
  * The modules the live chunk's stages start from, in the order src/app/shell/islands.tsx imports them (test/build
@@ -263,7 +327,8 @@ const barrelOf = (module: NonNullable<ReturnType<ModuleInfoOf>>) => {
 }
 
 /**
- * One file per stage of the live chunk. Left to itself, Rollup gives every set of importers its own chunk, so the
+ * One file per stage of the entry (ENTRY_STAGE_ROOTS: React, then the app's start) and of the live chunk, in that
+ * order. Left to itself, Rollup gives every set of importers its own chunk, so the
  * stages' graph came as about 30 files, half of them under 0.5 kB: each file is compressed on its own (gzip starts
  * over) and names what it imports and exports (bench:app --fetched: 39 files before, 15 after). Here each module that
  * a stage's root reaches by static imports goes into the file of the first stage that reaches it, and the modules the
@@ -279,7 +344,7 @@ const barrelOf = (module: NonNullable<ReturnType<ModuleInfoOf>>) => {
  */
 export const liveStageChunks = (
   root: string,
-  roots: ReadonlyArray<string> = LIVE_STAGE_ROOTS,
+  roots: ReadonlyArray<string> = [...ENTRY_STAGE_ROOTS, ...LIVE_STAGE_ROOTS],
   files: Readonly<Record<string, string>> = LIVE_STAGE_FILES
 ) => {
   let chunkOf: Map<string, string> | undefined
@@ -402,6 +467,7 @@ export default defineConfig({
     radixWithoutKeepNames(),
     withoutMicro(),
     prerenderPages(),
+    entryStagePreloads(),
     liveChunkList()
   ],
   build: {

@@ -266,6 +266,42 @@ test("a live chunk that cannot load leaves the shell and says so, with Reload", 
   await expect(page.getByTestId("swap-card")).toBeVisible()
 })
 
+test("the app's own code runs only after the first paint", async ({ page }) => {
+  // As bench:app loads it: on a slow CPU the entry's files are there before the parser is done, and ran before the paint.
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 })
+  await page.goto("/")
+  await appMounted(page)
+  const { paint, stages } = await page.evaluate(() => {
+    const first = performance.getEntriesByName("first-paint")[0] as (PerformanceEntry & { paintTime?: number }) | undefined
+    const mark = performance.getEntriesByName("hswap:entry-stages")[0]
+    return { paint: first === undefined ? undefined : (first.paintTime ?? first.startTime), stages: mark?.startTime }
+  })
+  expect(paint).toBeDefined()
+  expect(stages).toBeDefined()
+  expect(stages!).toBeGreaterThanOrEqual(paint!)
+})
+
+test("an entry stage that cannot load leaves the prerendered frame and says so, with Reload", async ({ page }, info) => {
+  await blockExternal(page)
+  const errors: Array<string> = []
+  page.on("pageerror", (e) => errors.push(e.message))
+  await page.route(/\/assets\/start-[^/]*\.js$/, (route) => route.abort("failed"))
+  await page.goto("/")
+  const alert = page.getByRole("alert")
+  await expect(alert.getByRole("heading", { name: "The app could not load" })).toBeVisible()
+  await expect(alert.getByText("Check your connection, then reload the page.")).toBeVisible()
+  await expect(page.getByTestId("sidebar").getByText("Exchange hAssets")).toBeVisible()
+  await expect(page.locator("#shell-prerender")).toHaveCount(0)
+  await snap(page, info, "entry-stage-failed")
+  expect(errors).toEqual([])
+  await page.unroute(/\/assets\/start-[^/]*\.js$/)
+  await alert.getByRole("button", { name: "Reload" }).click()
+  await appMounted(page)
+  await expect(page.getByTestId("swap-card")).toBeVisible()
+  await expect(page.getByRole("alert")).toHaveCount(0)
+})
+
 test("a click on the prerendered page before the app mounts is kept and replayed once it has", async ({
   page
 }, info) => {

@@ -1,18 +1,14 @@
-import { createAppRouter, type AppRouter } from "./router"
+/**
+ * The entry: small on purpose. index.html's own markup is the first paint (see shell/firstPaint.ts), and nothing of
+ * the app runs before it: the entry waits for that paint, then evaluates React's stage and the app's (start.tsx), each
+ * in a task of its own (runtime/inStages.ts). Their files are requested with index.html (modulepreload, see
+ * vite.config.ts entryStagePreloads), so a stage waits for its turn, not for a request. Before the first paint a
+ * module graph of this size evaluated in one task of 40–120 ms at 4× CPU slowdown, and the paint waited for it.
+ */
 import "./index.css"
-import { nextTask } from "./runtime/inStages"
-import { makeLiveResource } from "./runtime/live-context"
+import { afterFirstPaint, importInStages, nextTask, preloadLiveChunks } from "./runtime/inStages"
 import { captureEarlyClicks } from "./shell/earlyClicks"
-import { loadLiveModule } from "./shell/islands"
-import { mountApp } from "./shell/mount"
-
-const router = createAppRouter()
-
-declare module "@tanstack/react-router" {
-  interface Register {
-    router: AppRouter
-  }
-}
+import { showLoadFailure } from "./shell/loadFailure"
 
 const root = document.getElementById("root")
 if (root === null) throw new Error("index.html has no #root element")
@@ -20,20 +16,21 @@ if (root === null) throw new Error("index.html has no #root element")
 // A click on the prerendered page before React listens to it is kept and replayed once it does (shell/earlyClicks.ts).
 const replayEarlyClick = captureEarlyClicks(root)
 
-// The configuration and the one runtime of the app's lifetime come with the live chunk (a bad configuration or a
-// failed load shows in the content area, never a blank page). The first paint is index.html's own markup, so the
-// chunk is requested at once, in stages (shell/islands.tsx); the page's chunk follows it (shell/mount.tsx). The boot
-// (decoding the configuration, then making the runtime) runs in two tasks after the chunk's last stage.
-const live = makeLiveResource(() =>
-  loadLiveModule().then(async (m) => {
-    await nextTask()
-    return m.bootInTasks(import.meta.env, nextTask)
-  })
-)
-live.start()
-import.meta.hot?.dispose(() => {
-  const boot = live.current()
-  if (boot?._tag === "Ready") void boot.live.runtime.dispose()
-})
+/** A user-timing mark where the app's own code starts to run: after the first paint (e2e/shell.spec.ts checks). */
+export const STAGES_MARK = "hswap:entry-stages"
 
-void mountApp(root, router, live).finally(replayEarlyClick)
+void afterFirstPaint()
+  .then(() => {
+    performance.mark(STAGES_MARK)
+    // The live chunk's files, a link a task, alongside the stages below (shell/islands.tsx loads them).
+    void nextTask().then(() => preloadLiveChunks(import.meta.env.BASE_URL))
+    return importInStages([() => import("./runtime/stages/react")], () => import("./start"))
+  })
+  .then(
+    (m) => m.start(root, () => replayEarlyClick()),
+    (error: unknown) => {
+      replayEarlyClick(false)
+      console.error("hSwap: the app's files could not load", error)
+      showLoadFailure(root, error)
+    }
+  )

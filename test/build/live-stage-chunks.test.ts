@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { describe, expect, it } from "vitest"
-import { LIVE_STAGE_ROOTS, liveStageChunks } from "../../vite.config"
+import { ENTRY_STAGE_ROOTS, LIVE_STAGE_ROOTS, liveStageChunks } from "../../vite.config"
 
 const ROOT = "/app"
 
@@ -253,12 +253,25 @@ describe("build: one file per stage of the live chunk (vite.config.ts liveStageC
     const source = readFileSync(islands, "utf8")
     const list = source.slice(
       source.indexOf("importInStages("),
-      source.indexOf(")\n})", source.indexOf("importInStages("))
+      source.indexOf(")\n)", source.indexOf("importInStages("))
     )
     const imported = [...list.matchAll(/import\("([^"]+)"\)/g)].map((m) => {
       const path = relative(resolve(import.meta.dirname, "../.."), join(dirname(islands), m[1] ?? ""))
       return LIVE_STAGE_ROOTS.find((root) => root.replace(/\.tsx?$/, "") === path) ?? path
     })
     expect(imported).toEqual([...LIVE_STAGE_ROOTS])
+  })
+
+  it("lists the entry's stages in the order src/app/main.tsx imports them after the first paint", () => {
+    const main = resolve(import.meta.dirname, "../../src/app/main.tsx")
+    const source = readFileSync(main, "utf8")
+    const list = source.slice(
+      source.indexOf("importInStages("),
+      source.indexOf("\n", source.indexOf("importInStages("))
+    )
+    const imported = [...list.matchAll(/import\("([^"]+)"\)/g)].map((m) =>
+      relative(resolve(import.meta.dirname, "../.."), join(dirname(main), m[1] ?? ""))
+    )
+    expect(imported).toEqual(ENTRY_STAGE_ROOTS.map((root) => root.replace(/\.tsx?$/, "")))
   })
 })

@@ -78,6 +78,29 @@ const postTask = postMacrotask()
 /** Resolves in a later task, once the browser has had its turn. */
 export const nextTask = (): Promise<void> => new Promise((resolve) => postTask(resolve))
 
+/**
+ * Resolves in the first task after the browser has painted the page: the next animation frame runs just before a
+ * paint, and a task posted from it runs after. A page that is not visible paints no frames, so there it resolves in
+ * the next task, and so it does when the page is hidden while it waits.
+ */
+export const afterFirstPaint = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== "function" || document.visibilityState !== "visible") {
+      postTask(resolve)
+      return
+    }
+    const hidden = () => {
+      if (document.visibilityState === "visible") return
+      document.removeEventListener("visibilitychange", hidden)
+      postTask(resolve)
+    }
+    document.addEventListener("visibilitychange", hidden)
+    requestAnimationFrame(() => {
+      document.removeEventListener("visibilitychange", hidden)
+      postTask(resolve)
+    })
+  })
+
 /** Imports `stages` one after another, each in a later task than the one before, then `last`. */
 export const importInStages = async <M>(
   stages: ReadonlyArray<() => Promise<unknown>>,

@@ -18,9 +18,10 @@ const CONTROLS =
 
 /**
  * Starts capturing; the returned function stops and replays the last captured click (at most once). Call it as soon
- * as React listens to `container`, whether the mount succeeded or not.
+ * as React listens to `container`, whether the mount succeeded or not; with `replay` false (the app's files did not
+ * load, so nothing will handle it), it only stops.
  */
-export const captureEarlyClicks = (container: HTMLElement, doc: Document = document): (() => void) => {
+export const captureEarlyClicks = (container: HTMLElement, doc: Document = document): ((replay?: boolean) => void) => {
   let pending: HTMLElement | undefined
   const onClick = (event: MouseEvent) => {
     const target = event.target instanceof Element ? event.target.closest(CONTROLS) : null
@@ -33,13 +34,13 @@ export const captureEarlyClicks = (container: HTMLElement, doc: Document = docum
   }
   doc.addEventListener("click", onClick, true)
   let done = false
-  return () => {
+  return (replay = true) => {
     if (done) return
     done = true
     doc.removeEventListener("click", onClick, true)
     const target = pending
     pending = undefined
-    if (target === undefined || !target.isConnected) return
+    if (!replay || target === undefined || !target.isConnected) return
     if (target.hasAttribute("disabled") || target.getAttribute("aria-disabled") === "true") return
     target.click()
   }

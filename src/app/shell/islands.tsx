@@ -5,17 +5,17 @@
  */
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react"
 import { LiveOnly } from "../runtime/live-context"
-import { importInStages, nextTask, once, preloadLiveChunks } from "../runtime/inStages"
+import { importInStages, once } from "../runtime/inStages"
 import { BootFailure, PageSkeleton, TaglineView, WalletButtonPlaceholder, WelcomeButtonView } from "./views"
 
 type LiveModule = typeof import("../live")
 
-/** The live chunk's graph in stages, each evaluated in a task of its own: Effect's parts, then the app's. */
-export const loadLiveModule: () => Promise<LiveModule> = once(() => {
-  // In a task of its own: the browser's work for each link (the request it starts) would otherwise add to the task
-  // that evaluates the entry and hydrates, the longest of a load.
-  void nextTask().then(() => preloadLiveChunks(import.meta.env.BASE_URL))
-  return importInStages(
+/**
+ * The live chunk's graph in stages, each evaluated in a task of its own: Effect's parts, then the app's. main.tsx
+ * requests their files at once (preloadLiveChunks), so a stage waits for its turn, not for a request.
+ */
+export const loadLiveModule: () => Promise<LiveModule> = once(() =>
+  importInStages(
     [
       () => import("../runtime/stages/data").then((m) => m.stage),
       () => import("../runtime/stages/effect").then((m) => m.stage),
@@ -29,7 +29,7 @@ export const loadLiveModule: () => Promise<LiveModule> = once(() => {
     ],
     () => import("../live")
   )
-})
+)
 
 const island = <P extends object>(pick: (m: LiveModule) => ComponentType<P>, fallback: ReactNode) => {
   const Live = lazy(() => loadLiveModule().then((m) => ({ default: pick(m) })))

@@ -1,0 +1,39 @@
+/**
+ * The app's start, the entry's last stage (main.tsx imports it after the first paint and React's stage): the router,
+ * the live half and the mount.
+ */
+import { createAppRouter, type AppRouter } from "./router"
+import { nextTask } from "./runtime/inStages"
+import { makeLiveResource } from "./runtime/live-context"
+import { loadLiveModule } from "./shell/islands"
+import { mountApp } from "./shell/mount"
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: AppRouter
+  }
+}
+
+/**
+ * Starts the app on `root`. `mounted` runs once React listens to `root`, whether the mount succeeded or not (main.tsx
+ * replays a click captured before it there).
+ */
+export const start = (root: HTMLElement, mounted: () => void) => {
+  const router = createAppRouter()
+  // The configuration and the one runtime of the app's lifetime come with the live chunk (a bad configuration or a
+  // failed load shows in the content area, never a blank page). The first paint is index.html's own markup, so the
+  // chunk is requested at once, in stages (shell/islands.tsx); the page's chunk follows it (shell/mount.tsx). The boot
+  // (decoding the configuration, then making the runtime) runs in two tasks after the chunk's last stage.
+  const live = makeLiveResource(() =>
+    loadLiveModule().then(async (m) => {
+      await nextTask()
+      return m.bootInTasks(import.meta.env, nextTask)
+    })
+  )
+  live.start()
+  import.meta.hot?.dispose(() => {
+    const boot = live.current()
+    if (boot?._tag === "Ready") void boot.live.runtime.dispose()
+  })
+  return mountApp(root, router, live).finally(mounted)
+}
