@@ -477,10 +477,12 @@ export default defineConfig({
     // terser after Vite's transform: about 4% fewer gzip bytes than esbuild's minifier on this app (bench:app).
     minify: "terser",
     terserOptions: TERSER_OPTIONS,
-    // No modulepreload polyfill: every browser the build targets either supports modulepreload (Baseline since 2023)
-    // or loads the same files on import, a little later. The polyfill was a file of its own on every first visit,
-    // the entry's facade (0.4 kB gzip; −0.3 kB fetched in all, bench:app --fetched).
-    modulePreload: { polyfill: false },
+    // No preload helper: Vite wraps every dynamic import in a helper that requests the chunk's own imports alongside it
+    // (and lists them in each importing file), and ships a polyfill. On the first visit the files that matter are
+    // requested by index.html (entryStagePreloads) and by the app's own list (liveChunkList); a lazy chunk (a route, a
+    // dialog, the connect panel) is asked for on intent or on idle, and its browser requests its imports as it parses
+    // it. The helper, its lists and the polyfill were 1.6 kB gzip of the first visit (bench:app --fetched).
+    modulePreload: false,
     rollupOptions: {
       output: {
         manualChunks: liveStageChunks(import.meta.dirname),

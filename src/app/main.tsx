@@ -5,7 +5,6 @@
  * vite.config.ts entryStagePreloads), so a stage waits for its turn, not for a request. Before the first paint a
  * module graph of this size evaluated in one task of 40–120 ms at 4× CPU slowdown, and the paint waited for it.
  */
-import "./index.css"
 import { afterFirstPaint, importInStages, nextTask, preloadLiveChunks } from "./runtime/inStages"
 import { captureEarlyClicks } from "./shell/earlyClicks"
 import { showLoadFailure } from "./shell/loadFailure"
