@@ -25,6 +25,11 @@ void afterFirstPaint()
     void nextTask().then(() => preloadLiveChunks(import.meta.env.BASE_URL))
     return importInStages([() => import("./runtime/stages/react")], () => import("./start"))
   })
+  // The router and the mount in a task of their own, after the one that evaluated the app's modules.
+  .then(async (m) => {
+    await nextTask()
+    return m
+  })
   .then(
     (m) => m.start(root, () => replayEarlyClick()),
     (error: unknown) => {
@@ -33,3 +38,4 @@ void afterFirstPaint()
       showLoadFailure(root, error)
     }
   )
+  .catch((error: unknown) => console.error("hSwap: the app could not start", error))

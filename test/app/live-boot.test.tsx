@@ -148,7 +148,7 @@ describe("boot", () => {
     }
     const ready = await bootInTasks({}, between)
     if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
-    expect(steps).toEqual(["between", "between"])
+    expect(steps).toEqual(["between", "between", "between"])
     expect(ready.live.config.networkId).toBe(240)
     // Built without anyone asking for it (ManagedRuntime builds on first use otherwise). Its cache of the built
     // runtime is a property its type does not declare.
