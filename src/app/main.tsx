@@ -38,4 +38,8 @@ void afterFirstPaint()
       showLoadFailure(root, error)
     }
   )
-  .catch((error: unknown) => console.error("hSwap: the app could not start", error))
+  .catch((error: unknown) => {
+    // The router or the mount failed (a defect): whatever was clicked meanwhile has nothing to go to.
+    replayEarlyClick(false)
+    console.error("hSwap: the app could not start", error)
+  })

@@ -28,7 +28,7 @@ export const start = async (root: HTMLElement, mounted: () => void) => {
   // The configuration and the one runtime of the app's lifetime come with the live chunk (a bad configuration or a
   // failed load shows in the content area, never a blank page). The first paint is index.html's own markup, so the
   // chunk is requested at once, in stages (shell/islands.tsx); the page's chunk follows it (shell/mount.tsx). The boot
-  // (decoding the configuration, then making the runtime) runs in two tasks after the chunk's last stage.
+  // (decoding the configuration, then making the runtime) runs in tasks of its own after the chunk's last stage.
   const live = makeLiveResource(() =>
     loadLiveModule().then(async (m) => {
       await nextTask()

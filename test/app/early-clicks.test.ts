@@ -39,6 +39,23 @@ describe("clicks before the app listens", () => {
     expect(seen).toEqual(["faq", "submit"])
   })
 
+  it("with replay off (the app's files did not load), only stops: the captured click is dropped, later clicks pass", () => {
+    const { root, byId } = page()
+    let submitted = 0
+    document.querySelector("form")?.addEventListener("submit", (e) => {
+      e.preventDefault()
+      submitted += 1
+    })
+    const stop = captureEarlyClicks(root)
+    byId("submit").click()
+    stop(false)
+    expect(submitted).toBe(0)
+    stop()
+    expect(submitted).toBe(0)
+    byId("submit").click()
+    expect(submitted).toBe(1)
+  })
+
   it("stops a captured click's default (a form's submit) until the app owns it", () => {
     const { root, byId } = page()
     let submitted = 0
