@@ -103,23 +103,11 @@ const liveChunkList = (): Plugin => ({
   renderChunk(code, chunk, _options, meta) {
     const placeholder = new RegExp(`(["'\`])${LIVE_CHUNKS_PLACEHOLDER}\\1`, "g")
     if (!placeholder.test(code)) return null
-    const holding = (path: string) => {
-      const found = Object.values(meta.chunks).find((c) => c.moduleIds.some((id) => id.split("?")[0]?.endsWith(path)))
-      if (found === undefined) throw new Error(`hswap:live-chunk-list: no chunk holds ${path}`)
-      return found
-    }
-    const files = new Set<string>()
-    const walk = (fileName: string) => {
-      if (files.has(fileName)) return
-      files.add(fileName)
-      for (const i of meta.chunks[fileName]?.imports ?? []) walk(i)
-    }
     // The live chunk, and the page of `/` (which index.html holds and the app hydrates once the live chunk is there).
-    walk(holding("/src/app/live.tsx").fileName)
-    walk(holding("/src/app/features/exchange/ExchangePage.tsx").fileName)
+    const files = filesReaching(meta.chunks, ["src/app/live.tsx", "src/app/features/exchange/ExchangePage.tsx"])
     // The chunk that asks for them is loaded already, and index.html lists the entry's stages (entryStagePreloads).
     files.delete(chunk.fileName)
-    for (const file of entryStageFiles(meta.chunks, chunk.fileName)) files.delete(file)
+    for (const file of filesReaching(meta.chunks, ENTRY_STAGE_ROOTS)) files.delete(file)
     return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
   }
 })
@@ -136,20 +124,20 @@ interface ChunkOf {
   readonly imports: ReadonlyArray<string>
 }
 
-/** The files of the entry's stages and every file they import statically, but `entry`'s own (when given). */
-const entryStageFiles = (chunks: Readonly<Record<string, ChunkOf>>, entry: string): ReadonlyArray<string> => {
+/** The files of the chunks that hold these modules (paths from the root) and every file they import statically. */
+const filesReaching = (chunks: Readonly<Record<string, ChunkOf>>, paths: ReadonlyArray<string>): Set<string> => {
   const files = new Set<string>()
   const walk = (fileName: string) => {
-    if (files.has(fileName) || fileName === entry) return
+    if (files.has(fileName)) return
     files.add(fileName)
     for (const i of chunks[fileName]?.imports ?? []) walk(i)
   }
-  for (const path of ENTRY_STAGE_ROOTS) {
+  for (const path of paths) {
     const found = Object.values(chunks).find((c) => c.moduleIds.some((id) => id.split("?")[0]?.endsWith(`/${path}`)))
-    if (found === undefined) throw new Error(`hswap:entry-stage-preloads: no chunk holds ${path}`)
+    if (found === undefined) throw new Error(`hswap: no chunk of the build holds ${path}`)
     walk(found.fileName)
   }
-  return [...files]
+  return files
 }
 
 /**
@@ -175,7 +163,7 @@ const entryStagePreloads = (): Plugin => {
           if (output.type === "chunk") chunks[fileName] = output
         // Less what index.html loads already: the entry's file (its module script), under its final name.
         const listed = (file: string) => html.includes(`"${base}${file}"`)
-        return entryStageFiles(chunks, "")
+        return [...filesReaching(chunks, ENTRY_STAGE_ROOTS)]
           .filter((file) => !listed(file))
           .map((file) => ({
             tag: "link",
