@@ -248,30 +248,25 @@ describe("build: one file per stage of the live chunk (vite.config.ts liveStageC
     )
   })
 
-  it("lists the stages in the order src/app/shell/islands.tsx imports them", () => {
-    const islands = resolve(import.meta.dirname, "../../src/app/shell/islands.tsx")
-    const source = readFileSync(islands, "utf8")
-    const list = source.slice(
-      source.indexOf("importInStages("),
-      source.indexOf(")\n)", source.indexOf("importInStages("))
+  /**
+   * The modules `file` (from the project root) imports in its `importInStages(` call, up to `end`, as paths from the
+   * root without their extension.
+   */
+  const stagesImportedBy = (file: string, end: string) => {
+    const path = resolve(import.meta.dirname, "../..", file)
+    const source = readFileSync(path, "utf8")
+    const start = source.indexOf("importInStages(")
+    return [...source.slice(start, source.indexOf(end, start)).matchAll(/import\("([^"]+)"\)/g)].map((m) =>
+      relative(resolve(import.meta.dirname, "../.."), join(dirname(path), m[1] ?? ""))
     )
-    const imported = [...list.matchAll(/import\("([^"]+)"\)/g)].map((m) => {
-      const path = relative(resolve(import.meta.dirname, "../.."), join(dirname(islands), m[1] ?? ""))
-      return LIVE_STAGE_ROOTS.find((root) => root.replace(/\.tsx?$/, "") === path) ?? path
-    })
-    expect(imported).toEqual([...LIVE_STAGE_ROOTS])
+  }
+  const withoutExtension = (roots: ReadonlyArray<string>) => roots.map((root) => root.replace(/\.tsx?$/, ""))
+
+  it("lists the stages in the order src/app/shell/islands.tsx imports them", () => {
+    expect(stagesImportedBy("src/app/shell/islands.tsx", ")\n)")).toEqual(withoutExtension(LIVE_STAGE_ROOTS))
   })
 
   it("lists the entry's stages in the order src/app/main.tsx imports them after the first paint", () => {
-    const main = resolve(import.meta.dirname, "../../src/app/main.tsx")
-    const source = readFileSync(main, "utf8")
-    const list = source.slice(
-      source.indexOf("importInStages("),
-      source.indexOf("\n", source.indexOf("importInStages("))
-    )
-    const imported = [...list.matchAll(/import\("([^"]+)"\)/g)].map((m) =>
-      relative(resolve(import.meta.dirname, "../.."), join(dirname(main), m[1] ?? ""))
-    )
-    expect(imported).toEqual(ENTRY_STAGE_ROOTS.map((root) => root.replace(/\.tsx?$/, "")))
+    expect(stagesImportedBy("src/app/main.tsx", "\n")).toEqual(withoutExtension(ENTRY_STAGE_ROOTS))
   })
 })
