@@ -16,7 +16,7 @@ if (root === null) throw new Error("index.html has no #root element")
 const replayEarlyClick = captureEarlyClicks(root)
 
 /** A user-timing mark where the app's own code starts to run: after the first paint (e2e/shell.spec.ts checks). */
-export const STAGES_MARK = "hswap:entry-stages"
+const STAGES_MARK = "hswap:entry-stages"
 
 void afterFirstPaint()
   .then(() => {
@@ -24,11 +24,6 @@ void afterFirstPaint()
     // The live chunk's files, a link a task, alongside the stages below (shell/islands.tsx loads them).
     void nextTask().then(() => preloadLiveChunks(import.meta.env.BASE_URL))
     return importInStages([() => import("./runtime/stages/react")], () => import("./start"))
-  })
-  // The router and the mount in a task of their own, after the one that evaluated the app's modules.
-  .then(async (m) => {
-    await nextTask()
-    return m
   })
   .then(
     (m) => m.start(root, () => replayEarlyClick()),

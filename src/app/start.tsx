@@ -20,8 +20,10 @@ declare module "@tanstack/react-router" {
  * replays a click captured before it there).
  */
 export const start = async (root: HTMLElement, mounted: () => void) => {
-  // The browser history, then the router over it, a task each: together they were a task of about 65 ms at 4× CPU
-  // slowdown (bench:app --trace), most of it the first run of TanStack's code.
+  // A task after the one that evaluated the app's modules, then the browser history and the router over it a task
+  // apart: history and router were one task of about 65 ms at 4× CPU slowdown (bench:app --trace), most of it the
+  // first run of TanStack's code.
+  await nextTask()
   const history = createBrowserHistory()
   await nextTask()
   const router = createAppRouter(history)

@@ -1,7 +1,8 @@
 /**
  * What the page shows when the app's own files (the entry's stages, see main.tsx) could not load: React is not there
  * to render BootFailure (views.tsx), so this builds the same notice with the DOM, in the content area of the
- * prerendered frame, instead of leaving a page that looks ready and does nothing.
+ * prerendered frame, instead of leaving a page that looks ready and does nothing. Both take their words and classes
+ * from LOAD_FAILURE here.
  *
  * This module is in the initial bundle: it imports only firstPaint.ts.
  */
@@ -16,23 +17,30 @@ const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
 
 export const LOAD_FAILURE_TITLE = "The app could not load"
 
+/** The notice's words and classes, shared with BootFailure (views.tsx). */
+export const LOAD_FAILURE = {
+  box: "mx-auto mt-8 max-w-xl rounded-2xl border border-danger/50 bg-panel p-6",
+  title: "text-xl font-bold",
+  message: "mt-3 break-words font-mono text-sm text-danger",
+  hint: "mt-3 text-sm text-muted",
+  hintText: "Check your connection, then reload the page.",
+  reload:
+    "mt-4 rounded-xl bg-accent px-4 py-2 text-sm font-semibold text-accent-ink hover:brightness-110 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+} as const
+
 /** Shows the notice in `root`'s content area (the whole of `root` when it has none) and shows `root`. */
 export const showLoadFailure = (root: HTMLElement, error: unknown) => {
   const message = error instanceof Error ? error.message : String(error)
-  const notice = element("div", "mx-auto mt-8 max-w-xl rounded-2xl border border-danger/50 bg-panel p-6")
+  const notice = element("div", LOAD_FAILURE.box)
   notice.setAttribute("role", "alert")
   notice.dataset.testid = "load-failure"
-  const reload = element(
-    "button",
-    "mt-4 rounded-xl bg-accent px-4 py-2 text-sm font-semibold text-accent-ink hover:brightness-110 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent",
-    "Reload"
-  )
+  const reload = element("button", LOAD_FAILURE.reload, "Reload")
   reload.type = "button"
   reload.addEventListener("click", () => window.location.reload())
   notice.append(
-    element("h1", "text-xl font-bold", LOAD_FAILURE_TITLE),
-    element("p", "mt-3 break-words font-mono text-sm text-danger", message),
-    element("p", "mt-3 text-sm text-muted", "Check your connection, then reload the page."),
+    element("h1", LOAD_FAILURE.title, LOAD_FAILURE_TITLE),
+    element("p", LOAD_FAILURE.message, message),
+    element("p", LOAD_FAILURE.hint, LOAD_FAILURE.hintText),
     reload
   )
   const content = root.querySelector("main") ?? root

@@ -3,6 +3,7 @@
  * runtime imports. The live versions in LiveShell.tsx render these same views, so nothing moves when they arrive.
  */
 import type { Boot } from "../runtime/live-context"
+import { LOAD_FAILURE, LOAD_FAILURE_TITLE } from "./loadFailure"
 import { BrandDefaults } from "../brand"
 
 /** 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart. */
@@ -84,23 +85,19 @@ export function PageSkeleton() {
 /** What the content area shows when the app cannot run: a bad build configuration, or a chunk that did not load. */
 export function BootFailure({ boot }: { readonly boot: Exclude<Boot, { _tag: "Ready" }> }) {
   return (
-    <div role="alert" className="mx-auto mt-8 max-w-xl rounded-2xl border border-danger/50 bg-panel p-6">
+    <div role="alert" className={LOAD_FAILURE.box}>
       {boot._tag === "Misconfigured" ? (
         <>
-          <h1 className="text-xl font-bold">This build of the app is misconfigured</h1>
-          <p className="mt-3 break-words font-mono text-sm text-danger">{boot.message}</p>
-          <p className="mt-3 text-sm text-muted">Fix the variable in the build environment and rebuild.</p>
+          <h1 className={LOAD_FAILURE.title}>This build of the app is misconfigured</h1>
+          <p className={LOAD_FAILURE.message}>{boot.message}</p>
+          <p className={LOAD_FAILURE.hint}>Fix the variable in the build environment and rebuild.</p>
         </>
       ) : (
         <>
-          <h1 className="text-xl font-bold">The app could not load</h1>
-          <p className="mt-3 break-words font-mono text-sm text-danger">{boot.message}</p>
-          <p className="mt-3 text-sm text-muted">Check your connection, then reload the page.</p>
-          <button
-            type="button"
-            onClick={() => window.location.reload()}
-            className="mt-4 rounded-xl bg-accent px-4 py-2 text-sm font-semibold text-accent-ink hover:brightness-110 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-          >
+          <h1 className={LOAD_FAILURE.title}>{LOAD_FAILURE_TITLE}</h1>
+          <p className={LOAD_FAILURE.message}>{boot.message}</p>
+          <p className={LOAD_FAILURE.hint}>{LOAD_FAILURE.hintText}</p>
+          <button type="button" onClick={() => window.location.reload()} className={LOAD_FAILURE.reload}>
             Reload
           </button>
         </>
