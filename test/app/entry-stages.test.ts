@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { afterFirstPaint, nextTask } from "../../src/app/runtime/inStages"
-import { LOAD_FAILURE_TITLE, showLoadFailure } from "../../src/app/shell/loadFailure"
+import { LOAD_FAILURE_TITLE, showLoadFailure, STOPPED_PLACEHOLDER } from "../../src/app/shell/loadFailure"
 
 const visibility = (state: DocumentVisibilityState) =>
   vi.spyOn(document, "visibilityState", "get").mockImplementation(() => state)
@@ -70,6 +70,17 @@ describe("showLoadFailure (an entry stage that cannot load)", () => {
     expect(document.documentElement.hasAttribute("data-first-paint")).toBe(false)
     const reload = alert?.querySelector("button")
     expect(reload?.textContent).toBe("Reload")
+  })
+
+  it("stops the frame's placeholders pulsing: nothing is loading any more", () => {
+    document.body.innerHTML = `<div id="root"><header><div data-testid="wallet-button-loading" class="h-10 animate-pulse"></div></header>
+      <main><div class="animate-pulse"></div></main></div>`
+    const root = document.getElementById("root") as HTMLElement
+    showLoadFailure(root, new TypeError("Failed to fetch"))
+    expect(root.querySelectorAll(".animate-pulse")).toHaveLength(0)
+    expect(root.querySelector('[data-testid="wallet-button-loading"]')).toBeNull()
+    const wallet = root.querySelector('header [data-testid="wallet-button-unavailable"]')
+    expect(wallet?.className).toBe(`h-10 ${STOPPED_PLACEHOLDER}`)
   })
 
   it("says what was thrown when it is not an Error", () => {

@@ -87,8 +87,10 @@ describe("the shell before the live chunk", () => {
     const alert = screen.getByRole("alert")
     expect(within(alert).getByText("This build of the app is misconfigured")).toBeInTheDocument()
     expect(within(alert).getByText(/VITE_GATEWAY_URL/)).toBeInTheDocument()
-    // The frame stays; the islands keep their placeholders instead of a blank header.
-    expect(screen.getByTestId("wallet-button-loading")).toBeInTheDocument()
+    // The frame stays; the islands keep their placeholders instead of a blank header, still: nothing is loading.
+    expect(screen.queryByTestId("wallet-button-loading")).toBeNull()
+    expect(screen.getByTestId("wallet-button-unavailable")).not.toHaveClass("animate-pulse")
+    expect(document.querySelectorAll(".animate-pulse")).toHaveLength(0)
     expect(screen.getByTestId("tagline")).toBeInTheDocument()
   })
 
@@ -101,6 +103,8 @@ describe("the shell before the live chunk", () => {
     expect(within(alert).getByText("The app could not load")).toBeInTheDocument()
     expect(within(alert).getByText(/Failed to fetch dynamically imported module/)).toBeInTheDocument()
     expect(within(alert).getByRole("button", { name: "Reload" })).toBeEnabled()
+    expect(screen.getByTestId("wallet-button-unavailable")).toBeInTheDocument()
+    expect(document.querySelectorAll(".animate-pulse")).toHaveLength(0)
   })
 
   it("renders hostile text in the failure message as text", async () => {

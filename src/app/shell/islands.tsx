@@ -31,11 +31,16 @@ export const loadLiveModule: () => Promise<LiveModule> = once(() =>
   )
 )
 
-const island = <P extends object>(pick: (m: LiveModule) => ComponentType<P>, fallback: ReactNode) => {
+/** `down`: what the island shows when the app cannot run; its loading fallback unless that would still look busy. */
+const island = <P extends object>(
+  pick: (m: LiveModule) => ComponentType<P>,
+  fallback: ReactNode,
+  down: ReactNode = fallback
+) => {
   const Live = lazy(() => loadLiveModule().then((m) => ({ default: pick(m) })))
   return function Island(props: P) {
     return (
-      <LiveOnly pending={fallback} whenDown={() => fallback}>
+      <LiveOnly pending={fallback} whenDown={() => down}>
         <Suspense fallback={fallback}>
           <Live {...props} />
         </Suspense>
@@ -47,7 +52,11 @@ const island = <P extends object>(pick: (m: LiveModule) => ComponentType<P>, fal
 export const TaglineIsland = island((m) => m.Tagline, <TaglineView bouncing={false} letterDelaySeconds={0} />)
 export const WelcomeButtonIsland = island((m) => m.WelcomeButton, <WelcomeButtonView />)
 export const BalanceBadgeIsland = island((m) => m.BalanceBadge, null)
-export const WalletButtonIsland = island((m) => m.WalletButton, <WalletButtonPlaceholder />)
+export const WalletButtonIsland = island(
+  (m) => m.WalletButton,
+  <WalletButtonPlaceholder />,
+  <WalletButtonPlaceholder stopped />
+)
 export const SidebarLinksIsland = island((m) => m.SidebarLinks, null)
 export const ToastsIsland = island((m) => m.Toasts, null)
 export const ValidatorDialogIsland = island((m) => m.ValidatorDialogSlot, null)

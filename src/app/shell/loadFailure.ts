@@ -28,6 +28,9 @@ export const LOAD_FAILURE = {
     "mt-4 rounded-xl bg-accent px-4 py-2 text-sm font-semibold text-accent-ink hover:brightness-110 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
 } as const
 
+/** The class a placeholder has, instead of its pulse, once the app cannot run (WalletButtonPlaceholder's too). */
+export const STOPPED_PLACEHOLDER = "opacity-50"
+
 /** Shows the notice in `root`'s content area (the whole of `root` when it has none) and shows `root`. */
 export const showLoadFailure = (root: HTMLElement, error: unknown) => {
   const message = error instanceof Error ? error.message : String(error)
@@ -45,6 +48,11 @@ export const showLoadFailure = (root: HTMLElement, error: unknown) => {
   )
   const content = root.querySelector("main") ?? root
   content.replaceChildren(notice)
+  // Nothing is loading any more: the frame's placeholders (the wallet button's) stop pulsing, as in BootFailure's.
+  for (const pulsing of root.querySelectorAll<HTMLElement>(".animate-pulse")) {
+    pulsing.classList.replace("animate-pulse", STOPPED_PLACEHOLDER)
+    if (pulsing.dataset.testid === "wallet-button-loading") pulsing.dataset.testid = "wallet-button-unavailable"
+  }
   // #root holds the frame of every page; the frame-only copy (firstPaint.ts) goes, and #root shows.
   document.getElementById(PRERENDERED_SHELL_ID)?.remove()
   firstPaintDone()

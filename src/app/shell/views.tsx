@@ -3,7 +3,7 @@
  * runtime imports. The live versions in LiveShell.tsx render these same views, so nothing moves when they arrive.
  */
 import type { Boot } from "../runtime/live-context"
-import { LOAD_FAILURE, LOAD_FAILURE_TITLE } from "./loadFailure"
+import { LOAD_FAILURE, LOAD_FAILURE_TITLE, STOPPED_PLACEHOLDER } from "./loadFailure"
 import { BrandDefaults } from "../brand"
 
 /** 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart. */
@@ -55,13 +55,16 @@ export function WelcomeButtonView({ onClick }: { readonly onClick?: () => void }
   )
 }
 
-/** Holds the wallet button's place (same size) while the toolkit loads. */
-export function WalletButtonPlaceholder() {
+/**
+ * Holds the wallet button's place (same size) while the toolkit loads. `stopped`: the app cannot run (BootFailure
+ * says why), so nothing is loading any more and the place stays still instead of pulsing for ever.
+ */
+export function WalletButtonPlaceholder({ stopped = false }: { readonly stopped?: boolean }) {
   return (
     <div
       aria-hidden
-      data-testid="wallet-button-loading"
-      className="h-10 w-[138px] animate-pulse rounded-xl bg-panel-2"
+      data-testid={stopped ? "wallet-button-unavailable" : "wallet-button-loading"}
+      className={`h-10 w-[138px] rounded-xl bg-panel-2 ${stopped ? STOPPED_PLACEHOLDER : "animate-pulse"}`}
     />
   )
 }
