@@ -6,7 +6,6 @@ import { createAppRouter } from "../../src/app/router"
 import { makeLiveResource, readyLiveResource } from "../../src/app/runtime/live-context"
 import { FIRST_PAINT_ATTRIBUTE, PRERENDERED_SHELL_ID } from "../../src/app/shell/firstPaint"
 import { loadLiveModule } from "../../src/app/shell/islands"
-import { PRERENDERED_SHELL_ID as LAYOUT_SHELL_ID } from "../../src/app/shell/Layout"
 import { mountApp, type Mounted } from "../../src/app/shell/mount"
 import { renderPageHtml, renderShellHtml } from "../../src/app/shell/prerender"
 import { json, makeHarnessRuntime } from "./harness"
@@ -111,9 +110,5 @@ describe("the first paint is what the app keeps", () => {
     expect(errors()).toEqual([])
     expect(screen.getByRole("alert")).toHaveTextContent("The app could not load")
     expect(container.textContent).not.toContain("Exchange Wrapped Assets")
-  })
-
-  it("names the frame-only copy as the Layout does", () => {
-    expect(LAYOUT_SHELL_ID).toBe(PRERENDERED_SHELL_ID)
   })
 })

@@ -1,6 +1,7 @@
 import { Outlet } from "@tanstack/react-router"
 import { useEffect, useLayoutEffect, useState, type ReactNode } from "react"
 import { brandNameFrom } from "../brand"
+import { PRERENDERED_SHELL_ID } from "./firstPaint"
 import {
   BalanceBadgeIsland,
   LiveContent,
@@ -15,9 +16,6 @@ import { Logo, RunsOn } from "./Logos"
 import { Sidebar } from "./Sidebar"
 
 const brandName = brandNameFrom(import.meta.env)
-
-/** The id of the static shell the build writes into index.html. */
-export const PRERENDERED_SHELL_ID = "shell-prerender"
 
 /**
  * The app shell: header, sidebar (a drawer under 768 px), content, toasts and the validator dialog. The frame paints
