@@ -276,7 +276,8 @@ test("the app's own code runs only after the first paint", async ({ page }) => {
   await page.goto("/")
   await appMounted(page)
   const { paint, stages } = await page.evaluate(() => {
-    const first = performance.getEntriesByName("first-paint")[0] as (PerformanceEntry & { paintTime?: number }) | undefined
+    const first = performance.getEntriesByName("first-paint")[0] as
+      (PerformanceEntry & { paintTime?: number }) | undefined
     const mark = performance.getEntriesByName("hswap:entry-stages")[0]
     return { paint: first === undefined ? undefined : (first.paintTime ?? first.startTime), stages: mark?.startTime }
   })
@@ -285,7 +286,9 @@ test("the app's own code runs only after the first paint", async ({ page }) => {
   expect(stages!).toBeGreaterThanOrEqual(paint!)
 })
 
-test("an entry stage that cannot load leaves the prerendered frame and says so, with Reload", async ({ page }, info) => {
+test("an entry stage that cannot load leaves the prerendered frame and says so, with Reload", async ({
+  page
+}, info) => {
   await blockExternal(page)
   const errors: Array<string> = []
   page.on("pageerror", (e) => errors.push(e.message))
@@ -342,7 +345,9 @@ test("a click on the prerendered page before the app mounts is kept and replayed
   await expect(page.getByRole("dialog")).toHaveCount(0)
 })
 
-test("the live chunk's files are preloaded before the stages ask for them, each listed and fetched once", async ({ page }) => {
+test("the live chunk's files are preloaded before the stages ask for them, each listed and fetched once", async ({
+  page
+}) => {
   const fetched: Array<string> = []
   page.on("request", (r) => {
     const path = new URL(r.url()).pathname
@@ -373,11 +378,31 @@ test("the live chunk's files are preloaded before the stages ask for them, each 
     [...document.querySelectorAll<HTMLLinkElement>("link[data-live-chunk]")].map((l) => new URL(l.href).pathname)
   )
   for (const name of ["live", "SwapMachine", "ExchangeApi"])
-    expect(ours.some((p) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(p)), name).toBe(true)
+    expect(
+      ours.some((p) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(p)),
+      name
+    ).toBe(true)
   const preloaded = batches.flat()
   expect(new Set(preloaded).size).toBe(preloaded.length)
   // A link inserted just now (the Gateway client's files, as its start-up read loads it) has its request reported a
   // moment later: wait for each.
   for (const p of preloaded) await expect.poll(() => fetched, { message: p }).toContain(p)
   expect(new Set(fetched).size).toBe(fetched.length)
+})
+
+test("the Effect stage's file asks V8 to compile it whole, and no other file of the first visit does", async ({
+  page
+}) => {
+  const bodies = new Map<string, Promise<string>>()
+  page.on("response", (r) => {
+    const path = new URL(r.url()).pathname
+    if (/^\/assets\/[^/]+\.js$/.test(path)) bodies.set(path, r.text())
+  })
+  await page.goto("/")
+  await appMounted(page)
+  await expect(page.getByTestId("swap-card")).toBeVisible()
+  const hinted: Array<string> = []
+  for (const [path, body] of bodies) if ((await body).startsWith("//# allFunctionsCalledOnLoad\n")) hinted.push(path)
+  expect(hinted).toHaveLength(1)
+  expect(hinted[0]).toMatch(/^\/assets\/effect-[\w-]+\.js$/)
 })

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest"
+import { COMPILE_HINT, compileHints, EAGER_COMPILE_STAGES, LIVE_STAGE_ROOTS } from "../../vite.config"
+
+interface FakeChunk {
+  type: "chunk"
+  name: string
+  isEntry: boolean
+  code: string
+  sourcemapFileName: string | null
+}
+interface FakeAsset {
+  type: "asset"
+  source: string
+}
+
+const chunk = (name: string, code: string, map: boolean, isEntry = false): FakeChunk => ({
+  type: "chunk",
+  name,
+  isEntry,
+  code,
+  sourcemapFileName: map ? `assets/${name}-x.js.map` : null
+})
+const mapOf = (mappings: string): FakeAsset => ({
+  type: "asset",
+  source: JSON.stringify({ version: 3, sources: ["a.ts"], names: [], mappings })
+})
+
+const generate = (bundle: Record<string, FakeChunk | FakeAsset>) => {
+  const hook = compileHints().generateBundle
+  const handler = typeof hook === "function" ? hook : hook?.handler
+  if (handler === undefined) throw new Error("compileHints has no generateBundle hook")
+  handler.call({} as never, {} as never, bundle as never, false)
+}
+
+describe("build: the compile hint on the Effect stage's file (vite.config.ts compileHints)", () => {
+  it("puts the hint on the first line of each named stage's file and moves its source map down a line", () => {
+    const bundle = {
+      "assets/effect-x.js": chunk("effect", 'import{a}from"./data-x.js";a()', true),
+      "assets/effect-x.js.map": mapOf("AAAA,CAAC"),
+      "assets/schema-x.js": chunk("schema", "export const s=1", true),
+      "assets/schema-x.js.map": mapOf("AAAA"),
+      "assets/index-x.js": chunk("effect", "entry()", false, true)
+    }
+    generate(bundle)
+    expect(bundle["assets/effect-x.js"].code).toBe(`${COMPILE_HINT}\nimport{a}from"./data-x.js";a()`)
+    expect(JSON.parse(bundle["assets/effect-x.js.map"].source).mappings).toBe(";AAAA,CAAC")
+    // Every other file, and an entry whatever its name, as it was.
+    expect(bundle["assets/schema-x.js"].code).toBe("export const s=1")
+    expect(JSON.parse(bundle["assets/schema-x.js.map"].source).mappings).toBe("AAAA")
+    expect(bundle["assets/index-x.js"].code).toBe("entry()")
+  })
+
+  it("hints a file without a source map too", () => {
+    const bundle = { "assets/effect-x.js": chunk("effect", "a()", false) }
+    generate(bundle)
+    expect(bundle["assets/effect-x.js"].code).toBe(`${COMPILE_HINT}\na()`)
+  })
+
+  it("names only files the build has: live stages", () => {
+    const stages = LIVE_STAGE_ROOTS.map((p) => p.slice(p.lastIndexOf("/") + 1).replace(/\.tsx?$/, ""))
+    for (const name of EAGER_COMPILE_STAGES) expect(stages).toContain(name)
+  })
+})
