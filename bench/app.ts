@@ -15,7 +15,8 @@
  *    The plain server forwards /api, /gateway, /relay and /devnet to the stack, so both pages' calls are answered.
  *    No server compresses. Each load is measured over its first 10 s: first contentful paint, the last
  *    largest-contentful-paint candidate (and its element) and total blocking time (the part above 50 ms of every long
- *    task that starts after FCP), each next to the anchor's and its budget.
+ *    task that starts after FCP), each next to the anchor's and its budget; and, for the static rows, what the blocking
+ *    after FCP was made of (long-animation-frame entries, each frame's blocking time given to its longest script).
  * 3. Requests of an idle `/` against the stack: after the page has loaded and the network went quiet, every request
  *    for 60 s (`--quick`: 15 s), grouped by path, next to what the spec's timers allow in that window.
  *
@@ -115,7 +116,10 @@ const add = (a: Size, b: Size): Size => ({ raw: a.raw + b.raw, gzip: a.gzip + b.
 const tersedGzip = async (files: ReadonlyArray<string>): Promise<number> => {
   let total = 0
   for (const file of files) {
-    const out = await minify(readFileSync(file, "utf8"), { ...TERSER_OPTIONS, compress: { ...TERSER_OPTIONS.compress } })
+    const out = await minify(readFileSync(file, "utf8"), {
+      ...TERSER_OPTIONS,
+      compress: { ...TERSER_OPTIONS.compress }
+    })
     if (out.code === undefined) throw new Error(`terser gave no output for ${file}`)
     total += gzipSync(out.code).length
   }
@@ -329,7 +333,9 @@ const fetchedMain = async (tmp: string) => {
       const size = sizeOf(join(dir, s.path.slice(1)))
       total = add(total, size)
       if (print)
-        console.log(`  ${lpad((s.at / 1000).toFixed(2), 6)} s  ${lpad(kB(size.gzip), 9)}  ${s.path.replace(/^\/assets\//, "")}`)
+        console.log(
+          `  ${lpad((s.at / 1000).toFixed(2), 6)} s  ${lpad(kB(size.gzip), 9)}  ${s.path.replace(/^\/assets\//, "")}`
+        )
     }
     return { files: seen.size, total }
   }
@@ -489,6 +495,12 @@ interface Paint {
   readonly blocking: number
   /** Paths of the JS files requested within the window, with their request time after navigation start. */
   readonly scripts: ReadonlyArray<{ readonly path: string; readonly at: number }>
+  /**
+   * What blocked after FCP, from the long-animation-frame entries that start after it within the window: each frame's
+   * blocking time goes to its longest script (file name without its hash, and how it was invoked), or to "rendering
+   * and other" when no script took 5 ms. Summed per cause over the load.
+   */
+  readonly blockedBy: Readonly<Record<string, number>>
 }
 
 /**
@@ -507,6 +519,16 @@ const OBSERVE_SCRIPT = `(() => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) seen.long.push({ at: e.startTime, duration: e.duration })
   }).observe({ type: "longtask", buffered: true })
+  seen.frames = []
+  if (PerformanceObserver.supportedEntryTypes.includes("long-animation-frame"))
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        seen.frames.push({
+          at: e.startTime,
+          blocking: e.blockingDuration,
+          scripts: e.scripts.map((x) => ({ src: x.sourceURL || x.invoker || "", invoker: x.invokerType, duration: x.duration }))
+        })
+    }).observe({ type: "long-animation-frame", buffered: true })
 })()`
 
 /** Reads FCP, the last LCP candidate and TBT at the end of the window. */
@@ -519,7 +541,15 @@ const READ_SCRIPT = `(() => {
     .filter((t) => t.at < ${WINDOW_MS})
     .reduce((sum, t) => sum + Math.max(0, Math.min(t.duration, ${WINDOW_MS} - t.at) - ${LONG_TASK_MS}), 0)
   const tbt = over(seen.long.filter((t) => t.at >= fcp))
-  return { fcp, lcp: last ? last.at : NaN, lcpElement: last ? last.what : "none", tbt, blocking: over(seen.long) }
+  const blockedBy = {}
+  for (const f of seen.frames.filter((f) => f.at >= fcp && f.at < ${WINDOW_MS} && f.blocking > 0)) {
+    const top = f.scripts.reduce((a, b) => (b.duration > (a ? a.duration : 0) ? b : a), undefined)
+    const cause = top && top.duration >= 5
+      ? top.src.split("/").pop().replace(/-[A-Za-z0-9_-]{8}[.]js$/, ".js") + " (" + top.invoker + ")"
+      : "rendering and other"
+    blockedBy[cause] = (blockedBy[cause] || 0) + f.blocking
+  }
+  return { fcp, lcp: last ? last.at : NaN, lcpElement: last ? last.what : "none", tbt, blocking: over(seen.long), blockedBy }
 })()`
 
 const newContext = (browser: Browser): Promise<BrowserContext> =>
@@ -547,9 +577,14 @@ const paintOnce = async (browser: Browser, url: string, slowdown: number): Promi
     // The page's clock starts a little before ours; wait out the window on ours, plus a margin.
     const left = WINDOW_MS + 250 - (performance.now() - started)
     if (left > 0) await page.waitForTimeout(left)
-    const read = await page.evaluate<{ fcp: number; lcp: number; lcpElement: string; tbt: number; blocking: number }>(
-      READ_SCRIPT
-    )
+    const read = await page.evaluate<{
+      fcp: number
+      lcp: number
+      lcpElement: string
+      tbt: number
+      blocking: number
+      blockedBy: Record<string, number>
+    }>(READ_SCRIPT)
     return { ...read, scripts: scripts.filter((s) => s.at < WINDOW_MS) }
   } finally {
     await context.close()
@@ -827,6 +862,18 @@ const main = async () => {
       console.log(
         `  ${pad(name, 26)} ours (static files) / anchor: ${ms(oursStatic[key].median)} / ${ms(anchorStatic[key].median)} = ${verdict(oursStatic[key].median / anchorStatic[key].median, BUDGETS[key])}`
       )
+  // What the blocking time after FCP is made of: per cause, the median over the loads of its blocking time in a load.
+  for (const k of [1, 2]) {
+    const ps = paints[k] ?? []
+    const causes = [...new Set(ps.flatMap((p) => Object.keys(p.blockedBy)))]
+    const byCause = causes
+      .map((c) => [c, median(ps.map((p) => p.blockedBy[c] ?? 0))] as const)
+      .filter(([, m]) => m > 0)
+      .sort((a, b) => b[1] - a[1])
+    console.log(
+      `  blocked after FCP, ${pages[k]?.name} (long animation frames, median per load): ${byCause.length === 0 ? "nothing" : byCause.map(([c, m]) => `${c} ${ms(m)}`).join(", ")}`
+    )
+  }
   console.log(
     `  (TBT counts from FCP, as Lighthouse does: a page that paints before its scripts run has its script work counted, one that runs them before its first paint has not; the blocking time from navigation start counts both alike)`
   )
