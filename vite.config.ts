@@ -403,16 +403,18 @@ export const TERSER_OPTIONS = {
 } as const
 
 /**
- * The live stages whose files ask V8 to compile every function as the file is loaded (the explicit compile hint, a
- * magic comment on the file's first line, Chromium 136 and later; other engines read a comment). V8 otherwise compiles
- * each function on its first call, on the main thread, in the middle of the module's evaluation. The Effect stage's
- * evaluation calls most of its functions (every module's `dual`s, classes and prototypes), and was the longest task
- * after the first paint, 95–189 ms at 4× slowdown; with the hint 59–156 ms. The blocking time from FCP, median of
- * interleaved loads on bench:app's static server: 152 → 82 ms (10 loads each) and 193 → 117 ms (12 each). React's
- * stage defines far more than it calls at load, and with the hint its task grew; hinting all the live stages gave no
- * clear change. So only this one.
+ * The stages whose files ask V8 to compile every function as the file is loaded (the explicit compile hint, a magic
+ * comment on the file's first line, Chromium 136 and later; other engines read a comment). V8 otherwise compiles each
+ * function on its first call, on the main thread, in the middle of the module's evaluation. Blocking time from FCP,
+ * medians of interleaved loads at 4× slowdown on bench:app's static server:
+ * - the Effect stage's evaluation calls most of its functions (every module's `dual`s, classes and prototypes), and was
+ *   the longest task after the first paint, 95–189 ms; with the hint 59–156 ms, and TBT 152 → 82 ms (10 loads each)
+ *   and 193 → 117 ms (12 each);
+ * - the app's start (the router, the shell) next: 152 → 110 ms and 160 → 77 ms (10 each) over the Effect stage's hint.
+ * React's stage defines far more than it calls at load, and with the hint its task grew; hinting every live stage
+ * gave no clear change.
  */
-export const EAGER_COMPILE_STAGES: ReadonlyArray<string> = ["effect"]
+export const EAGER_COMPILE_STAGES: ReadonlyArray<string> = ["effect", "start"]
 export const COMPILE_HINT = "//# allFunctionsCalledOnLoad"
 
 /**

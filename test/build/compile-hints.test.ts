@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest"
-import { COMPILE_HINT, compileHints, EAGER_COMPILE_STAGES, LIVE_STAGE_ROOTS } from "../../vite.config"
+import {
+  COMPILE_HINT,
+  compileHints,
+  EAGER_COMPILE_STAGES,
+  ENTRY_STAGE_ROOTS,
+  LIVE_STAGE_ROOTS
+} from "../../vite.config"
 
 interface FakeChunk {
   type: "chunk"
@@ -32,7 +38,7 @@ const generate = (bundle: Record<string, FakeChunk | FakeAsset>) => {
   handler.call({} as never, {} as never, bundle as never, false)
 }
 
-describe("build: the compile hint on the Effect stage's file (vite.config.ts compileHints)", () => {
+describe("build: the compile hint on the Effect stage's and the start's files (vite.config.ts compileHints)", () => {
   it("puts the hint on the first line of each named stage's file and moves its source map down a line", () => {
     const bundle = {
       "assets/effect-x.js": chunk("effect", 'import{a}from"./data-x.js";a()', true),
@@ -56,8 +62,10 @@ describe("build: the compile hint on the Effect stage's file (vite.config.ts com
     expect(bundle["assets/effect-x.js"].code).toBe(`${COMPILE_HINT}\na()`)
   })
 
-  it("names only files the build has: live stages", () => {
-    const stages = LIVE_STAGE_ROOTS.map((p) => p.slice(p.lastIndexOf("/") + 1).replace(/\.tsx?$/, ""))
+  it("names only files the build has: the entry's or the live chunk's stages", () => {
+    const stages = [...ENTRY_STAGE_ROOTS, ...LIVE_STAGE_ROOTS].map((p) =>
+      p.slice(p.lastIndexOf("/") + 1).replace(/\.tsx?$/, "")
+    )
     for (const name of EAGER_COMPILE_STAGES) expect(stages).toContain(name)
   })
 })
