@@ -131,10 +131,15 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
       return { status: r.status, json: (await r.json()) as Record<string, unknown> }
     } catch (e) {
       // A pooled keep-alive connection the replica closed as idle just as it was reused (the request was never
-      // answered): registering is idempotent, so register again, as a client would.
-      const code = (e as { cause?: { code?: unknown } }).cause?.code
-      if (code === "UND_ERR_SOCKET" && attempt < 3) return register(replica, tx, attempt + 1)
-      throw e
+      // answered): undici says "other side closed" (UND_ERR_SOCKET) or, when the reset meets its write, ECONNRESET.
+      // Registering is idempotent, so register again, as a client would.
+      const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause
+      if ((cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET") && attempt < 3)
+        return register(replica, tx, attempt + 1)
+      throw new Error(
+        `registering ${tx} at replica ${replica.id} failed (attempt ${attempt}): ${String(cause?.code ?? "")} ${String(cause?.message ?? e)}`,
+        { cause: e }
+      )
     }
   }
 
