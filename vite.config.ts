@@ -202,6 +202,10 @@ export const LIVE_STAGE_FILES: Readonly<Record<string, string>> = {
   "src/toolkit/transportErrors.ts": "config"
 }
 
+/** The name of a stage's file (before its hash): the root module's own, unless it shares an earlier stage's (`files`). */
+export const stageFileName = (path: string, files: Readonly<Record<string, string>> = LIVE_STAGE_FILES): string =>
+  files[path] ?? path.slice(path.lastIndexOf("/") + 1).replace(/\.tsx?$/, "")
+
 /** The parts of an ES module's syntax tree (Rollup's `ModuleInfo.ast`) that name what it imports and re-exports. */
 interface NameNode {
   readonly type: string
@@ -378,7 +382,7 @@ export const liveStageChunks = (
     const chunks = new Map<string, string>()
     for (const id of taken) chunks.set(id, "index")
     for (const path of roots) {
-      const name = files[path] ?? path.slice(path.lastIndexOf("/") + 1).replace(/\.tsx?$/, "")
+      const name = stageFileName(path, files)
       for (const id of reached(idOf(path), taken)) {
         chunks.set(id, name)
         taken.add(id)

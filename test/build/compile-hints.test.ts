@@ -4,7 +4,8 @@ import {
   compileHints,
   EAGER_COMPILE_STAGES,
   ENTRY_STAGE_ROOTS,
-  LIVE_STAGE_ROOTS
+  LIVE_STAGE_ROOTS,
+  stageFileName
 } from "../../vite.config"
 
 interface FakeChunk {
@@ -63,9 +64,7 @@ describe("build: the compile hint on the Effect stage's and the start's files (v
   })
 
   it("names only files the build has: the entry's or the live chunk's stages", () => {
-    const stages = [...ENTRY_STAGE_ROOTS, ...LIVE_STAGE_ROOTS].map((p) =>
-      p.slice(p.lastIndexOf("/") + 1).replace(/\.tsx?$/, "")
-    )
+    const stages = [...ENTRY_STAGE_ROOTS, ...LIVE_STAGE_ROOTS].map((p) => stageFileName(p))
     for (const name of EAGER_COMPILE_STAGES) expect(stages).toContain(name)
   })
 })
