@@ -416,7 +416,8 @@ export const TERSER_OPTIONS = {
  *   and 193 → 117 ms (12 each);
  * - the app's start (the router, the shell) next: 152 → 110 ms and 160 → 77 ms (10 each) over the Effect stage's hint.
  * React's stage defines far more than it calls at load, and with the hint its task grew; hinting every live stage
- * gave no clear change.
+ * gave no clear change. With the yield points (yieldPoints), which cut the evaluation but not the compile, the hint
+ * still paid: TBT medians 280 ms without and 222 ms with it (10 loads each, means 323 and 221 ms).
  */
 export const EAGER_COMPILE_STAGES: ReadonlyArray<string> = ["effect", "start"]
 export const COMPILE_HINT = "//# allFunctionsCalledOnLoad"
@@ -481,6 +482,69 @@ export const withoutMicro = (): Plugin => ({
   }
 })
 
+/**
+ * Yield points: where a stage's evaluation may let the browser have its turn (DESIGN §6, total blocking time). A
+ * dynamic import evaluates its whole graph in one task, and the stages (runtime/inStages.ts) cut the graph only where a
+ * stage's own file begins: the Effect stage still took one task of 150–230 ms at 4× slowdown (bench:app, blocked after
+ * FCP), and the app's configuration stages 100–150 ms each. So each larger module of the app's graph (YIELD_POINT_CHARS
+ * of code and more, comments aside) gets one more import, last: a module of its own, `await yieldIfLate()`. It
+ * evaluates after the module's other imports and before its body, and where the task has run for its slice, the rest
+ * of the evaluation goes on in a later task. In the built file the point is one top-level `await`, which holds the rest
+ * of the file, as the modules of a file run in order. The entry's own modules get none (the entry must not wait), nor
+ * do React's (one CommonJS module each, nothing to cut between), other CommonJS modules, indexes, or the modules of the
+ * prerender (another environment).
+ * A point cuts between modules only: a file's compile stays one task (compileHints), and so does one module's body.
+ * Under `bench:app --trace` the Effect stage's evaluation went from one task to slices under 50 ms; at 1500 characters
+ * and a 15 ms slice, the Effect stage's file has about 55 points for 0.1 kB gzip.
+ */
+export const YIELD_POINT_PREFIX = "hswap-yield-point:"
+export const YIELD_POINT_CHARS = 1500
+const IN_STAGES = "src/app/runtime/inStages.ts"
+/** Modules never cut before: the entry's graph, which the yield points import, and React's, evaluated whole. */
+const WITHOUT_YIELD_POINT = [
+  /\/src\/app\/main\.tsx$/,
+  /\/src\/app\/runtime\/inStages\.ts$/,
+  /\/src\/app\/shell\/(earlyClicks|loadFailure)\.ts$/,
+  /\/node_modules\/(react|react-dom|scheduler)\//
+]
+/** Re-exports (`export * from`, `export * as X from`, `export { a } from`): an index that holds only these runs nothing. */
+const RE_EXPORT = /export\s*(\*(\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["'][^"']*["'];?/g
+const COMMONJS = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.[\w$]+\s*=|\bexports\[/
+export const wantsYieldPoint = (id: string, code: string): boolean => {
+  if (id.startsWith("\0") || id.includes("?") || !/\.(m?js|tsx?)$/.test(id)) return false
+  if (WITHOUT_YIELD_POINT.some((pattern) => pattern.test(id))) return false
+  const withoutComments = code.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "")
+  // A CommonJS module (use-sync-external-store's shim, say) with an import of its own would read as an ES module to
+  // the CommonJS plugin, which then leaves its `require` calls as they are.
+  if (COMMONJS.test(withoutComments)) return false
+  // An index is left as it is: liveStageChunks reads it as one (barrelOf) only while it holds nothing but re-exports.
+  if (withoutComments.replace(RE_EXPORT, "").trim() === "") return false
+  return withoutComments.length >= YIELD_POINT_CHARS
+}
+export const yieldPoints = (): Plugin => {
+  let root = process.cwd()
+  return {
+    name: "hswap:yield-points",
+    apply: "build",
+    configResolved(config) {
+      root = config.root
+    },
+    resolveId(id) {
+      return id.startsWith(YIELD_POINT_PREFIX) ? `\0${id}` : null
+    },
+    load(id) {
+      if (!id.startsWith(`\0${YIELD_POINT_PREFIX}`)) return null
+      return `import { yieldIfLate } from ${JSON.stringify(`${root}/${IN_STAGES}`)}\nawait yieldIfLate()\n`
+    },
+    transform(code, id) {
+      if (this.environment.name !== "client" || !wantsYieldPoint(id, code)) return null
+      const point = `${YIELD_POINT_PREFIX}${id.startsWith(`${root}/`) ? id.slice(root.length + 1) : id}`
+      // Appended: the code before it keeps its place, so the module's source map stays as it was.
+      return { code: `${code}\nimport ${JSON.stringify(point)};\n`, map: null }
+    }
+  }
+}
+
 export default defineConfig({
   plugins: [
     // The router plugin must come before react(); the generated tree is committed.
@@ -496,6 +560,7 @@ export default defineConfig({
     tailwindcss(),
     radixWithoutKeepNames(),
     withoutMicro(),
+    yieldPoints(),
     prerenderPages(),
     entryStagePreloads(),
     liveChunkList(),

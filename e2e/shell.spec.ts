@@ -405,3 +405,37 @@ test("the Effect stage's and the start's files ask V8 to compile them whole, and
   for (const [path, body] of bodies) if ((await body).startsWith("//# allFunctionsCalledOnLoad\n")) hinted.push(path)
   expect(hinted.map((p) => p.replace(/^\/assets\/(\w+)-[\w-]+\.js$/, "$1")).sort()).toEqual(["effect", "start"])
 })
+
+test("the stages' files let the browser in between their larger modules (yield points), and the app still runs", async ({
+  page
+}) => {
+  const bodies = new Map<string, Promise<string>>()
+  page.on("response", (r) => {
+    const path = new URL(r.url()).pathname
+    if (/^\/assets\/[^/]+\.js$/.test(path)) bodies.set(path, r.text())
+  })
+  await page.goto("/")
+  await appMounted(page)
+  await expect(page.getByTestId("swap-card")).toBeVisible()
+  const entry = await page.evaluate(
+    () => new URL(document.querySelector<HTMLScriptElement>("script[type=module]")!.src).pathname
+  )
+  const entryFile = entry.slice(entry.lastIndexOf("/") + 1)
+  // A point is a top-level `await f();` of a function the file takes from the entry (inStages.ts yieldIfLate).
+  const points = new Map<string, number>()
+  let entryPoints: number | undefined
+  for (const [path, pending] of bodies) {
+    const body = await pending
+    const fromEntry = new RegExp(`import\\{([^}]*)\\}from"\\./${entryFile.replace(/[.$]/g, "\\$&")}"`).exec(body)?.[1]
+    const names = new Set((fromEntry ?? "").split(",").map((s) => s.split(" as ").at(-1)!.trim()))
+    const count = [...body.matchAll(/(?:^|[;}\n])await ([\w$]+)\(\);/g)].filter((m) => names.has(m[1]!)).length
+    if (path === entry) entryPoints = [...body.matchAll(/(?:^|[;}\n])await [\w$]+\(\);/g)].length
+    else points.set(path.replace(/^\/assets\/(\w+)-[\w-]+\.js$/, "$1"), count)
+  }
+  // Effect's core is the first visit's largest evaluation: it is cut in many places; so is every Effect stage.
+  expect(points.get("effect")).toBeGreaterThanOrEqual(20)
+  for (const stage of ["data", "schema", "stream", "start", "live"]) expect(points.get(stage), stage).toBeGreaterThan(0)
+  // React's stage is one CommonJS module each, and the entry waits for nothing.
+  expect(points.get("react")).toBe(0)
+  expect(entryPoints).toBe(0)
+})

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest"
-import { importInStages, nextTask, once } from "../../src/app/runtime/inStages"
+import {
+  EVALUATION_SLICE_MS,
+  importInStages,
+  nextTask,
+  once,
+  taskStartedAt,
+  yieldIfLate
+} from "../../src/app/runtime/inStages"
 import { loadGatewayInStages } from "../../src/app/runtime/layers"
 
 describe("loading in stages", () => {
@@ -24,6 +31,37 @@ describe("loading in stages", () => {
     )
     expect(await result).toBe(42)
     expect(seen).toEqual(["a", "task", "b", "last"])
+  })
+
+  it("a yield point goes on in this task until the task has run for its slice, then in a later task", async () => {
+    await nextTask()
+    const started = taskStartedAt()
+    expect(Number.isFinite(started)).toBe(true)
+    // Within the slice: nothing to wait for, the evaluation goes on.
+    expect(yieldIfLate(() => started)).toBeUndefined()
+    expect(yieldIfLate(() => started + EVALUATION_SLICE_MS - 1)).toBeUndefined()
+    // Past it: a task queued meanwhile (the browser's turn, another stage) runs before the rest of the evaluation.
+    const seen: Array<string> = []
+    void nextTask().then(() => seen.push("queued"))
+    const point = yieldIfLate(() => started + EVALUATION_SLICE_MS)
+    expect(point).toBeInstanceOf(Promise)
+    await point
+    seen.push("rest of the evaluation")
+    expect(seen).toEqual(["queued", "rest of the evaluation"])
+    // The later task is a slice of its own.
+    expect(taskStartedAt()).toBeGreaterThan(started)
+    expect(yieldIfLate(() => taskStartedAt())).toBeUndefined()
+  })
+
+  it("a yield point in an evaluation that began outside the loader's tasks measures from the last one it knows", () => {
+    let asked = 0
+    const next = () => {
+      asked += 1
+      return Promise.resolve()
+    }
+    expect(yieldIfLate(() => taskStartedAt() + 10 * EVALUATION_SLICE_MS, next)).toBeInstanceOf(Promise)
+    expect(yieldIfLate(() => taskStartedAt(), next)).toBeUndefined()
+    expect(asked).toBe(1)
   })
 
   it("loads once, and again after a failure", async () => {

@@ -51,7 +51,12 @@ export const preloadLiveChunks = (base: string) => {
  * prerender, the tests) its port keeps the process alive only while a task is pending.
  */
 export const postMacrotask = (): ((f: () => void) => void) => {
-  if (typeof MessageChannel === "undefined") return (f) => setTimeout(f, 0)
+  if (typeof MessageChannel === "undefined")
+    return (f) =>
+      setTimeout(() => {
+        markTaskStart()
+        f()
+      }, 0)
   let port: (MessagePort & { ref?: () => void; unref?: () => void }) | undefined
   let poster: MessagePort | undefined
   const queue: Array<() => void> = []
@@ -64,6 +69,7 @@ export const postMacrotask = (): ((f: () => void) => void) => {
       receiver.onmessage = () => {
         const next = queue.shift()
         if (queue.length === 0) receiver.unref?.()
+        markTaskStart()
         next?.()
       }
     }
@@ -73,10 +79,41 @@ export const postMacrotask = (): ((f: () => void) => void) => {
   }
 }
 
+/**
+ * When the latest task that a poster of this module's ran began (performance.now()); -Infinity before the first.
+ * A module's evaluation that began in some other task (a module script, an event) reads as late: its first yield point
+ * yields, and the rest is measured from there.
+ */
+let taskStart = Number.NEGATIVE_INFINITY
+const markTaskStart = () => {
+  taskStart = typeof performance === "undefined" ? 0 : performance.now()
+}
+
+/** When the latest task that a poster of this module's ran began (for tests and the yield points). */
+export const taskStartedAt = (): number => taskStart
+
 const postTask = postMacrotask()
 
 /** Resolves in a later task, once the browser has had its turn. */
 export const nextTask = (): Promise<void> => new Promise((resolve) => postTask(resolve))
+
+/**
+ * How long a module graph's evaluation may run in one task before its next yield point lets the browser have its turn:
+ * well under the 50 ms of a long task, as the module after a point runs whole.
+ */
+export const EVALUATION_SLICE_MS = 15
+
+/**
+ * Where the build's yield points call (vite.config.ts yieldPoints, `await yieldIfLate()` before the body of each larger
+ * module): once the task has run for EVALUATION_SLICE_MS, a promise that resolves in a later task, so the modules after
+ * the point evaluate there; before that, `undefined`, and the evaluation goes on in this task. `now` is
+ * performance.now(): the loader runs before Effect (and its Clock) is evaluated, and measures the task the browser
+ * runs, as the scheduler does.
+ */
+export const yieldIfLate = (
+  now: () => number = () => performance.now(),
+  next: () => Promise<void> = nextTask
+): Promise<void> | undefined => (now() - taskStart < EVALUATION_SLICE_MS ? undefined : next())
 
 /**
  * Resolves in the first task after the browser has painted the page: the next animation frame runs just before a
