@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test"
+import { expect, type Page, test } from "@playwright/test"
 import { appMounted, blockExternal, snap } from "./helpers"
 
 const PAGES = [
@@ -390,9 +390,8 @@ test("the live chunk's files are preloaded before the stages ask for them, each 
   expect(new Set(fetched).size).toBe(fetched.length)
 })
 
-test("the Effect stage's and the start's files ask V8 to compile them whole, and no other file of the first visit does", async ({
-  page
-}) => {
+/** Loads `/` until the app runs, with the body of every JS file under /assets/ that the load fetched, by path. */
+const firstVisitScripts = async (page: Page): Promise<ReadonlyMap<string, Promise<string>>> => {
   const bodies = new Map<string, Promise<string>>()
   page.on("response", (r) => {
     const path = new URL(r.url()).pathname
@@ -401,6 +400,13 @@ test("the Effect stage's and the start's files ask V8 to compile them whole, and
   await page.goto("/")
   await appMounted(page)
   await expect(page.getByTestId("swap-card")).toBeVisible()
+  return bodies
+}
+
+test("the Effect stage's and the start's files ask V8 to compile them whole, and no other file of the first visit does", async ({
+  page
+}) => {
+  const bodies = await firstVisitScripts(page)
   const hinted: Array<string> = []
   for (const [path, body] of bodies) if ((await body).startsWith("//# allFunctionsCalledOnLoad\n")) hinted.push(path)
   expect(hinted.map((p) => p.replace(/^\/assets\/(\w+)-[\w-]+\.js$/, "$1")).sort()).toEqual(["effect", "start"])
@@ -409,14 +415,7 @@ test("the Effect stage's and the start's files ask V8 to compile them whole, and
 test("the stages' files let the browser in between their larger modules (yield points), and the app still runs", async ({
   page
 }) => {
-  const bodies = new Map<string, Promise<string>>()
-  page.on("response", (r) => {
-    const path = new URL(r.url()).pathname
-    if (/^\/assets\/[^/]+\.js$/.test(path)) bodies.set(path, r.text())
-  })
-  await page.goto("/")
-  await appMounted(page)
-  await expect(page.getByTestId("swap-card")).toBeVisible()
+  const bodies = await firstVisitScripts(page)
   const entry = await page.evaluate(
     () => new URL(document.querySelector<HTMLScriptElement>("script[type=module]")!.src).pathname
   )
