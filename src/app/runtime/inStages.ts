@@ -81,8 +81,8 @@ export const postMacrotask = (): ((f: () => void) => void) => {
 
 /**
  * When the latest task that a poster of this module's ran began (performance.now()); -Infinity before the first.
- * A module's evaluation that began in some other task (a module script, an event) reads as late: its first yield point
- * yields, and the rest is measured from there.
+ * That is never later than the start of the task running now, so an evaluation that began in some other task (a
+ * module script, an event) yields no later than its slice, and at its first point when that task of ours is long past.
  */
 let taskStart = Number.NEGATIVE_INFINITY
 const markTaskStart = () => {
