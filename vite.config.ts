@@ -3,7 +3,7 @@ import tailwindcss from "@tailwindcss/vite"
 import { tanstackRouter } from "@tanstack/router-plugin/vite"
 import react from "@vitejs/plugin-react"
 import { createHash } from "node:crypto"
-import { createServer, defineConfig, type Plugin } from "vite"
+import { createServer, defineConfig, parseAst, type Plugin } from "vite"
 import {
   FIRST_PAINT_MARK_ID,
   FIRST_PAINT_SCRIPT,
@@ -493,12 +493,75 @@ export const withoutMicro = (): Plugin => ({
  * of the file, as the modules of a file run in order. The entry's own modules get none (the entry must not wait), nor
  * do React's (one CommonJS module each, nothing to cut between), other CommonJS modules, indexes, or the modules of the
  * prerender (another environment).
- * A point cuts between modules only: a file's compile stays one task (compileHints), and so does one module's body.
+ * A point cuts the evaluation, not a file's compile (compileHints). Between modules only, one module's body ran whole;
+ * the body points below cut the larger ones too.
  * Under `bench:app --trace` the Effect stage's evaluation went from one task to slices under 50 ms; at 1500 characters
- * and a 15 ms slice, the Effect stage's file has about 55 points for 0.1 kB gzip.
+ * and a 15 ms slice, the Effect stage's file had about 55 points for 0.1 kB gzip. With the body points, the first
+ * visit's files hold about 150 more, for 0.17 kB gzip more.
  */
 export const YIELD_POINT_PREFIX = "hswap-yield-point:"
 export const YIELD_POINT_CHARS = 1500
+/**
+ * Points inside a module's body too: one module's body runs whole between two points, and a module that builds many
+ * Schemas as it loads (Effect's Schema.js, the app's schema modules) took one task of 60–230 ms at 4× slowdown (bench:app,
+ * blocked after FCP, under a CPU profile). Before a top-level statement that does work as it loads, once the statements
+ * since the last point made BODY_POINT_CALLS calls or more (calls and `new`s outside function bodies), the build adds
+ * `await yieldIfLate()`. Statements that only define functions count nothing, so a module of functions gets none.
+ */
+export const BODY_POINT_CALLS = 16
+/**
+ * A smaller module gets its point too when it does this much as it loads: the toolkit's errors (15 calls: Schema's
+ * tagged errors) were a task of their own of 100 ms under a CPU profile at 4×, at 1.1 kB of code.
+ */
+export const BUSY_MODULE_CALLS = 8
+/** The local name of `yieldIfLate` in a module with body points. */
+export const BODY_POINT_NAME = "__hswapYieldIfLate"
+
+interface SyntaxNode {
+  readonly type: string
+  readonly start: number
+  readonly static?: boolean
+  readonly [key: string]: unknown
+}
+const isNode = (x: unknown): x is SyntaxNode =>
+  typeof x === "object" && x !== null && typeof (x as { type?: unknown }).type === "string"
+const FUNCTION_NODES = new Set(["FunctionExpression", "ArrowFunctionExpression", "FunctionDeclaration"])
+const CALL_NODES = new Set(["CallExpression", "NewExpression", "TaggedTemplateExpression"])
+
+/** The calls a statement makes as its module loads: those in function bodies and methods wait for a call. */
+export const callsAtLoad = (node: unknown): number => {
+  if (Array.isArray(node)) return node.reduce((sum: number, x) => sum + callsAtLoad(x), 0)
+  if (!isNode(node) || FUNCTION_NODES.has(node.type)) return 0
+  if (node.type === "MethodDefinition" || (node.type === "PropertyDefinition" && node.static !== true)) return 0
+  let n = CALL_NODES.has(node.type) ? 1 : 0
+  for (const [key, value] of Object.entries(node))
+    if (key !== "type" && typeof value === "object" && value !== null) n += callsAtLoad(value)
+  return n
+}
+
+/** Where in `code` (offsets of top-level statements) a body point goes. */
+export const bodyPointOffsets = (code: string): ReadonlyArray<number> => {
+  const offsets: Array<number> = []
+  let since = 0
+  let first = true
+  for (const statement of (parseAst(code) as unknown as { body: ReadonlyArray<SyntaxNode> }).body) {
+    if (
+      statement.type === "ImportDeclaration" ||
+      statement.type === "ExportAllDeclaration" ||
+      (statement.type === "ExportNamedDeclaration" && statement.source !== null && statement.source !== undefined)
+    )
+      continue
+    const calls = callsAtLoad(statement)
+    // The module's own point (the import below) comes before its first statement.
+    if (!first && calls > 0 && since >= BODY_POINT_CALLS) {
+      offsets.push(statement.start)
+      since = 0
+    }
+    first = false
+    since += calls
+  }
+  return offsets
+}
 const IN_STAGES = "src/app/runtime/inStages.ts"
 /** Modules never cut before: the entry's graph, which the yield points import, and React's, evaluated whole. */
 const WITHOUT_YIELD_POINT = [
@@ -519,8 +582,9 @@ export const wantsYieldPoint = (id: string, code: string): boolean => {
   if (COMMONJS.test(withoutComments)) return false
   // An index is left as it is: liveStageChunks reads it as one (barrelOf) only while it holds nothing but re-exports.
   if (withoutComments.replace(RE_EXPORT, "").trim() === "") return false
-  return withoutComments.length >= YIELD_POINT_CHARS
+  return withoutComments.length >= YIELD_POINT_CHARS || callsAtLoad(parseAst(code).body) >= BUSY_MODULE_CALLS
 }
+
 export const yieldPoints = (): Plugin => {
   let root = process.cwd()
   return {
@@ -539,8 +603,16 @@ export const yieldPoints = (): Plugin => {
     transform(code, id) {
       if (this.environment.name !== "client" || !wantsYieldPoint(id, code)) return null
       const point = `${YIELD_POINT_PREFIX}${id.startsWith(`${root}/`) ? id.slice(root.length + 1) : id}`
-      // Appended: the code before it keeps its place, so the module's source map stays as it was.
-      return { code: `${code}\nimport ${JSON.stringify(point)};\n`, map: null }
+      // Each body point goes in where its statement starts, on its line, and the imports are appended: no line moves,
+      // so the module's source map stays as it was (a column on a point's line shifts).
+      const offsets = bodyPointOffsets(code)
+      let out = code
+      for (const at of [...offsets].reverse()) out = `${out.slice(0, at)};await ${BODY_POINT_NAME}();${out.slice(at)}`
+      const own =
+        offsets.length === 0
+          ? ""
+          : `\nimport { yieldIfLate as ${BODY_POINT_NAME} } from ${JSON.stringify(`${root}/${IN_STAGES}`)};`
+      return { code: `${out}${own}\nimport ${JSON.stringify(point)};\n`, map: null }
     }
   }
 }

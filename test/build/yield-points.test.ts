@@ -2,7 +2,19 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { wantsYieldPoint, YIELD_POINT_CHARS, YIELD_POINT_PREFIX, yieldPoints } from "../../vite.config"
+import { transformSync } from "esbuild"
+import { parseAst } from "vite"
+import {
+  BODY_POINT_CALLS,
+  BODY_POINT_NAME,
+  bodyPointOffsets,
+  BUSY_MODULE_CALLS,
+  callsAtLoad,
+  wantsYieldPoint,
+  YIELD_POINT_CHARS,
+  YIELD_POINT_PREFIX,
+  yieldPoints
+} from "../../vite.config"
 
 const ROOT = "/repo"
 const esm = join(dirname(createRequire(import.meta.url).resolve("effect")), "..", "esm")
@@ -91,5 +103,57 @@ describe("build: yield points between the larger modules of a stage (vite.config
       `import { yieldIfLate } from "${ROOT}/src/app/runtime/inStages.ts"\nawait yieldIfLate()\n`
     )
     expect(load(`${ROOT}/src/a.ts`)).toBeNull()
+  })
+
+  it("counts the calls a statement makes as its module loads, not those in functions and methods", () => {
+    const calls = (code: string) => callsAtLoad(parseAst(code).body)
+    expect(calls("export const A = S.Struct({ a: S.String.pipe(S.minLength(1)) })")).toBe(3)
+    expect(calls("const b = new Map([[1, f()]]); const t = tag`x`")).toBe(3)
+    // Function bodies wait for a call; a class's `extends` and static fields run at load, its methods do not.
+    expect(calls("export const f = (x) => g(h(x)); function k() { return m() }; const o = { p() { q() } }")).toBe(0)
+    expect(
+      calls("class E extends T('E')({ a: S.Number }) { static x = make(); y = other(); m() { return z() } }")
+    ).toBe(3)
+  })
+
+  it("puts body points before the statements that do work, once enough calls have run since the last point", () => {
+    // Two calls a statement, BODY_POINT_CALLS statements: one point, before the statement that finds enough run since.
+    const statement = (i: number) => `export const S${i} = Schema.Struct(Schema.fields(${i}))\n`
+    const code = `import * as Schema from "effect/Schema"\n${Array.from({ length: BODY_POINT_CALLS }, (_, i) => statement(i)).join("")}`
+    expect(bodyPointOffsets(code)).toEqual([code.indexOf(`export const S${BODY_POINT_CALLS / 2} `)])
+    // None before a statement that calls nothing, however much ran before it.
+    const quiet = `${code}export const g = (x) => x\n`
+    expect(bodyPointOffsets(quiet)).toEqual(bodyPointOffsets(code))
+    // A module of functions does nothing at load.
+    const functions = Array.from({ length: 50 }, (_, i) => `export const f${i} = (x) => g(h(x))\n`).join("")
+    expect(bodyPointOffsets(functions)).toEqual([])
+  })
+
+  it("writes the body points into the module on their statements' lines, and the module still parses", () => {
+    const { transform } = plugin()
+    const code = Array.from({ length: BODY_POINT_CALLS * 2 }, (_, i) => `export const S${i} = make(${i})\n`).join("")
+    const out = transform(code, `${ROOT}/src/exchange/api.ts`)?.code ?? ""
+    const points = out.split(`;await ${BODY_POINT_NAME}();`).length - 1
+    expect(points).toBe(bodyPointOffsets(code).length)
+    expect(points).toBeGreaterThan(0)
+    // No line moves: the source map stays right.
+    const lines = code.split("\n")
+    out
+      .split("\n")
+      .slice(0, lines.length - 1)
+      .forEach((line, i) => expect(line.endsWith(lines[i] ?? "?")).toBe(true))
+    expect(out).toContain(`import { yieldIfLate as ${BODY_POINT_NAME} } from "${ROOT}/src/app/runtime/inStages.ts";`)
+    expect(() => parseAst(out)).not.toThrow()
+  })
+
+  it("gives a point to a small module that does much as it loads: the toolkit's errors, Effect's Schema in slices", () => {
+    const file = join(import.meta.dirname, "..", "..", "src", "toolkit", "transportErrors.ts")
+    const errors = transformSync(readFileSync(file, "utf8"), { loader: "ts" }).code
+    expect(errors.length).toBeLessThan(YIELD_POINT_CHARS)
+    expect(callsAtLoad(parseAst(errors).body)).toBeGreaterThanOrEqual(BUSY_MODULE_CALLS)
+    expect(wantsYieldPoint(file, errors)).toBe(true)
+    expect(wantsYieldPoint(`${ROOT}/src/a.ts`, "export const a = f(1)\n")).toBe(false)
+    const schema = real("Schema.js")
+    expect(bodyPointOffsets(schema.code).length).toBeGreaterThan(5)
   })
 })
