@@ -409,17 +409,18 @@ export const TERSER_OPTIONS = {
 /**
  * The stages whose files ask V8 to compile every function as the file is loaded (the explicit compile hint, a magic
  * comment on the file's first line, Chromium 136 and later; other engines read a comment). V8 otherwise compiles each
- * function on its first call, on the main thread, in the middle of the module's evaluation. Blocking time from FCP,
- * medians of interleaved loads at 4× slowdown on bench:app's static server:
- * - the Effect stage's evaluation calls most of its functions (every module's `dual`s, classes and prototypes), and was
- *   the longest task after the first paint, 95–189 ms; with the hint 59–156 ms, and TBT 152 → 82 ms (10 loads each)
- *   and 193 → 117 ms (12 each);
- * - the app's start (the router, the shell) next: 152 → 110 ms and 160 → 77 ms (10 each) over the Effect stage's hint.
+ * function on its first call, on the main thread, in the middle of the module's evaluation. The hint's compile is one
+ * task of its own, which no yield point cuts; without it a lazy function's compile falls in its module's slice.
+ * - The app's start (the router, the shell): TBT medians 152 → 110 ms and 160 → 77 ms (interleaved loads at 4× on
+ *   bench:app's static server, 10 each). Under `--trace`, none of the start hinted and no file hinted gave 617, 1226
+ *   and 907 ms of blocking after FCP, the start hinted 522, 688 and 548 ms.
+ * - The Effect stage's file carried it until the yield points cut its evaluation: its compile was then a task of 38–106
+ *   ms under tracing (5 ms without the hint) and 150–340 ms in plain loads (long-animation-frame entries). TBT medians
+ *   with and without its hint 356 → 266 ms (means 431 → 342 ms, 12 interleaved loads each, body points in both).
  * React's stage defines far more than it calls at load, and with the hint its task grew; hinting every live stage
- * gave no clear change. With the yield points (yieldPoints), which cut the evaluation but not the compile, the hint
- * still paid: TBT medians 280 ms without and 222 ms with it (10 loads each, means 323 and 221 ms).
+ * gave no clear change.
  */
-export const EAGER_COMPILE_STAGES: ReadonlyArray<string> = ["effect", "start"]
+export const EAGER_COMPILE_STAGES: ReadonlyArray<string> = ["start"]
 export const COMPILE_HINT = "//# allFunctionsCalledOnLoad"
 
 /**

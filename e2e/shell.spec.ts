@@ -403,13 +403,11 @@ const firstVisitScripts = async (page: Page): Promise<ReadonlyMap<string, Promis
   return bodies
 }
 
-test("the Effect stage's and the start's files ask V8 to compile them whole, and no other file of the first visit does", async ({
-  page
-}) => {
+test("the start's file asks V8 to compile it whole, and no other file of the first visit does", async ({ page }) => {
   const bodies = await firstVisitScripts(page)
   const hinted: Array<string> = []
   for (const [path, body] of bodies) if ((await body).startsWith("//# allFunctionsCalledOnLoad\n")) hinted.push(path)
-  expect(hinted.map((p) => p.replace(/^\/assets\/(\w+)-[\w-]+\.js$/, "$1")).sort()).toEqual(["effect", "start"])
+  expect(hinted.map((p) => p.replace(/^\/assets\/(\w+)-[\w-]+\.js$/, "$1")).sort()).toEqual(["start"])
 })
 
 test("the stages' files let the browser in between their larger modules (yield points), and the app still runs", async ({
