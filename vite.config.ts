@@ -214,6 +214,8 @@ interface NameNode {
 }
 interface StatementNode {
   readonly type: string
+  /** Where the statement begins in its module's code. */
+  readonly start?: number
   readonly source?: { readonly value: unknown } | null
   readonly specifiers?: ReadonlyArray<{
     readonly type: string
@@ -520,7 +522,6 @@ export const BODY_POINT_NAME = "__hswapYieldIfLate"
 
 interface SyntaxNode {
   readonly type: string
-  readonly start: number
   readonly static?: boolean
   readonly [key: string]: unknown
 }
@@ -545,16 +546,11 @@ export const bodyPointOffsets = (code: string): ReadonlyArray<number> => {
   const offsets: Array<number> = []
   let since = 0
   let first = true
-  for (const statement of (parseAst(code) as unknown as { body: ReadonlyArray<SyntaxNode> }).body) {
-    if (
-      statement.type === "ImportDeclaration" ||
-      statement.type === "ExportAllDeclaration" ||
-      (statement.type === "ExportNamedDeclaration" && statement.source !== null && statement.source !== undefined)
-    )
-      continue
+  // Imports and re-exports run nothing of the module's own.
+  for (const statement of (bodyOf(parseAst(code)) ?? []).filter((s) => !isFrom(s))) {
     const calls = callsAtLoad(statement)
     // The module's own point (the import below) comes before its first statement.
-    if (!first && calls > 0 && since >= BODY_POINT_CALLS) {
+    if (!first && calls > 0 && since >= BODY_POINT_CALLS && statement.start !== undefined) {
       offsets.push(statement.start)
       since = 0
     }
