@@ -144,7 +144,7 @@ describe("boot", () => {
     await ready.live.runtime.dispose()
   })
 
-  it("in tasks: decodes, lets the browser in, makes the runtime, lets it in again, starts the build; a bad configuration stops before the wait", async () => {
+  it("in tasks: decodes, makes the layer, makes the runtime, starts its build, the browser's turn after each; a bad configuration stops before the wait", async () => {
     const steps: Array<string> = []
     const between = () => {
       steps.push("between")
@@ -152,7 +152,7 @@ describe("boot", () => {
     }
     const ready = await bootInTasks({}, between)
     if (ready._tag !== "Ready") throw new Error(`expected Ready, got ${ready._tag}`)
-    expect(steps).toEqual(["between", "between", "between"])
+    expect(steps).toEqual(["between", "between", "between", "between"])
     expect(ready.live.config.networkId).toBe(240)
     // Built without anyone asking for it (ManagedRuntime builds on first use otherwise). Its cache of the built
     // runtime is a property its type does not declare.

@@ -1,6 +1,6 @@
-import { Effect, Exit, Fiber, ManagedRuntime, Scheduler } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, ManagedRuntime, Scheduler } from "effect"
 import { describe, expect, it } from "vitest"
-import { makeSlicedScheduler, withSlicedScheduler } from "../../src/app/runtime/scheduler"
+import { makeSlicedRuntime, makeSlicedScheduler, withSlicedScheduler } from "../../src/app/runtime/scheduler"
 
 /** A hand-driven clock and task queue: nothing runs in a later task until the test says so. */
 const harness = (sliceMs = 8) => {
@@ -140,6 +140,126 @@ describe("the sliced scheduler", () => {
       expect(fiber.unsafePoll()).toEqual(Exit.void)
     } finally {
       await runtime.dispose()
+    }
+  })
+})
+
+describe("makeSlicedRuntime", () => {
+  class Answer extends Context.Tag("test/Answer")<Answer, number>() {}
+
+  /** A hand-driven clock and task queue, and a layer whose build takes three steps and 30 ms of that clock. */
+  const setup = (layerOf?: (steps: Array<string>) => Layer.Layer<Answer, string>) => {
+    let time = 0
+    const later: Array<() => void> = []
+    const steps: Array<string> = []
+    const step = (name: string) =>
+      Effect.sync(() => {
+        steps.push(name)
+        time += 10
+      })
+    const layer =
+      layerOf?.(steps) ??
+      Layer.effect(
+        Answer,
+        Effect.as(Effect.all([step("one"), Effect.yieldNow(), step("two"), Effect.yieldNow(), step("three")]), 42)
+      )
+    const sliced = makeSlicedRuntime(layer, { sliceMs: 8, now: () => time, macrotask: (f) => later.push(f) })
+    const runTasks = async () => {
+      for (let i = 0; i < 100 && later.length > 0; i++) {
+        later.shift()?.()
+        await settle()
+      }
+    }
+    return { ...sliced, steps, later, runTasks, setTime: (ms: number) => (time = ms) }
+  }
+
+  it("builds on the sliced scheduler from the first operation, so the caller's task does none of it", async () => {
+    const t = setup()
+    try {
+      const built = t.build()
+      // ManagedRuntime's own build would have run the layer's steps here, in the caller's task.
+      expect(t.steps).toEqual([])
+      await settle()
+      // A slice's worth in this task, the rest in later ones.
+      expect(t.steps.length).toBeGreaterThan(0)
+      expect(t.steps.length).toBeLessThan(3)
+      expect(t.later.length).toBeGreaterThan(0)
+      await t.runTasks()
+      await built
+      expect(t.steps).toEqual(["one", "two", "three"])
+      expect(await t.runtime.runPromise(Answer)).toBe(42)
+    } finally {
+      await t.runtime.dispose()
+    }
+  })
+
+  it("makes a runtime whose fibers run on the sliced scheduler", async () => {
+    const t = setup()
+    try {
+      const built = t.build()
+      await settle()
+      await t.runTasks()
+      await built
+      const scheduler = await t.runtime.runPromise(
+        Effect.withFiberRuntime((fiber) => Effect.succeed(fiber.currentScheduler))
+      )
+      expect(scheduler).toBe(t.scheduler)
+      // A used-up slice sends a yielding fiber's rest to a later task.
+      const fiber = t.runtime.runFork(
+        Effect.yieldNow().pipe(Effect.zipRight(Effect.sync(() => t.setTime(1000))), Effect.zipRight(Effect.yieldNow()))
+      )
+      await settle()
+      expect(fiber.unsafePoll()).toBeNull()
+      await t.runTasks()
+      expect(fiber.unsafePoll()).toEqual(Exit.void)
+    } finally {
+      await t.runtime.dispose()
+    }
+  })
+
+  it("builds the layer once, for a fiber that asks for the runtime meanwhile too, and releases it on dispose only", async () => {
+    let acquired = 0
+    let released = 0
+    const t = setup(() =>
+      Layer.scoped(
+        Answer,
+        Effect.acquireRelease(Effect.sync(() => ++acquired).pipe(Effect.zipLeft(Effect.yieldNow()), Effect.as(7)), () =>
+          Effect.sync(() => released++)
+        )
+      )
+    )
+    const built = t.build()
+    const early = t.runtime.runPromise(Answer)
+    await settle()
+    await t.runTasks()
+    await built
+    expect(await early).toBe(7)
+    expect(acquired).toBe(1)
+    // The build's own scope is closed by now; the runtime's keeps the layer.
+    expect(released).toBe(0)
+    expect(await t.runtime.runPromise(Answer)).toBe(7)
+    await t.runtime.dispose()
+    expect(released).toBe(1)
+  })
+
+  it("fails the build and the runtime alike when the layer fails, building it once", async () => {
+    let attempts = 0
+    const t = setup(() =>
+      Layer.effect(
+        Answer,
+        Effect.suspend(() => (attempts++, Effect.fail("no network")))
+      )
+    )
+    try {
+      const built = t.build()
+      await settle()
+      await t.runTasks()
+      await expect(built).rejects.toThrow("no network")
+      const exit = await t.runtime.runPromiseExit(Answer)
+      expect(exit).toEqual(Exit.fail("no network"))
+      expect(attempts).toBe(1)
+    } finally {
+      await t.runtime.dispose()
     }
   })
 })

@@ -15,7 +15,6 @@ import { Toaster } from "../services/Toaster"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
 import { importInStages } from "./inStages"
-import { withSlicedScheduler } from "./scheduler"
 import type { UnknownNetworkError } from "../../gateway/errors"
 import type { GatewayConfig } from "../../gateway/config"
 import { lazyGatewayWithFetch } from "../../gateway/lazy"
@@ -58,9 +57,7 @@ export const BrowserPlatform = Layer.mergeAll(BrowserKeyValueStore.layerLocalSto
  */
 export const loadGatewayInStages = () =>
   importInStages(
-    [
-      () => import("../../gateway/schemas/state").then((m) => m.FungibleResourcesCollectionItem)
-    ],
+    [() => import("../../gateway/schemas/state").then((m) => m.FungibleResourcesCollectionItem)],
     () => import("../../gateway/Gateway")
   )
 
@@ -104,13 +101,12 @@ export const makeSwapLayer = (celebration: Layer.Layer<Celebration> = Celebratio
   SwapMachine.Default.pipe(Layer.provideMerge(Layer.mergeAll(SwapWallet.Live, celebration)))
 
 /**
- * The live services graph of the browser app; main.tsx is the only caller. Its runtime, and the rest of its build,
- * run Effect's work in time slices (runtime/scheduler.ts), so no task of it holds the main thread for long.
+ * The live services graph of the browser app; the live chunk's boot (live.tsx) is the only caller, and builds it into
+ * a runtime that runs Effect's work in time slices (runtime/scheduler.ts makeSlicedRuntime), so no task of it holds
+ * the main thread for long.
  */
 export const makeAppLayer = (config: AppConfigShape) => {
   const ledger = makeLedgerLayer(config).pipe(Layer.provideMerge(BrowserPlatform))
   const services = makeServicesLayer(config).pipe(Layer.provideMerge(ledger))
-  return withSlicedScheduler(
-    makeSwapLayer().pipe(Layer.provideMerge(WalletSessionLive.pipe(Layer.provideMerge(services))))
-  )
+  return makeSwapLayer().pipe(Layer.provideMerge(WalletSessionLive.pipe(Layer.provideMerge(services))))
 }
