@@ -342,8 +342,8 @@ const fetchedMain = async (tmp: string) => {
   const ours = await fetched(`${plain.url}/`, out, true)
   const anchor = await fetched(`${anchorPlain.url}/`, anchorOut, false)
   console.log(
-    `JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip: ours ${kB(ours.total.gzip)} (${ours.files} files), ` +
-      `the anchor's ${kB(anchor.total.gzip)} (${anchor.files} files): ${verdict(ours.total.gzip / anchor.total.gzip, BUDGETS.fetchedJs)}`
+    `JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip: ours ${kB(ours.total.gzip)} (${ours.files} files, ${ours.total.gzip} B), ` +
+      `the anchor's ${kB(anchor.total.gzip)} (${anchor.files} files, ${anchor.total.gzip} B): ${verdict(ours.total.gzip / anchor.total.gzip, BUDGETS.fetchedJs)}`
   )
 }
 
