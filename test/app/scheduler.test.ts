@@ -1,6 +1,6 @@
-import { Context, Effect, Exit, Fiber, Layer, ManagedRuntime, Scheduler } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Scheduler } from "effect"
 import { describe, expect, it } from "vitest"
-import { makeSlicedRuntime, makeSlicedScheduler, withSlicedScheduler } from "../../src/app/runtime/scheduler"
+import { makeSlicedRuntime, makeSlicedScheduler } from "../../src/app/runtime/scheduler"
 
 /** A hand-driven clock and task queue: nothing runs in a later task until the test says so. */
 const harness = (sliceMs = 8) => {
@@ -115,12 +115,12 @@ describe("the sliced scheduler", () => {
     expect(seen.filter((s) => s.startsWith("b"))).toEqual(["b1", "b2"])
   })
 
-  it("is the scheduler of the runtime a layer builds with it", async () => {
+  it("is the scheduler of a sliced runtime built on first use, without its build", async () => {
     class Service extends Effect.Service<Service>()("test/Service", { succeed: { answer: 42 } }) {}
     let time = 0
     const later: Array<() => void> = []
     const options = { now: () => time, macrotask: (f: () => void) => later.push(f) }
-    const runtime = ManagedRuntime.make(withSlicedScheduler(Service.Default, options))
+    const { runtime } = makeSlicedRuntime(Service.Default, options)
     try {
       const [scheduler, answer] = await runtime.runPromise(
         Effect.all([

@@ -26,12 +26,6 @@ export interface SlicedSchedulerOptions {
 /** A running fiber checks the clock once every this many operations (reading it every operation would cost). */
 const CHECK_EVERY_OPS = 32
 
-/** `layer` with Effect's work in time slices: the runtime it builds, and the rest of its build, run on the scheduler. */
-export const withSlicedScheduler = <ROut, E, RIn>(
-  layer: Layer.Layer<ROut, E, RIn>,
-  options?: SlicedSchedulerOptions
-): Layer.Layer<ROut, E, RIn> => Layer.provide(layer, Layer.setScheduler(makeSlicedScheduler(options)))
-
 /**
  * A ManagedRuntime of `layer` whose work runs in time slices, and `build`, which builds it on the sliced scheduler
  * from the build's first operation.
