@@ -430,19 +430,37 @@ export const COMPILE_HINT = "//# allFunctionsCalledOnLoad"
  * Puts the compile hint on the first line of the EAGER_COMPILE_STAGES' files, once the minifier is done with them, and
  * moves their source maps down a line to match.
  */
-export const compileHints = (): Plugin => ({
-  name: "hswap:compile-hints",
+export const compileHints = (): Plugin =>
+  rewriteStageFiles("hswap:compile-hints", EAGER_COMPILE_STAGES, (code) => ({
+    code: `${COMPILE_HINT}\n${code}`,
+    mappings: (mappings) => `;${mappings}`
+  }))
+
+/**
+ * A plugin that rewrites the files of the named stages once the minifier is done with them: `rewrite` gives each
+ * file's new code, and how its source map's mappings change to match.
+ */
+const rewriteStageFiles = (
+  name: string,
+  stages: ReadonlyArray<string>,
+  rewrite: (
+    code: string,
+    fileName: string
+  ) => { readonly code: string; readonly mappings: (mappings: string) => string }
+): Plugin => ({
+  name,
   apply: "build",
   generateBundle: {
     order: "post",
     handler(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== "chunk" || chunk.isEntry || !EAGER_COMPILE_STAGES.includes(chunk.name)) continue
-        chunk.code = `${COMPILE_HINT}\n${chunk.code}`
+        if (chunk.type !== "chunk" || chunk.isEntry || !stages.includes(chunk.name)) continue
+        const rewritten = rewrite(chunk.code, chunk.fileName)
+        chunk.code = rewritten.code
         const mapFile = chunk.sourcemapFileName === null ? undefined : bundle[chunk.sourcemapFileName]
         if (mapFile?.type === "asset" && typeof mapFile.source === "string") {
           const map = JSON.parse(mapFile.source) as { mappings: string }
-          mapFile.source = JSON.stringify({ ...map, mappings: `;${map.mappings}` })
+          mapFile.source = JSON.stringify({ ...map, mappings: rewritten.mappings(map.mappings) })
         }
       }
     }
@@ -503,32 +521,19 @@ export const mappingsWithInsertions = (
 }
 
 /** Puts the largest called function of each EAGER_WRAPPER_STAGES file in parentheses, and moves its source map to match. */
-export const eagerWrappers = (): Plugin => ({
-  name: "hswap:eager-wrappers",
-  apply: "build",
-  generateBundle: {
-    order: "post",
-    handler(_options, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== "chunk" || chunk.isEntry || !EAGER_WRAPPER_STAGES.includes(chunk.name)) continue
-        const fn = largestCalledFunction(chunk.code)
-        if (fn === undefined)
-          this.error(`hswap:eager-wrappers: ${chunk.fileName} has no function called where it stands`)
-        const before = chunk.code
-        chunk.code = `${before.slice(0, fn.start)}(${before.slice(fn.start, fn.end)})${before.slice(fn.end)}`
-        const mapFile = chunk.sourcemapFileName === null ? undefined : bundle[chunk.sourcemapFileName]
-        if (mapFile?.type === "asset" && typeof mapFile.source === "string") {
-          const map = JSON.parse(mapFile.source) as { mappings: string }
-          const inserted = [
-            { at: fn.start, length: 1 },
-            { at: fn.end, length: 1 }
-          ]
-          mapFile.source = JSON.stringify({ ...map, mappings: mappingsWithInsertions(before, map.mappings, inserted) })
-        }
-      }
+export const eagerWrappers = (): Plugin =>
+  rewriteStageFiles("hswap:eager-wrappers", EAGER_WRAPPER_STAGES, (code, fileName) => {
+    const fn = largestCalledFunction(code)
+    if (fn === undefined) throw new Error(`hswap:eager-wrappers: ${fileName} has no function called where it stands`)
+    const inserted = [
+      { at: fn.start, length: 1 },
+      { at: fn.end, length: 1 }
+    ]
+    return {
+      code: `${code.slice(0, fn.start)}(${code.slice(fn.start, fn.end)})${code.slice(fn.end)}`,
+      mappings: (mappings) => mappingsWithInsertions(code, mappings, inserted)
     }
-  }
-})
+  })
 
 /**
  * Radix UI's published modules wrap each function in `__name(fn, "fn")` (their bundler's keepNames), which sets
