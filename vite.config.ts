@@ -450,6 +450,11 @@ const rewriteStageFiles = (
 ): Plugin => ({
   name,
   apply: "build",
+  // A file's name is hashed before this rewrite: the rewrite's own code goes into the hash, so a file rewritten
+  // differently (a plugin added, or its rewrite changed) gets a new name and no cache serves the old content under it.
+  augmentChunkHash(chunk) {
+    return chunk.isEntry || !stages.includes(chunk.name) ? undefined : `${name}:${rewrite.toString()}`
+  },
   generateBundle: {
     order: "post",
     handler(_options, bundle) {

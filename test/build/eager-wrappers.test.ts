@@ -1,6 +1,12 @@
 import { decode, encode } from "@jridgewell/sourcemap-codec"
 import { describe, expect, it } from "vitest"
-import { EAGER_WRAPPER_STAGES, largestCalledFunction, mappingsWithInsertions } from "../../vite.config"
+import {
+  compileHints,
+  EAGER_WRAPPER_STAGES,
+  eagerWrappers,
+  largestCalledFunction,
+  mappingsWithInsertions
+} from "../../vite.config"
 
 /** A source map of `code` onto itself: one segment at the start of each word, on every line. */
 const identityMappings = (code: string) =>
@@ -56,6 +62,22 @@ describe("build: React DOM's wrapper compiled with its file (vite.config.ts eage
     // `after` comes after both parentheses, `return` between them, `big` (before) not at all.
     const cols = (line: number) => moved[line]?.map((s) => s[0] - (s[3] ?? 0))
     expect(cols(1)).toEqual([0, 0, 1, 1, 1, 2, 2])
+  })
+
+  it("puts its rewrite into the names of the files it rewrites, and only theirs", () => {
+    type Augment = (chunk: { readonly name: string; readonly isEntry: boolean }) => string | undefined
+    const augment = (plugin: { augmentChunkHash?: unknown }): Augment => {
+      const h = plugin.augmentChunkHash
+      const f = typeof h === "function" ? h : (h as { handler?: unknown } | undefined)?.handler
+      if (typeof f !== "function") throw new Error("the plugin lacks augmentChunkHash")
+      return (chunk) => (f as Augment).call({} as never, chunk)
+    }
+    const wrappers = augment(eagerWrappers())
+    expect(wrappers({ name: "react", isEntry: false })).toContain("hswap:eager-wrappers")
+    expect(wrappers({ name: "react", isEntry: false })).toContain("largestCalledFunction")
+    expect(wrappers({ name: "start", isEntry: false })).toBeUndefined()
+    expect(wrappers({ name: "react", isEntry: true })).toBeUndefined()
+    expect(augment(compileHints())({ name: "start", isEntry: false })).toContain("hswap:compile-hints")
   })
 
   it("names React's stage", () => {
