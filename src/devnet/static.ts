@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { stat } from "node:fs/promises"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -41,6 +42,29 @@ export const contentSecurityPolicy = (
     "form-action 'self'",
     "frame-ancestors 'none'"
   ].join("; ")
+
+/** An inline script element (a `<script>` without `src`) and its text, up to its end tag. */
+const INLINE_SCRIPT = /<script\b(?![^>]*\ssrc\s*=)[^>]*>([\s\S]*?)<\/script\s*>/gi
+
+/**
+ * The policy for one HTML document: its `script-src` also admits the document's own inline scripts, each by the
+ * SHA-256 of its text (CSP Level 2 hash sources). The build writes one into index.html, the first paint's choice of
+ * copy, which must run before the body is parsed. Nothing else is relaxed: an inline script that is not in the
+ * document as served (an injected one) does not run, nor do inline event handlers. A policy without `script-src`
+ * is returned as it is.
+ */
+export const withInlineScripts = (csp: string, html: string): string => {
+  const sources = new Set<string>()
+  for (const [, text] of html.matchAll(INLINE_SCRIPT))
+    if (text !== undefined && text !== "")
+      sources.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`)
+  if (sources.size === 0) return csp
+  const added = [...sources].join(" ")
+  return csp
+    .split("; ")
+    .map((d) => (d === "script-src" || d.startsWith("script-src ") ? `${d} ${added}` : d))
+    .join("; ")
+}
 
 export interface StaticSite {
   readonly root: string
@@ -108,7 +132,7 @@ export const serveStatic = async (site: StaticSite, req: IncomingMessage, res: S
   res.writeHead(200, {
     "content-type": MIME[".html"] ?? "text/html",
     "cache-control": "no-cache",
-    ...securityHeaders(site.csp)
+    ...securityHeaders(withInlineScripts(site.csp, html))
   })
   res.end(req.method === "HEAD" ? undefined : html)
 }

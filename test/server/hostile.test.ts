@@ -15,12 +15,14 @@
  *   on every response.
  */
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
-import { mkdirSync, renameSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { type Server, createServer, request } from "node:http"
 import { connect } from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contentSecurityPolicy, serveStatic } from "../../src/devnet/static"
+import { contentSecurityPolicy, serveStatic, withInlineScripts } from "../../src/devnet/static"
+import { FIRST_PAINT_SCRIPT } from "../../src/app/shell/firstPaint"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type ExchangeServer, IN_MAINTENANCE, listenExchangeServer } from "../../src/server/index"
@@ -440,6 +442,38 @@ for (const kind of STORES) {
   })
 }
 
+describe("withInlineScripts", () => {
+  const csp = contentSecurityPolicy()
+  const scriptSrc = (policy: string) => policy.split("; ").find((d) => d.startsWith("script-src"))
+
+  it("adds each inline script's hash once, to script-src only", () => {
+    const html = [
+      '<script>console.log("hi")</script>',
+      '<SCRIPT type="module">console.log("hi")</SCRIPT >',
+      "<script>\n  a()\n</script>",
+      '<script src="/assets/app.js"></script>',
+      '<script defer src="/x.js">ignored()</script>',
+      "<script></script>"
+    ].join("\n")
+    const a = `'sha256-${createHash("sha256").update("\n  a()\n").digest("base64")}'`
+    const policy = withInlineScripts(csp, html)
+    expect(scriptSrc(policy)).toBe(`script-src 'self' 'sha256-TMFma7PHrBUjZEUKY/MwBLuX3/HrQe2+A1FmjMS7ppA=' ${a}`)
+    expect(policy.replace(/ 'sha256-[^']+'/g, "")).toBe(csp)
+  })
+
+  it("admits the first paint's script as the build writes it", () => {
+    // The vector: printf '%s' "$FIRST_PAINT_SCRIPT" | openssl dgst -sha256 -binary | base64
+    expect(scriptSrc(withInlineScripts(csp, `<head><script>${FIRST_PAINT_SCRIPT}</script>`))).toBe(
+      "script-src 'self' 'sha256-zziTokEpjLDEDe1tGq2Ilp3F/vcVd/lu8H7lVB8gbbc='"
+    )
+  })
+
+  it("leaves a policy without inline scripts, or without script-src, as it is", () => {
+    expect(withInlineScripts(csp, '<script src="/a.js"></script><p>no script</p>')).toBe(csp)
+    expect(withInlineScripts("default-src 'self'", "<script>a()</script>")).toBe("default-src 'self'")
+  })
+})
+
 describe("the static server", () => {
   let http: Server
   let base: string
@@ -520,6 +554,29 @@ describe("the static server", () => {
       expect(r.headers["x-content-type-options"]).toBe("nosniff")
       expect(r.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin")
     }
+  })
+
+  it("admits index.html's own inline scripts by their SHA-256 on its pages, and nothing more anywhere", async () => {
+    const page = [
+      "<!doctype html><head>",
+      '<script>console.log("hi")</script>',
+      '<script type="module" src="/assets/app.js"></script>',
+      "</head><title>app</title>"
+    ].join("")
+    const admitted = "'sha256-TMFma7PHrBUjZEUKY/MwBLuX3/HrQe2+A1FmjMS7ppA='" // openssl dgst -sha256 -binary | base64
+    const plainIndex = readFileSync(join(root, "index.html"), "utf8")
+    writeFileSync(join(root, "index.html"), page)
+    try {
+      for (const path of ["/", "/some/route", "/index.html"]) {
+        const header = String((await raw(path)).headers["content-security-policy"])
+        expect([path, header]).toEqual([path, csp.replace("script-src 'self'", `script-src 'self' ${admitted}`)])
+      }
+      // A file is not a document of the app: its policy stays as it is.
+      expect((await raw("/assets/app.js")).headers["content-security-policy"]).toBe(csp)
+    } finally {
+      writeFileSync(join(root, "index.html"), plainIndex)
+    }
+    expect((await raw("/")).headers["content-security-policy"]).toBe(csp)
   })
 
   it("without index.html (a rebuild under way) a page is a 503 that says why, and the file serves again once back", async () => {
