@@ -90,9 +90,15 @@ const CHROMIUM_ARGS = [
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`
-/** A ratio against its bound: "55%  <= 60%: holds". */
-const verdict = (ratio: number, bound: number) =>
-  `${Number.isFinite(ratio) ? pct(ratio) : "n/a"}  <= ${pct(bound)}: ${ratio <= bound ? "holds" : "does NOT hold"}`
+/**
+ * Ours against the anchor's figure and the bound on their ratio: "55%  <= 60%: holds". Judged as ours <= bound x
+ * anchor, so two zeros (no blocking time on either side) hold; their ratio prints as n/a.
+ */
+const verdict = (ours: number, anchor: number, bound: number) => {
+  const ratio = ours / anchor
+  const holds = ours <= bound * anchor
+  return `${Number.isFinite(ratio) ? pct(ratio) : "n/a"}  <= ${pct(bound)}: ${holds ? "holds" : "does NOT hold"}`
+}
 const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length))
 const lpad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s)
 const median = (xs: ReadonlyArray<number>): number => {
@@ -343,7 +349,7 @@ const fetchedMain = async (tmp: string) => {
   const anchor = await fetched(`${anchorPlain.url}/`, anchorOut, false)
   console.log(
     `JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip: ours ${kB(ours.total.gzip)} (${ours.files} files, ${ours.total.gzip} B), ` +
-      `the anchor's ${kB(anchor.total.gzip)} (${anchor.files} files, ${anchor.total.gzip} B): ${verdict(ours.total.gzip / anchor.total.gzip, BUDGETS.fetchedJs)}`
+      `the anchor's ${kB(anchor.total.gzip)} (${anchor.files} files, ${anchor.total.gzip} B): ${verdict(ours.total.gzip, anchor.total.gzip, BUDGETS.fetchedJs)}`
   )
 }
 
@@ -752,8 +758,6 @@ const main = async () => {
   }
   const oursFetched = fetchedJs(warm[1], oursOut)
   const anchorFetched = fetchedJs(warm[2], anchorOut)
-  const ratio = ours.js.gzip / anchor.js.gzip
-  const fetchedRatio = oursFetched.size.gzip / anchorFetched.size.gzip
   // Ours is minified by terser (vite.config.ts), the anchor by Vite's default (esbuild). For a like-for-like figure, the
   // anchor's fetched files once more through terser with our options (on top of esbuild's output: if anything, kinder
   // to the anchor than a terser build from source).
@@ -776,9 +780,11 @@ const main = async () => {
   console.log(
     `  ${pad(`JS fetched in ${WINDOW_MS / 1000} s (${oursFetched.files} / ${anchorFetched.files} files)`, W)}${pad(fmtSize(oursFetched.size), 34)}${fmtSize(anchorFetched.size)}`
   )
-  console.log(`  ratio initial JS gzip ours/anchor (what index.html loads): ${verdict(ratio, BUDGETS.initialJs)}`)
   console.log(
-    `  ratio JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip (the anchor's counts its connect button; ours what loads on idle): ${verdict(fetchedRatio, BUDGETS.fetchedJs)}`
+    `  ratio initial JS gzip ours/anchor (what index.html loads): ${verdict(ours.js.gzip, anchor.js.gzip, BUDGETS.initialJs)}`
+  )
+  console.log(
+    `  ratio JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip (the anchor's counts its connect button; ours what loads on idle): ${verdict(oursFetched.size.gzip, anchorFetched.size.gzip, BUDGETS.fetchedJs)}`
   )
   console.log(
     `  the same with the anchor's files through our minifier too (terser, vite.config.ts TERSER_OPTIONS): ${kB(oursFetched.size.gzip)} / ${kB(anchorTersed)} = ${pct(oursFetched.size.gzip / anchorTersed)} (for information)`
@@ -860,7 +866,7 @@ const main = async () => {
       ["total blocking time", "tbt"]
     ] as const)
       console.log(
-        `  ${pad(name, 26)} ours (static files) / anchor: ${ms(oursStatic[key].median)} / ${ms(anchorStatic[key].median)} = ${verdict(oursStatic[key].median / anchorStatic[key].median, BUDGETS[key])}`
+        `  ${pad(name, 26)} ours (static files) / anchor: ${ms(oursStatic[key].median)} / ${ms(anchorStatic[key].median)} = ${verdict(oursStatic[key].median, anchorStatic[key].median, BUDGETS[key])}`
       )
   // What the blocking time after FCP is made of: per cause, the median over the loads of its blocking time in a load.
   for (const k of [1, 2]) {
