@@ -65,6 +65,12 @@ const BUDGETS = {
 } as const
 /** The window a load is measured in: paints, long tasks and fetched JS from navigation start. */
 const WINDOW_MS = 10_000
+/**
+ * A pause after each measured load, before the next. Closing a context ends its renderer in the background, on the
+ * same two cores as the next load's; the heaviest page (the stack's, with the devnet wallet) came before ours in two
+ * rounds of three, and before the anchor in one.
+ */
+const SETTLE_MS = 1_500
 /** A task longer than this blocks input; the part above it counts towards total blocking time. */
 const LONG_TASK_MS = 50
 const WATCHDOG_MS = 15 * 60 * 1000
@@ -745,6 +751,8 @@ const main = async () => {
       const k = (i + j) % pages.length
       const p = pages[k]
       if (p !== undefined) paints[k]?.push(await paintOnce(browser, p.url, CPU_SLOWDOWN))
+      // The closed context's renderer exits in the background; the next load starts once it has (SETTLE_MS).
+      await new Promise((settled) => setTimeout(settled, SETTLE_MS))
     }
   }
 
