@@ -8,10 +8,11 @@
  *    gzip next to its budget (DESIGN §6, BUDGETS). It also prints the JS a load of `/` requested in Chromium in its
  *    first 10 s (the initial chunks, what starts loading at once and what loads on idle; the anchor's connect button).
  * 2. Paints and total blocking time in headless Chromium (/usr/bin/chromium), 4x CPU slowdown over CDP, median of 7 loads
- *    each, interleaved, every load in a fresh browser context (cold cache): ours from a plain static server (the
- *    built files only: what a production host serves), the anchor from the same plain static server, and, for
- *    information, ours from the `npm start` stack (startStack), which injects the devnet wallet script: that blocking
- *    script's own panel can paint first, so there FCP is not the app's (the budget line compares the static rows).
+ *    each, interleaved and 1.5 s apart, every load in a fresh browser context (cold cache): ours from a plain static
+ *    server (the built files only: what a production host serves), the anchor from the same plain static server, and,
+ *    for information, ours from the `npm start` stack (startStack), which injects the devnet wallet script: that
+ *    blocking script's own panel can paint first, so there FCP is not the app's (the budget line compares the static
+ *    rows).
  *    The plain server forwards /api, /gateway, /relay and /devnet to the stack, so both pages' calls are answered.
  *    No server compresses. Each load is measured over its first 10 s: first contentful paint, the last
  *    largest-contentful-paint candidate (and its element) and total blocking time (the part above 50 ms of every long
@@ -751,7 +752,7 @@ const main = async () => {
       const k = (i + j) % pages.length
       const p = pages[k]
       if (p !== undefined) paints[k]?.push(await paintOnce(browser, p.url, CPU_SLOWDOWN))
-      // The closed context's renderer exits in the background; the next load starts once it has (SETTLE_MS).
+      // The closed context's renderer exits in the background: SETTLE_MS for it to go before the next load starts.
       await new Promise((settled) => setTimeout(settled, SETTLE_MS))
     }
   }
