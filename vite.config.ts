@@ -22,9 +22,9 @@ const ROOT_DIV = '<div id="root"></div>'
  * - after it, `#shell-prerender` holds the frame alone (static, inert, hidden from assistive technology, no ids or
  *   test ids), which every other path paints instead and the app's Layout removes when it commits;
  * - a blocking inline script in the head marks <html> with the copy for the path, and an inline style shows only that
- *   one. Inline, so the parser goes on at once: as a file of its own it held the body's parsing for a request (about
- *   9% of the median FCP at 4x in 30 interleaved loads). The served Content-Security-Policy admits it by its hash
- *   (src/devnet/static.ts `withInlineScripts`);
+ *   one. Inline, so the parser goes on at once: as a file of its own it held the body's parsing for a request (median
+ *   FCP 404 → 368 ms at 4x in 30 interleaved loads; a second run showed less). The served Content-Security-Policy
+ *   admits it by its hash (src/devnet/static.ts `withInlineScripts`);
  * - `<link rel="expect" blocking="render">` on an empty marker after both holds the first paint until they are parsed,
  *   so the page paints whole (its largest text included) instead of its first half when the parser yields.
  */
