@@ -59,7 +59,7 @@ const RequestCard = (props: {
       className="flex items-center justify-between gap-3 rounded-md border border-current/10 p-2"
     >
       <div className="min-w-0">
-        <p className="truncate text-sm font-medium">{requestTitle(item)}</p>
+        <p className="truncate text-sm font-semibold">{requestTitle(item)}</p>
         {item.status === "pending" && (
           <p className={`text-xs ${props.muted}`}>Open your Radix Wallet app to review the request</p>
         )}

@@ -16,7 +16,7 @@ export function BalanceBadge() {
       className="order-6 inline-flex items-center gap-1 rounded-full md:order-none border border-line bg-panel-2 px-3 py-1 text-sm font-semibold tabular-nums"
     >
       {badge._tag === "Loading" ? "..." : formatBadgeBalance(badge.amount)}
-      <span className="text-xs font-medium text-muted">GKS</span>
+      <span className="text-xs text-muted">GKS</span>
     </span>
   )
 }

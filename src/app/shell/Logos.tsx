@@ -2,7 +2,7 @@ import { BrandDefaults } from "../brand"
 
 export function Logo({ name }: { readonly name: string }) {
   return (
-    <span className="inline-flex items-center gap-2 font-bold tracking-tight">
+    <span className="inline-flex items-center gap-2 font-semibold tracking-tight">
       <svg aria-hidden viewBox="0 0 32 32" className="h-7 w-7">
         <rect width="32" height="32" rx="8" fill="#18223f" />
         <path d="M9 8v16M23 8v16M9 16h14" stroke="#52e3c2" strokeWidth="3.5" strokeLinecap="round" />

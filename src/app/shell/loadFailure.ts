@@ -20,7 +20,7 @@ export const LOAD_FAILURE_TITLE = "The app could not load"
 /** The notice's words and classes, shared with BootFailure (views.tsx). */
 export const LOAD_FAILURE = {
   box: "mx-auto mt-8 max-w-xl rounded-2xl border border-danger/50 bg-panel p-6",
-  title: "text-xl font-bold",
+  title: "text-xl font-semibold",
   message: "mt-3 break-words font-mono text-sm text-danger",
   hint: "mt-3 text-sm text-muted",
   hintText: "Check your connection, then reload the page.",

@@ -15,4 +15,4 @@ export type NavPath = (typeof NAV_ITEMS)[number]["to"] | typeof PROOF_OF_FUNDS_I
 
 /** The look of every sidebar entry. */
 export const sidebarLinkBase =
-  "flex items-center justify-between rounded-lg px-3 py-2 text-sm font-medium transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+  "flex items-center justify-between rounded-lg px-3 py-2 text-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"

@@ -18,7 +18,7 @@ export function TaglineView({
     <p
       data-testid="tagline"
       data-bouncing={bouncing ? "true" : "false"}
-      className="order-5 grow basis-3/5 select-none whitespace-nowrap text-[11px] font-medium leading-4 text-muted sm:text-sm md:order-none md:grow-0 md:basis-auto"
+      className="order-5 grow basis-3/5 select-none whitespace-nowrap text-xs leading-4 text-muted sm:text-sm md:order-none md:grow-0 md:basis-auto"
     >
       {/* Read as one phrase; the bouncing letters are decoration. */}
       <span className="sr-only">{BrandDefaults.tagline}</span>

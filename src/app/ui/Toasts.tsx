@@ -90,7 +90,7 @@ function ActionButton({ action, onClose }: { readonly action: ToastAction | unde
         action.onAction()
         onClose()
       }}
-      className="rounded-md border border-line px-3 py-1 text-sm font-medium hover:bg-panel focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+      className="rounded-md border border-line px-3 py-1 text-sm font-semibold hover:bg-panel focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
     >
       {action.label}
     </button>

@@ -70,7 +70,7 @@ export function Badge({
   }
   return (
     <span
-      className={`inline-flex shrink-0 items-center whitespace-nowrap rounded-full border px-2 py-0.5 text-[11px] font-semibold tracking-wide ${tones[tone]}`}
+      className={`inline-flex shrink-0 items-center whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-semibold tracking-wide ${tones[tone]}`}
     >
       {children}
     </span>
@@ -130,8 +130,27 @@ export function Progress({
 export function PageTitle({ children, subtitle }: { readonly children: ReactNode; readonly subtitle?: ReactNode }) {
   return (
     <header className="mb-6">
-      <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{children}</h1>
+      <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">{children}</h1>
       {subtitle !== undefined && <p className="mt-2 text-muted">{subtitle}</p>}
     </header>
+  )
+}
+
+/**
+ * Two arrows, up and down: the flip button's icon. Drawn, not a glyph: "⇅" was the first screen's one run of text at
+ * 16 px normal weight, a font strike of its own (see e2e/shell.spec.ts, the first screen's type scale).
+ */
+export function FlipIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="block h-6 w-6">
+      <path
+        d="M8 20V4M4 8l4-4 4 4M16 4v16M12 16l4 4 4-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
   )
 }

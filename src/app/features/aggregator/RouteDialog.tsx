@@ -36,7 +36,7 @@ function Field(props: {
   const errorId = `${id}-error`
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-xs font-medium text-muted">
+      <label htmlFor={id} className="text-xs text-muted">
         {props.label}
       </label>
       <input

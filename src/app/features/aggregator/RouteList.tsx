@@ -52,7 +52,7 @@ function RouteItem(props: {
           <TokenImage key={`sell-${props.route.sellToken.image}`} token={props.route.sellToken} />
           <TokenImage key={`buy-${props.route.buyToken.image}`} token={props.route.buyToken} />
         </span>
-        <span className="line-clamp-2 min-w-0 break-words font-medium md:line-clamp-1">{label}</span>
+        <span className="line-clamp-2 min-w-0 break-words font-semibold md:line-clamp-1">{label}</span>
       </button>
       {/* Wide screens only; shown on hover, and on keyboard focus anywhere in the row. */}
       <div className="absolute right-2 top-1/2 hidden -translate-y-1/2 gap-1 transition-opacity md:flex md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">

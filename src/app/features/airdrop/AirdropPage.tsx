@@ -67,11 +67,11 @@ export function AirdropPage() {
           <ol className="mt-3 space-y-3">
             {STEPS.map((s, i) => (
               <li key={s.title} className="flex gap-3">
-                <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-accent/15 text-sm font-bold text-accent">
+                <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-accent/15 text-sm font-semibold text-accent">
                   {i + 1}
                 </span>
                 <div>
-                  <p className="font-medium">{s.title}</p>
+                  <p className="font-semibold">{s.title}</p>
                   <p className="text-sm text-muted">{s.text}</p>
                 </div>
               </li>

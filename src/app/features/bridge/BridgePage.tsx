@@ -13,7 +13,7 @@ function PartnerCard({ partner }: { readonly partner: BridgePartner }) {
       <div className="flex items-center gap-3">
         <span
           aria-hidden
-          className="grid h-11 w-11 place-items-center rounded-xl bg-accent/15 text-lg font-bold text-accent"
+          className="grid h-11 w-11 place-items-center rounded-xl bg-accent/15 text-lg font-semibold text-accent"
         >
           {partner.logo}
         </span>

@@ -16,7 +16,7 @@ import { WalletRequest } from "../../../toolkit/walletRequestTag"
 import { useAppConfig } from "../../config/useAppConfig"
 import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
 import { type Balances, emptySession, WalletSession } from "../../services/WalletSession"
-import { Card, Progress } from "../../ui/kit"
+import { Card, FlipIcon, Progress } from "../../ui/kit"
 import { Tooltip } from "../../ui/Tooltip"
 import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
@@ -134,7 +134,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
       <Card testId="swap-card" className="flex flex-col gap-3">
         <header className="flex flex-wrap items-start justify-between gap-3">
           <div>
-            <h1 className="text-xl font-bold md:text-2xl">Exchange Wrapped Assets</h1>
+            <h1 className="text-xl font-semibold md:text-2xl">Exchange Wrapped Assets</h1>
             <Link to="/swap" className="text-xs text-accent underline">
               Regular exchange through our partners →
             </Link>
@@ -226,7 +226,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             onClick={() => machine((m) => m.flip)}
             className="rounded-full border border-line bg-panel p-2 hover:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
           >
-            ⇅
+            <FlipIcon />
           </button>
         </div>
 
@@ -382,7 +382,7 @@ function Row({ label, children }: { readonly label: React.ReactNode; readonly ch
   return (
     <div className="flex justify-between gap-3">
       <dt className="text-muted">{label}</dt>
-      <dd className="text-right font-medium tabular-nums">{children}</dd>
+      <dd className="text-right tabular-nums">{children}</dd>
     </div>
   )
 }
@@ -391,7 +391,7 @@ function Row({ label, children }: { readonly label: React.ReactNode; readonly ch
 function ModeCard({ title, text, hint }: { readonly title: string; readonly text: string; readonly hint: string }) {
   return (
     <Card testId="service-mode" className="self-start py-10 text-center">
-      <h2 className="text-xl font-bold">{title}</h2>
+      <h2 className="text-xl font-semibold">{title}</h2>
       <p className="mt-2 text-ink" data-testid="service-mode-message">
         {text}
       </p>

@@ -105,7 +105,7 @@ export function TokenIcon({ symbol }: { readonly symbol: string }) {
   return (
     <span
       aria-hidden
-      className="grid h-6 w-6 place-items-center rounded-full text-[11px] font-bold text-white"
+      className="grid h-6 w-6 place-items-center rounded-full text-xs font-semibold text-white"
       style={{ background: ICON_COLOURS[symbol] ?? "#3b4a7a" }}
     >
       {letter}

@@ -10,7 +10,7 @@ import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
 import { Loading, type Remote } from "../../runtime/remote"
 import { Toaster } from "../../services/Toaster"
 import { emptySession, WalletSession } from "../../services/WalletSession"
-import { Badge, Button, Card, ExternalLink, Progress, Spinner } from "../../ui/kit"
+import { Badge, Button, Card, ExternalLink, FlipIcon, Progress, Spinner } from "../../ui/kit"
 import { btcPriceErrorMessage, btcPriceStream } from "./btcPrice"
 import { bridgeInDevelopmentToast, type Destination, type Direction, hbtcButtonLabel } from "./labels"
 
@@ -47,10 +47,10 @@ export function BridgeTransactionRow({
   const style = statusStyle[tx.status]
   return (
     <li data-testid="bridge-tx-row" className="flex items-center gap-3 rounded-lg bg-panel-2 px-3 py-2 text-sm">
-      <span aria-label={tx.status} className={`w-5 text-center font-bold ${style.className}`}>
+      <span aria-label={tx.status} className={`w-5 text-center font-semibold ${style.className}`}>
         {style.icon}
       </span>
-      <span className="w-14 font-medium capitalize">{tx.type}</span>
+      <span className="w-14 capitalize">{tx.type}</span>
       <span className="tabular-nums">
         {tx.amount} {tx.type === "import" ? "BTC" : "hBTC"}
       </span>
@@ -77,7 +77,7 @@ function TransactionList({
   if (items.length === 0)
     return (
       <div className="py-8 text-center">
-        <p className="font-medium">No transactions yet</p>
+        <p className="font-semibold">No transactions yet</p>
         <p className="mt-1 text-sm text-muted">Your bridge transactions will appear here</p>
       </div>
     )
@@ -160,7 +160,7 @@ export function HbtcPage() {
           />
         </svg>
         <div>
-          <h1 className="text-2xl font-bold tracking-tight md:text-3xl">hBTC Bridge</h1>
+          <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">hBTC Bridge</h1>
           <p className="mt-1 text-muted">Import Bitcoin to Radix or Export hBTC back to Bitcoin/Lightning Network</p>
         </div>
       </header>
@@ -197,7 +197,7 @@ export function HbtcPage() {
               data-testid="hbtc-amount-refusal"
               role="status"
               aria-live="polite"
-              className="text-xs font-medium text-warn"
+              className="text-xs text-warn"
             >
               {amountRefusal}
             </p>
@@ -218,7 +218,7 @@ export function HbtcPage() {
               }}
               className="rounded-full border border-line bg-panel p-2 hover:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
             >
-              ⇅
+              <FlipIcon />
             </button>
           </div>
           <div className="rounded-xl bg-panel-2 p-4">
@@ -282,7 +282,7 @@ export function HbtcPage() {
               ).map(([k, v]) => (
                 <div key={k} className="flex justify-between">
                   <dt className="text-muted">{k}</dt>
-                  <dd className="font-medium tabular-nums">{v}</dd>
+                  <dd className="tabular-nums">{v}</dd>
                 </div>
               ))}
             </dl>
@@ -301,7 +301,7 @@ export function HbtcPage() {
               <Tabs.Trigger
                 key={value}
                 value={value}
-                className="rounded-lg px-3 py-1.5 text-sm font-medium text-muted data-[state=active]:bg-accent/15 data-[state=active]:text-accent"
+                className="rounded-lg px-3 py-1.5 text-sm text-muted data-[state=active]:bg-accent/15 data-[state=active]:text-accent"
               >
                 {label}
               </Tabs.Trigger>
@@ -318,7 +318,7 @@ export function HbtcPage() {
       <div className="mt-5 rounded-xl border border-warn/40 bg-warn/10 p-4 text-sm">
         <div className="flex items-center gap-2">
           <Badge tone="warn">In Development</Badge>
-          <span className="font-medium">The hBTC bridge is a preview.</span>
+          <span className="font-semibold">The hBTC bridge is a preview.</span>
         </div>
         <p className="mt-2 text-muted">
           Nothing is bridged yet. Questions? Reach us on{" "}

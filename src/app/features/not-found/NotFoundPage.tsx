@@ -31,8 +31,8 @@ export function NotFoundPage() {
   const elapsed = NOT_FOUND_REDIRECT_SECONDS - remaining
   return (
     <div className="mx-auto mt-10 max-w-lg text-center">
-      <p className="text-7xl font-black text-accent/70">404</p>
-      <h1 className="mt-4 text-2xl font-bold">Page Not Found</h1>
+      <p className="text-7xl font-semibold text-accent/70">404</p>
+      <h1 className="mt-4 text-2xl font-semibold">Page Not Found</h1>
       <p className="mt-2 text-muted">
         Redirecting to {redirectName(notFoundRedirect, brand.name)} in <span data-testid="redirect-seconds">{remaining}</span> s…
       </p>

@@ -61,7 +61,7 @@ export function ProofOfFundsPage() {
             ).map(([k, v]) => (
               <div key={k} className="flex justify-between gap-3 rounded-lg bg-panel-2 px-3 py-2">
                 <dt className="text-muted">{k}</dt>
-                <dd className="text-right font-medium">{v}</dd>
+                <dd className="text-right">{v}</dd>
               </div>
             ))}
           </dl>

@@ -29,9 +29,9 @@ export function StatsView({ stats }: { readonly stats: Remote<StatsResponse, unk
             {c.label}
             {c.hint !== undefined && <span className="text-xs"> ({c.hint})</span>}
           </p>
-          <div className="mt-2 text-2xl font-bold tabular-nums [overflow-wrap:anywhere]">
+          <div className="mt-2 text-2xl font-semibold tabular-nums [overflow-wrap:anywhere]">
             {stats._tag === "Loading" && <Spinner label="Loading..." />}
-            {stats._tag === "Failure" && <span className="text-base font-medium text-danger">Error loading data</span>}
+            {stats._tag === "Failure" && <span className="text-base text-danger">Error loading data</span>}
             {stats._tag === "Success" && c.value(stats.value)}
           </div>
         </Card>

@@ -43,10 +43,10 @@ function LiquidityBody() {
           <table className="w-full text-sm">
             <thead>
               <tr className="text-left text-xs text-muted">
-                <th className="pb-2 font-medium">Asset</th>
-                <th className="pb-2 text-right font-medium">Amount</th>
-                <th className="pb-2 text-right font-medium">USD</th>
-                <th className="pb-2 text-right font-medium">Allocation</th>
+                <th className="pb-2 font-semibold">Asset</th>
+                <th className="pb-2 text-right font-semibold">Amount</th>
+                <th className="pb-2 text-right font-semibold">USD</th>
+                <th className="pb-2 text-right font-semibold">Allocation</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-line">

@@ -42,7 +42,7 @@ export function StatusBadge({ status }: { readonly status: string }) {
     <span
       data-testid="transaction-status"
       data-tone={tone}
-      className={`inline-flex items-center rounded-full border px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide ${STATUS_TONE_CLASS[tone]}`}
+      className={`inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-semibold uppercase tracking-wide ${STATUS_TONE_CLASS[tone]}`}
     >
       {status}
     </span>
