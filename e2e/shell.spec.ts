@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test"
+import { type Browser, expect, type Page, test, type TestInfo } from "@playwright/test"
 import { appMounted, blockExternal, snap } from "./helpers"
 
 const PAGES = [
@@ -152,13 +152,19 @@ test("the welcome toast opens by itself, and the validator dialog can be opened 
   expect(await page.evaluate(() => localStorage.getItem("validator-support-dismissed"))).toBe("true")
 })
 
-test("the built page paints / itself before any script runs", async ({ browser }, info) => {
+/** `/` as the build wrote it, loaded with scripts off in a context of its own (close it after). */
+const prerenderedPage = async (browser: Browser, info: TestInfo) => {
   const context = await browser.newContext({
     javaScriptEnabled: false,
     viewport: info.project.use.viewport ?? { width: 1280, height: 800 }
   })
   const page = await context.newPage()
   await page.goto("/")
+  return { context, page }
+}
+
+test("the built page paints / itself before any script runs", async ({ browser }, info) => {
+  const { context, page } = await prerenderedPage(browser, info)
   // The page as it renders before any data: its heading and cards, the wallet button's placeholder; the frame-only
   // copy (for other paths) stays hidden.
   const root = page.locator("#root")
@@ -188,12 +194,7 @@ const FIRST_SCREEN_STRIKES = [
 ]
 
 test("the prerendered / sets its text in the type scale's few strikes", async ({ browser }, info) => {
-  const context = await browser.newContext({
-    javaScriptEnabled: false,
-    viewport: info.project.use.viewport ?? { width: 1280, height: 800 }
-  })
-  const page = await context.newPage()
-  await page.goto("/")
+  const { context, page } = await prerenderedPage(browser, info)
   const strikes = await page.evaluate(() => {
     const seen = new Set<string>()
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
