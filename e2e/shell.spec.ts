@@ -180,7 +180,8 @@ test("the built page paints / itself before any script runs", async ({ browser }
  * The first screen's type scale: each size and weight its text is set in (a font strike) costs the first layout a font
  * lookup of its own, 3–4 ms of CPU each in Chromium on Linux and about twice that at 4× slowdown (traced:
  * FontCache::GetFontPlatformData), all ahead of the first paint. Two weights (normal and semibold) and a few sizes:
- * on a wide screen thirteen strikes were seven (on a phone the title is 20 px, not 24), and FCP's median fell by about 75 ms at 4× over 40 interleaved loads (throwaway probe).
+ * on a wide screen thirteen strikes were seven (on a phone the title is 20 px, not 24). bench:app's FCP went from
+ * 59–68% of the anchor's to 48–59% (README, session 21).
  */
 const FIRST_SCREEN_STRIKES = [
   "12px/400",
