@@ -8,7 +8,9 @@
  *    gzip next to its budget (DESIGN §6, BUDGETS). It also prints the JS a load of `/` requested in Chromium in its
  *    first 10 s (the initial chunks, what starts loading at once and what loads on idle; the anchor's connect button).
  * 2. Paints and total blocking time in headless Chromium (/usr/bin/chromium), 4x CPU slowdown over CDP, median of 7 loads
- *    each, 1.5 s apart, every load in a fresh browser context (cold cache): ours from a plain static server (the built
+ *    each, 1.5 s apart, every load in a fresh browser context (cold cache), driven over a pipe with no DevTools domain
+ *    on that changes how the page's scripts run (cdp-pipe.ts; `--devtools`: through Playwright, whose pages run with
+ *    the Runtime and Network domains on): ours from a plain static server (the built
  *    files only: what a production host serves) and the anchor from the same plain static server, interleaved in pairs
  *    whose order flips every round; then, for information, ours from the `npm start` stack (startStack), which injects
  *    the devnet wallet script: that blocking script's own panel can paint first, so there FCP is not the app's (the
@@ -29,7 +31,9 @@
  * Flags: `--quick` (15 s idle window), `--loads N` (paint loads per page, default 7), `--idle-seconds N`, `--trace`
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
  * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
- * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals).
+ * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals),
+ * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default).
+ * Idle requests are watched through Playwright in either case: they count requests, not time.
  */
 import react from "@vitejs/plugin-react"
 import { chromium, type Browser, type BrowserContext } from "playwright-core"
@@ -45,6 +49,7 @@ import { build } from "vite"
 import { TERSER_OPTIONS } from "../vite.config"
 import { startStack, type RunningStack } from "../src/devnet/main"
 import { traceLoads } from "./app-trace"
+import { launchPipe, newPipePage, type PipeBrowser } from "./cdp-pipe"
 
 const argValue = (name: string): string | undefined => {
   const i = process.argv.indexOf(name)
@@ -53,6 +58,8 @@ const argValue = (name: string): string | undefined => {
 const QUICK = process.argv.includes("--quick")
 const TRACE = process.argv.includes("--trace")
 const FETCHED = process.argv.includes("--fetched")
+/** Measured loads through Playwright, whose pages run with DevTools' Runtime and Network domains on (see cdp-pipe.ts). */
+const DEVTOOLS = process.argv.includes("--devtools")
 const LOADS = Math.max(1, Number(argValue("--loads") ?? (TRACE ? 2 : 7)))
 const IDLE_S = Math.max(1, Number(argValue("--idle-seconds") ?? (QUICK ? 15 : 60)))
 const CPU_SLOWDOWN = 4
@@ -333,10 +340,10 @@ const fetchedMain = async (tmp: string) => {
   const { stack, plain } = await startOurs(tmp, out)
   const anchorPlain = await serveBuilt(anchorOut, stack.url)
   cleanups.push(anchorPlain.close)
-  const browser = await launchChromium()
+  const load = await pageLoader()
   const fetched = async (url: string, dir: string, print: boolean) => {
-    await paintOnce(browser, url, 1)
-    const paint = await paintOnce(browser, url, 1)
+    await load(url, 1)
+    const paint = await load(url, 1)
     const seen = new Set<string>()
     let total = zero
     for (const s of paint.scripts) {
@@ -522,6 +529,8 @@ interface Paint {
 const OBSERVE_SCRIPT = `(() => {
   const seen = { lcp: [], long: [] }
   Object.defineProperty(window, "__benchPaint", { value: seen })
+  // The JS files a load requests are read from its resource timing entries (the pipe's loads watch no requests).
+  performance.setResourceTimingBufferSize(1000)
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const el = e.element
@@ -601,6 +610,49 @@ const paintOnce = async (browser: Browser, url: string, slowdown: number): Promi
   } finally {
     await context.close()
   }
+}
+
+/** The JS files the page requested, from its resource timing entries, with their start after navigation start. */
+const RESOURCES_SCRIPT = `performance.getEntriesByType("resource")
+  .map((e) => ({ path: new URL(e.name).pathname, at: e.startTime }))
+  .filter((e) => e.path.endsWith(".js"))`
+
+/**
+ * The same load as paintOnce over the pipe (cdp-pipe.ts): a page in a fresh browser context with only the Page and
+ * Emulation domains in use, so its scripts run as in a user's browser, not under DevTools' Runtime and Network domains.
+ */
+const paintOncePipe = async (browser: PipeBrowser, url: string, slowdown: number): Promise<Paint> => {
+  const page = await newPipePage(browser, { width: 1280, height: 800 })
+  try {
+    await browser.send("Page.enable", {}, page.sessionId)
+    await browser.send("Page.addScriptToEvaluateOnNewDocument", { source: OBSERVE_SCRIPT }, page.sessionId)
+    await browser.send("Emulation.setCPUThrottlingRate", { rate: slowdown }, page.sessionId)
+    const started = performance.now()
+    const navigated = (await browser.send("Page.navigate", { url }, page.sessionId)) as { errorText?: string }
+    if (navigated.errorText !== undefined) throw new Error(`${url}: ${navigated.errorText}`)
+    // As paintOnce: the window on our clock, plus a margin.
+    const left = WINDOW_MS + 250 - (performance.now() - started)
+    if (left > 0) await new Promise((waited) => setTimeout(waited, left))
+    const read = await page.evaluate<Omit<Paint, "scripts">>(READ_SCRIPT)
+    const scripts = await page.evaluate<Array<{ path: string; at: number }>>(RESOURCES_SCRIPT)
+    return { ...read, scripts: scripts.filter((x) => x.at < WINDOW_MS) }
+  } finally {
+    await page.close()
+  }
+}
+
+/**
+ * How the measured loads run: over the pipe, unless `--devtools` asks for Playwright's pages (whose Runtime domain
+ * made React's stage alone take three times as long: cdp-pipe.ts).
+ */
+const pageLoader = async (browser?: Browser): Promise<(url: string, slowdown: number) => Promise<Paint>> => {
+  if (DEVTOOLS) {
+    const playwright = browser ?? (await launchChromium())
+    return (url, slowdown) => paintOnce(playwright, url, slowdown)
+  }
+  const pipe = launchPipe(CHROMIUM, CHROMIUM_ARGS)
+  cleanups.push(pipe.close)
+  return (url, slowdown) => paintOncePipe(pipe, url, slowdown)
 }
 
 interface Hit {
@@ -742,12 +794,13 @@ const main = async () => {
     { name: "anchor (static files)", url: `${anchorPlain.url}/` }
   ] as const
   console.log(`(paint: ${LOADS} loads per page at ${CPU_SLOWDOWN}x CPU slowdown…)`)
+  const load = await pageLoader(browser)
   const warm: Array<Paint> = []
-  for (const p of pages) warm.push(await paintOnce(browser, p.url, 1))
+  for (const p of pages) warm.push(await load(p.url, 1))
   const paints: Array<Array<Paint>> = pages.map(() => [])
   const measure = async (k: number) => {
     const p = pages[k]
-    if (p !== undefined) paints[k]?.push(await paintOnce(browser, p.url, CPU_SLOWDOWN))
+    if (p !== undefined) paints[k]?.push(await load(p.url, CPU_SLOWDOWN))
     // The closed context's renderer exits in the background: SETTLE_MS for it to go before the next load starts.
     await new Promise((settled) => setTimeout(settled, SETTLE_MS))
   }
@@ -842,7 +895,7 @@ const main = async () => {
     )
 
   console.log(
-    `paints and total blocking time of /, ${CPU_SLOWDOWN}x CPU slowdown, cold cache, first ${WINDOW_MS / 1000} s of each load, median of ${LOADS} (min–max)`
+    `paints and total blocking time of /, ${CPU_SLOWDOWN}x CPU slowdown, cold cache, first ${WINDOW_MS / 1000} s of each load, median of ${LOADS} (min–max), ${DEVTOOLS ? "through Playwright (DevTools' Runtime and Network domains on)" : "over the pipe (no DevTools domain on in the page)"}`
   )
   const stat = (ps: ReadonlyArray<Paint>, pick: (p: Paint) => number) => {
     const xs = ps.map(pick).filter(Number.isFinite)
