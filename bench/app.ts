@@ -33,6 +33,8 @@
  * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
  * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals),
  * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default).
+ * `--trace` runs through Playwright too (its CPU profile needs the Profiler domain), so its script tasks read longer
+ * than a user's: React's stage, for one, about three times (cdp-pipe.ts).
  * Idle requests are watched through Playwright in either case: they count requests, not time.
  */
 import react from "@vitejs/plugin-react"
