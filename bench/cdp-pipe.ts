@@ -18,11 +18,8 @@ import type { Readable, Writable } from "node:stream"
 
 interface Reply {
   readonly id?: number
-  readonly method?: string
-  readonly params?: Record<string, unknown>
   readonly result?: Record<string, unknown>
   readonly error?: { readonly message: string }
-  readonly sessionId?: string
 }
 
 export interface PipeBrowser {
@@ -32,8 +29,6 @@ export interface PipeBrowser {
     params?: Record<string, unknown>,
     sessionId?: string
   ) => Promise<Record<string, unknown>>
-  /** Calls `listener` with every event's method, params and session (a page's, or none for the browser's). */
-  readonly onEvent: (listener: (method: string, params: Record<string, unknown>, sessionId?: string) => void) => void
   readonly close: () => Promise<void>
 }
 
@@ -42,7 +37,7 @@ export interface PipeBrowser {
  * pipe differs from one through Playwright in the DevTools domains only. Its other switches turn off services
  * (updates, sync, extensions' pages, prompts) that a headless run over a pipe does not start anyway.
  */
-export const PLAYWRIGHT_LIKE_ARGS: ReadonlyArray<string> = [
+const PLAYWRIGHT_LIKE_ARGS: ReadonlyArray<string> = [
   "--disable-field-trial-config",
   "--disable-background-timer-throttling",
   "--disable-backgrounding-occluded-windows",
@@ -99,18 +94,14 @@ export const launchPipe = (executable: string, args: ReadonlyArray<string>): Pip
     for (let end = buffered.indexOf("\0"); end >= 0; end = buffered.indexOf("\0")) {
       const message = JSON.parse(buffered.slice(0, end)) as Reply
       buffered = buffered.slice(end + 1)
-      if (message.id === undefined) {
-        if (message.method !== undefined)
-          for (const listener of listeners) listener(message.method, message.params ?? {}, message.sessionId)
-        continue
-      }
+      // Events (no id): no load here subscribes to any.
+      if (message.id === undefined) continue
       const waiter = pending.get(message.id)
       pending.delete(message.id)
       if (message.error !== undefined) waiter?.reject(new Error(`CDP ${message.error.message}`))
       else waiter?.resolve(message.result ?? {})
     }
   })
-  const listeners: Array<(method: string, params: Record<string, unknown>, sessionId?: string) => void> = []
   let lastId = 0
   const send: PipeBrowser["send"] = (method, params = {}, sessionId) =>
     new Promise((resolve, reject) => {
@@ -130,7 +121,7 @@ export const launchPipe = (executable: string, args: ReadonlyArray<string>): Pip
     }
     rmSync(profile, { recursive: true, force: true })
   }
-  return { send, onEvent: (listener) => void listeners.push(listener), close }
+  return { send, close }
 }
 
 /** A page in a browser context of its own (no cookies, cache or storage from another load). */
