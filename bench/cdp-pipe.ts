@@ -123,11 +123,18 @@ export const launchPipe = (executable: string, args: ReadonlyArray<string>): Pip
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const gone = new Promise((resolve) => child.once("exit", resolve))
-      child.kill("SIGTERM")
-      await gone
+      // Browser.close shuts Chromium down as a user would: its helpers end and the profile is written before it exits.
+      // A signal alone left helpers writing into the profile as it was being removed (ENOTEMPTY).
+      const closing = send("Browser.close").catch(() => undefined)
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+      await Promise.race([gone, closing.then(() => gone)])
+      clearTimeout(timer)
     }
-    // Chromium's helper processes can still be writing to the profile as the browser exits: retry a moment later.
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+    } catch (error) {
+      console.warn(`bench: could not remove Chromium's profile ${profile}: ${String(error)}`)
+    }
   }
   return { send, close }
 }
