@@ -125,9 +125,11 @@ export const launchPipe = (executable: string, args: ReadonlyArray<string>): Pip
       const gone = new Promise((resolve) => child.once("exit", resolve))
       // Browser.close shuts Chromium down as a user would: its helpers end and the profile is written before it exits.
       // A signal alone left helpers writing into the profile as it was being removed (ENOTEMPTY).
-      const closing = send("Browser.close").catch(() => undefined)
+      // Its reply may never come: the browser exits, and the command then fails with the exit, which is the outcome
+      // awaited here (through "exit"), so that failure is not an error.
+      send("Browser.close").catch(() => undefined)
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
-      await Promise.race([gone, closing.then(() => gone)])
+      await gone
       clearTimeout(timer)
     }
     try {
