@@ -32,7 +32,9 @@
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
  * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
  * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals),
- * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default).
+ * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default;
+ * those loads also run beside the omnibox popup that cdp-pipe.ts's launch turns off, since Playwright's own
+ * `--disable-features` list would be replaced by ours).
  * `--trace` runs through Playwright too (its CPU profile needs the Profiler domain), so its script tasks read longer
  * than a user's: React's stage, for one, about three times (cdp-pipe.ts).
  * Idle requests are watched through Playwright in either case: they count requests, not time.

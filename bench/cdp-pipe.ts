@@ -128,7 +128,10 @@ export const launchPipe = (executable: string, args: ReadonlyArray<string>): Pip
       // Its reply may never come: the browser exits, and the command then fails with the exit, which is the outcome
       // awaited here (through "exit"), so that failure is not an error.
       send("Browser.close").catch(() => undefined)
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+      const timer = setTimeout(() => {
+        console.warn("bench: Chromium did not exit within 10 s of Browser.close; killing it")
+        child.kill("SIGKILL")
+      }, 10_000)
       await gone
       clearTimeout(timer)
     }
