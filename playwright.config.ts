@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test"
 import { availableParallelism } from "node:os"
+import { disableFeaturesSwitch } from "./e2e/chromium-switches"
 
 /**
  * e2e against the real `npm start` stack: globalSetup starts src/devnet/main.ts in-process on a free 127.0.0.1 port
@@ -12,7 +13,9 @@ const chromiumArgs = [
   "--no-first-run",
   "--disable-background-networking",
   "--disable-component-update",
-  "--disable-sync"
+  "--disable-sync",
+  // Playwright's own list and the omnibox popup's features, in one switch (e2e/chromium-switches.ts).
+  disableFeaturesSwitch()
 ]
 
 export default defineConfig({
