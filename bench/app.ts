@@ -32,9 +32,9 @@
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
  * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
  * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals),
- * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default;
- * those loads also run beside the omnibox popup that cdp-pipe.ts's launch turns off, since Playwright's own
- * `--disable-features` list would be replaced by ours).
+ * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default).
+ * Playwright's launches here pass Playwright's own `--disable-features` list with the omnibox popup's two features
+ * added, as the e2e suite does (e2e/chromium-switches.ts), so they run without the popup too.
  * `--trace` runs through Playwright too (its CPU profile needs the Profiler domain), so its script tasks read longer
  * than a user's: React's stage, for one, about three times (cdp-pipe.ts).
  * Idle requests are watched through Playwright in either case: they count requests, not time.
@@ -54,6 +54,7 @@ import { TERSER_OPTIONS } from "../vite.config"
 import { startStack, type RunningStack } from "../src/devnet/main"
 import { traceLoads } from "./app-trace"
 import { launchPipe, newPipePage, type PipeBrowser } from "./cdp-pipe"
+import { disableFeaturesSwitch } from "../e2e/chromium-switches"
 
 const argValue = (name: string): string | undefined => {
   const i = process.argv.indexOf(name)
@@ -327,7 +328,7 @@ const startOurs = async (tmp: string, out: string) => {
 }
 
 const launchChromium = async () => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, disableFeaturesSwitch()] })
   cleanups.push(() => browser.close())
   return browser
 }
