@@ -1,7 +1,7 @@
 /**
  * Chromium's `--disable-features` for the e2e browser. Playwright passes its own list (playwright-core 1.65.1,
  * server/chromium/chromiumSwitches.ts) as one switch, and Chromium keeps only the last `--disable-features` it is
- * given, so a list of ours replaces Playwright's: PLAYWRIGHT_DISABLED_FEATURES repeats it (test/e2e/chromium-switches
+ * given, so a list of ours replaces Playwright's: PLAYWRIGHT_DISABLED_FEATURES repeats it (test/build/chromium-switches
  * checks it against the installed playwright-core, so an upgrade that changes the list fails there, not silently).
  *
  * Ours on top: the omnibox popup. Headless Chromium opens a window for each new browser context and preloads that
