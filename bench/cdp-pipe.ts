@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Readable, Writable } from "node:stream"
+import { OMNIBOX_POPUP_FEATURES } from "../e2e/chromium-switches"
 
 interface Reply {
   readonly id?: number
@@ -40,9 +41,9 @@ export interface PipeBrowser {
  * Beyond Playwright's: no omnibox popup. Headless Chromium opens a window for each new browser context, and preloads
  * that window's omnibox popup, a WebUI page (chrome://omnibox-popup.top-chrome/omnibox_popup_aim.html), in a renderer
  * of its own. Traced, it ran about 1 s of script and layout in the first second of every measured load, on the same
- * two cores as the page (Playwright's pages get one too). A user's browser loads it once per window, not per page. With
- * it, FCP at 4x ranged 216–524 ms for ours and 504–764 ms for the anchor in 12 loads each; without it, 192–244 and
- * 368–440 ms.
+ * two cores as the page (Playwright's pages get one too; the two features are e2e/chromium-switches.ts's). A user's
+ * browser loads it once per window, not per page. With it, FCP at 4x ranged 216–524 ms for ours and 504–764 ms for the
+ * anchor in 12 loads each; without it, 192–244 and 368–440 ms.
  */
 const PLAYWRIGHT_LIKE_ARGS: ReadonlyArray<string> = [
   "--disable-field-trial-config",
@@ -55,7 +56,7 @@ const PLAYWRIGHT_LIKE_ARGS: ReadonlyArray<string> = [
   "--disable-dev-shm-usage",
   "--disable-extensions",
   "--force-color-profile=srgb",
-  "--disable-features=PaintHolding,WebUIOmniboxAimPopup,WebUIOmniboxPopup",
+  `--disable-features=${["PaintHolding", ...OMNIBOX_POPUP_FEATURES].join(",")}`,
   "--hide-scrollbars",
   "--mute-audio"
 ]
