@@ -10,7 +10,8 @@ import {
   FIRST_PAINT_STYLE,
   PRERENDERED_SHELL_ID
 } from "./src/app/shell/firstPaint"
-import { LIVE_CHUNKS_PLACEHOLDER } from "./src/app/runtime/inStages"
+import { ENTRY_STAGES_PLACEHOLDER, LIVE_CHUNKS_PLACEHOLDER } from "./src/app/runtime/inStages"
+import { ENTRY_ATTRIBUTE, ENTRY_LOADER_SCRIPT } from "./src/app/shell/entryLoader"
 
 const ROOT_DIV = '<div id="root"></div>'
 
@@ -100,7 +101,7 @@ const liveChunkList = (): Plugin => ({
     if (!placeholder.test(code)) return null
     // The live chunk, and the page of `/` (which index.html holds and the app hydrates once the live chunk is there).
     const files = filesReaching(meta.chunks, ["src/app/live.tsx", "src/app/features/exchange/ExchangePage.tsx"])
-    // The chunk that asks for them is loaded already, and index.html lists the entry's stages (entryStagePreloads).
+    // The chunk that asks for them is loaded already, and the entry requests its stages itself (entryAfterMarkup).
     files.delete(chunk.fileName)
     for (const file of filesReaching(meta.chunks, ENTRY_STAGE_ROOTS)) files.delete(file)
     return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
@@ -136,39 +137,37 @@ const filesReaching = (chunks: Readonly<Record<string, ChunkOf>>, paths: Readonl
 }
 
 /**
- * index.html requests the files of the entry's stages (ENTRY_STAGE_ROOTS) with the entry itself, as modulepreload
- * links: fetched and parsed while the page paints, evaluated only when main.tsx imports them after the first paint.
- * Vite lists only an entry's static imports, and the entry imports these dynamically so that they do not run before
- * the paint.
+ * The entry starts from the end of index.html's body (src/app/shell/entryLoader.ts says why): its module script, which
+ * Vite writes into the head, becomes ENTRY_LOADER_SCRIPT there, naming the entry's file in `data-entry`. The files of
+ * the entry's stages (ENTRY_STAGE_ROOTS and what they import) go into the entry's code in place of
+ * ENTRY_STAGES_PLACEHOLDER, as Rollup's placeholders for the hashed names: main.tsx requests them all after the first
+ * paint (preloadEntryStages). Vite lists only an entry's static imports, and the entry imports these dynamically so
+ * that they do not run before the paint.
  */
-const entryStagePreloads = (): Plugin => {
-  let base = "/"
-  return {
-    name: "hswap:entry-stage-preloads",
-    apply: "build",
-    configResolved(config) {
-      base = config.base
-    },
-    transformIndexHtml: {
-      order: "post",
-      handler(html, ctx) {
-        if (ctx.bundle === undefined) return html
-        const chunks: Record<string, ChunkOf> = {}
-        for (const [fileName, output] of Object.entries(ctx.bundle))
-          if (output.type === "chunk") chunks[fileName] = output
-        // Less what index.html loads already: the entry's file (its module script), under its final name.
-        const listed = (file: string) => html.includes(`"${base}${file}"`)
-        return [...filesReaching(chunks, ENTRY_STAGE_ROOTS)]
-          .filter((file) => !listed(file))
-          .map((file) => ({
-            tag: "link",
-            attrs: { rel: "modulepreload", crossorigin: true, href: `${base}${file}` },
-            injectTo: "head" as const
-          }))
-      }
+const entryAfterMarkup = (): Plugin => ({
+  name: "hswap:entry-after-markup",
+  apply: "build",
+  renderChunk(code, chunk, _options, meta) {
+    const placeholder = new RegExp(`(["'\`])${ENTRY_STAGES_PLACEHOLDER}\\1`, "g")
+    if (!placeholder.test(code)) return null
+    const files = filesReaching(meta.chunks, ENTRY_STAGE_ROOTS)
+    files.delete(chunk.fileName)
+    return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
+  },
+  transformIndexHtml: {
+    order: "post",
+    handler(html, ctx) {
+      if (ctx.bundle === undefined) return html
+      const scripts = [...html.matchAll(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/g)]
+      const entry = scripts[0]
+      if (scripts.length !== 1 || entry?.[1] === undefined)
+        throw new Error(`hswap: index.html should have one module script (the entry), found ${scripts.length}`)
+      if (!html.includes("</body>")) throw new Error("hswap: index.html has no </body> for the entry's loader")
+      const loader = `<script ${ENTRY_ATTRIBUTE}="${entry[1]}">${ENTRY_LOADER_SCRIPT}</script>`
+      return html.replace(entry[0], "").replace("</body>", `  ${loader}\n  </body>`)
     }
   }
-}
+})
 
 /**
  * The modules the live chunk's stages start from, in the order src/app/shell/islands.tsx imports them (test/build
@@ -762,7 +761,7 @@ export default defineConfig({
     yieldPoints(),
     slimPreloadHelper(),
     prerenderPages(),
-    entryStagePreloads(),
+    entryAfterMarkup(),
     liveChunkList(),
     eagerWrappers(),
     compileHints()

@@ -389,6 +389,59 @@ test("a click on the prerendered page before the app mounts is kept and replayed
   await expect(page.getByRole("dialog")).toHaveCount(0)
 })
 
+test("the entry starts from the end of the markup, and a click made before it runs is kept and replayed", async ({
+  page
+}, info) => {
+  await blockExternal(page)
+  const violations: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error") violations.push(m.text())
+  })
+  // The entry's file, as index.html's loader names it (src/app/shell/entryLoader.ts).
+  const html = await (await page.request.get("/")).text()
+  const entry = /<script data-entry="([^"]+)">/.exec(html)?.[1]
+  expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/)
+  // Nothing in the head asks for JS before the markup: no module script and no modulepreload.
+  const head = html.slice(0, html.indexOf("</head>"))
+  expect(head).not.toContain('type="module"')
+  expect(head).not.toContain("modulepreload")
+  let release: () => void = () => undefined
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(`**${entry}`, async (route) => {
+    await held
+    await route.continue()
+  })
+  // The entry's script holds the load event back (it was added before it), so only the markup is waited for.
+  await page.goto("/", { waitUntil: "domcontentloaded" })
+  const faq = page.locator("#root").getByRole("button", { name: "FAQ", exact: true })
+  await expect(faq).toBeVisible()
+  // Only the loader runs: the entry's stages are not requested yet, and nothing has mounted.
+  expect(await page.locator("link[data-entry-stage]").count()).toBe(0)
+  await faq.click()
+  await faq.click()
+  await expect(page.getByTestId("faq-dialog")).toHaveCount(0)
+  release()
+  await appMounted(page)
+  const dialog = page.getByTestId("faq-dialog")
+  await expect(dialog).toBeVisible()
+  await snap(page, info, "click-before-entry-replayed")
+  // The entry asked for its stages' files (React's and the start's) in one go.
+  const stages = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLLinkElement>("link[data-entry-stage]")].map((l) => new URL(l.href).pathname)
+  )
+  for (const name of ["react", "start"])
+    expect(
+      stages.some((p) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(p)),
+      name
+    ).toBe(true)
+  await page.keyboard.press("Escape")
+  await expect(page.getByRole("dialog")).toHaveCount(0)
+  // The served policy admits the loader by its hash: no script was refused.
+  expect(violations.filter((v) => /Content Security Policy|Refused to/.test(v))).toEqual([])
+})
+
 test("the live chunk's files are preloaded before the stages ask for them, each listed and fetched once", async ({
   page
 }) => {

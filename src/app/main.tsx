@@ -1,11 +1,12 @@
 /**
  * The entry: small on purpose. index.html's own markup is the first paint (see shell/firstPaint.ts), and nothing of
- * the app runs before it: the entry waits for that paint, then evaluates React's stage and the app's (start.tsx), each
- * in a task of its own (runtime/inStages.ts). Their files are requested with index.html (modulepreload, see
- * vite.config.ts entryStagePreloads), so a stage waits for its turn, not for a request. Before the first paint a
- * module graph of this size evaluated in one task of 40–120 ms at 4× CPU slowdown, and the paint waited for it.
+ * the app runs before it: index.html's loader adds this module once the markup is parsed (shell/entryLoader.ts), and
+ * the entry waits for that paint, then evaluates React's stage and the app's (start.tsx), each in a task of its own
+ * (runtime/inStages.ts). Their files are all requested at once as it starts (preloadEntryStages), so a stage waits for
+ * its turn, not for a request. Before the first paint a module graph of this size evaluated in one task of 40–120 ms at
+ * 4× CPU slowdown, and the paint waited for it.
  */
-import { afterFirstPaint, importInStages, nextTask, preloadLiveChunks } from "./runtime/inStages"
+import { afterFirstPaint, importInStages, nextTask, preloadEntryStages, preloadLiveChunks } from "./runtime/inStages"
 import { captureEarlyClicks } from "./shell/earlyClicks"
 import { showLoadFailure } from "./shell/loadFailure"
 
@@ -21,6 +22,7 @@ const STAGES_MARK = "hswap:entry-stages"
 void afterFirstPaint()
   .then(() => {
     performance.mark(STAGES_MARK)
+    preloadEntryStages(import.meta.env.BASE_URL)
     // The live chunk's files, a link a task, alongside the stages below (shell/islands.tsx loads them).
     void nextTask().then(() => preloadLiveChunks(import.meta.env.BASE_URL))
     return importInStages([() => import("./runtime/stages/react")], () => import("./start"))

@@ -1,6 +1,12 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { captureEarlyClicks } from "../../src/app/shell/earlyClicks"
+import {
+  EARLY_CLICK_KEY,
+  ENTRY_ATTRIBUTE,
+  ENTRY_LOADER_SCRIPT,
+  takeLoaderCapture
+} from "../../src/app/shell/entryLoader"
 
 const page = () => {
   document.body.innerHTML = `
@@ -17,8 +23,22 @@ const page = () => {
 }
 
 afterEach(() => {
+  vi.restoreAllMocks()
   document.body.innerHTML = ""
+  document.head.innerHTML = ""
+  // A loader's capture left by a test stops here, or its listener would hold the next test's clicks.
+  takeLoaderCapture()
+  delete (window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY]
 })
+
+/** Runs index.html's loader as the browser would at the end of the body: its own element as `currentScript`. */
+const runLoader = (entry = "/assets/index-abc.js") => {
+  const own = document.createElement("script")
+  own.setAttribute(ENTRY_ATTRIBUTE, entry)
+  document.body.append(own)
+  vi.spyOn(document, "currentScript", "get").mockReturnValue(own)
+  new Function(ENTRY_LOADER_SCRIPT)()
+}
 
 describe("clicks before the app listens", () => {
   it("keeps the last click on a control in #root and replays it once, after the capture stops", () => {
@@ -103,5 +123,85 @@ describe("clicks before the app listens", () => {
     submit.setAttribute("aria-disabled", "true")
     replayAgain()
     expect(submits).toBe(0)
+  })
+})
+
+describe("index.html's loader (the entry runs a request after the markup paints)", () => {
+  it("adds the entry's module script, named by its data-entry, to the head", () => {
+    page()
+    runLoader("/assets/index-B5neltCl.js")
+    const added = [...document.head.querySelectorAll("script")]
+    expect(added).toHaveLength(1)
+    expect(added[0]?.type).toBe("module")
+    expect(added[0]?.getAttribute("src")).toBe("/assets/index-B5neltCl.js")
+    expect(added[0]?.crossOrigin).toBe("")
+  })
+
+  it("captures clicks on controls in #root until the entry takes over, which replays the last one once", () => {
+    const { root, byId } = page()
+    let submitted = 0
+    document.querySelector("form")?.addEventListener("submit", (e) => {
+      e.preventDefault()
+      submitted += 1
+    })
+    runLoader()
+    const seen: Array<string> = []
+    root.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
+    byId("submit").click()
+    byId("faq").click()
+    // Nothing reacts yet: no listener below, no form submit.
+    expect(seen).toEqual([])
+    expect(submitted).toBe(0)
+    // The entry: its capture takes the loader's over, with the click it kept.
+    const replay = captureEarlyClicks(root)
+    expect((window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY]).toBeUndefined()
+    replay()
+    expect(seen).toEqual(["faq"])
+    replay()
+    expect(seen).toEqual(["faq"])
+  })
+
+  it("after the take-over, only the entry's capture holds clicks: the loader's listener is gone", () => {
+    const { root, byId } = page()
+    runLoader()
+    const replay = captureEarlyClicks(root)
+    byId("submit").click()
+    const seen: Array<string> = []
+    root.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
+    replay()
+    // The entry's capture kept the click (the loader's kept nothing), and the replay passes through.
+    expect(seen).toEqual(["submit"])
+    byId("faq").click()
+    expect(seen).toEqual(["submit", "faq"])
+  })
+
+  it("leaves links, text and what is outside #root alone, as the entry's capture does", () => {
+    const { byId } = page()
+    runLoader()
+    const seen: Array<string> = []
+    document.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
+    byId("link").click()
+    byId("text").click()
+    byId("outside").click()
+    expect(seen).toEqual(["link", "text", "outside"])
+    expect(takeLoaderCapture()).toBeUndefined()
+  })
+
+  it("a capture the loader kept on what is gone by then, or a malformed global, gives nothing to replay", () => {
+    const { root, byId } = page()
+    runLoader()
+    byId("faq").click()
+    byId("faq").remove()
+    let clicks = 0
+    root.addEventListener("click", () => (clicks += 1))
+    captureEarlyClicks(root)()
+    expect(clicks).toBe(0)
+
+    for (const hostile of [null, "x", 42, { target: "nope" }, { stop: "nope" }]) {
+      ;(window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY] = hostile
+      expect(takeLoaderCapture()).toBeUndefined()
+    }
+    ;(window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY] = { target: "nope", stop: () => undefined }
+    expect(takeLoaderCapture()).toBeUndefined()
   })
 })

@@ -20,29 +20,57 @@ export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
 const PRELOAD_BATCH = 1
 
 /**
+ * What the build replaces with the files of the entry's stages, React's and the app's start (vite.config.ts
+ * `entryAfterMarkup`); it stays as it is in dev.
+ */
+export const ENTRY_STAGES_PLACEHOLDER = "__HSWAP_ENTRY_STAGES__"
+
+/** Adds a modulepreload link for each of `hrefs` not listed yet, `batch` a task, each marked with `mark`. */
+const preloadFiles = (hrefs: ReadonlyArray<string>, batch: number, mark: string) => {
+  const insert = (from: number) => {
+    const links = document.createDocumentFragment()
+    for (const href of hrefs.slice(from, from + batch)) {
+      // Listed already: by Vite, as a stage imported it.
+      if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`) !== null) continue
+      const link = document.createElement("link")
+      link.rel = "modulepreload"
+      link.href = href
+      link.setAttribute(mark, "")
+      links.append(link)
+    }
+    document.head.append(links)
+    if (from + batch < hrefs.length) postTask(() => insert(from + batch))
+  }
+  insert(0)
+}
+
+/** The build's list in `files` (a placeholder in dev and tests: not an array), as paths under `base`. */
+const listed = (files: unknown, base: string): ReadonlyArray<string> | undefined =>
+  Array.isArray(files) && typeof document !== "undefined"
+    ? files.filter((file): file is string => typeof file === "string").map((file) => `${base}${file}`)
+    : undefined
+
+/**
  * Requests every file of the live chunk's graph and of the page of `/` at once (modulepreload: fetched and parsed,
  * not run), so the stages wait for their turn only, not for a request each. The links go in a few at a time, a task
  * each, marked `data-live-chunk`. Does nothing where the build did not list them (dev, tests).
  */
 export const preloadLiveChunks = (base: string) => {
   const files: unknown = "__HSWAP_LIVE_CHUNKS__"
-  if (!Array.isArray(files) || typeof document === "undefined") return
-  const hrefs = files.filter((file): file is string => typeof file === "string").map((file) => `${base}${file}`)
-  const insert = (from: number) => {
-    const links = document.createDocumentFragment()
-    for (const href of hrefs.slice(from, from + PRELOAD_BATCH)) {
-      // Listed already: by Vite, as a stage imported it.
-      if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`) !== null) continue
-      const link = document.createElement("link")
-      link.rel = "modulepreload"
-      link.href = href
-      link.dataset.liveChunk = ""
-      links.append(link)
-    }
-    document.head.append(links)
-    if (from + PRELOAD_BATCH < hrefs.length) postTask(() => insert(from + PRELOAD_BATCH))
-  }
-  insert(0)
+  const hrefs = listed(files, base)
+  if (hrefs !== undefined) preloadFiles(hrefs, PRELOAD_BATCH, "data-live-chunk")
+}
+
+/**
+ * Requests the files of the entry's stages (React's, then the app's start, with what they import) at once, marked
+ * `data-entry-stage`: main.tsx calls it after the first paint, before it imports the first stage, so the second waits
+ * for its turn, not for a request. index.html no longer lists them (shell/entryLoader.ts says why). Does nothing where
+ * the build did not list them (dev, tests).
+ */
+export const preloadEntryStages = (base: string) => {
+  const files: unknown = "__HSWAP_ENTRY_STAGES__"
+  const hrefs = listed(files, base)
+  if (hrefs !== undefined) preloadFiles(hrefs, hrefs.length, "data-entry-stage")
 }
 
 /**

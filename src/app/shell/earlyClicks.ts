@@ -8,13 +8,12 @@
  *
  * Links are left alone (they navigate natively), and so are text fields (typing into them is kept by hydration).
  *
- * This module is in the initial bundle: no runtime imports.
+ * Before the entry runs, index.html's loader captures them the same way (shell/entryLoader.ts); the entry takes its
+ * capture over, with the click it kept, in the same task as it starts its own.
+ *
+ * This module is in the initial bundle: no runtime imports but entryLoader.ts's strings.
  */
-
-/** What a click acts on before the app listens. */
-const CONTROLS =
-  'button, [role="button"], [role="tab"], [role="switch"], [role="checkbox"], [role="menuitem"], summary, label, ' +
-  'input[type="checkbox"], input[type="radio"]'
+import { EARLY_CLICK_CONTROLS as CONTROLS, takeLoaderCapture } from "./entryLoader"
 
 /**
  * Starts capturing; the returned function stops and replays the last captured click (at most once). Call it as soon
@@ -22,7 +21,8 @@ const CONTROLS =
  * load, so nothing will handle it), it only stops.
  */
 export const captureEarlyClicks = (container: HTMLElement, doc: Document = document): ((replay?: boolean) => void) => {
-  let pending: HTMLElement | undefined
+  const kept = takeLoaderCapture(doc.defaultView ?? window)
+  let pending: HTMLElement | undefined = kept !== undefined && container.contains(kept) ? kept : undefined
   const onClick = (event: MouseEvent) => {
     const target = event.target instanceof Element ? event.target.closest(CONTROLS) : null
     if (!(target instanceof HTMLElement) || !container.contains(target)) return

@@ -1,0 +1,59 @@
+/**
+ * How index.html starts the app's entry: not with a `<script type="module" src>` in the head, but with a small inline
+ * script at the end of the body (ENTRY_LOADER_SCRIPT, written by vite.config.ts `entryAfterMarkup`) that adds the
+ * module script once the prerendered markup is parsed. The entry's file is named by the loader's `data-entry`.
+ *
+ * Why: a module script in the head is found by the preload scanner as the HTML arrives, and its request and compile
+ * (with the entry's stages, modulepreloaded beside it) ran while the parser, the style and the layout of the first
+ * paint were still under way, on the same two cores. Started from the end of the body instead, and the stages from the
+ * entry after the first paint, the first paint of `/` came sooner. FCP over interleaved loads of the two builds at 4×
+ * CPU slowdown (a throwaway probe on bench/cdp-pipe.ts): median 196 → 180 ms, quartiles 184–216 → 164–192 ms (40
+ * loads each); with index.html edited by hand the same way, 216 → 188 ms (50 loads each) and 208 → 196 ms (30).
+ *
+ * The entry now runs a request later than the markup paints, so the loader also captures clicks on the markup's
+ * controls until the entry takes over (shell/earlyClicks.ts): a click made then is kept and replayed, as one made
+ * before the app mounts.
+ *
+ * This module is in the initial bundle and is read by the build: strings, and the entry's one function to take the
+ * loader's capture over.
+ */
+
+/** What a click acts on before the app listens (links navigate natively; text fields keep what is typed). */
+export const EARLY_CLICK_CONTROLS =
+  'button, [role="button"], [role="tab"], [role="switch"], [role="checkbox"], [role="menuitem"], summary, label, ' +
+  'input[type="checkbox"], input[type="radio"]'
+
+/** Where the loader keeps its capture for the entry: `{ target, stop }`. */
+export const EARLY_CLICK_KEY = "__hswapEarlyClick"
+
+/** The attribute of the loader's script element that names the entry's file. */
+export const ENTRY_ATTRIBUTE = "data-entry"
+
+/**
+ * The loader's body. It captures clicks on controls inside #root (the last one is kept; its default and propagation
+ * are stopped, as shell/earlyClicks.ts does once the entry runs), then adds the entry's module script.
+ */
+export const ENTRY_LOADER_SCRIPT =
+  "(()=>{" +
+  `const d=document,c={target:null},on=e=>{const t=e.target instanceof Element?e.target.closest(${JSON.stringify(EARLY_CLICK_CONTROLS)}):null;` +
+  'const r=d.getElementById("root");if(!(t instanceof HTMLElement)||r===null||!r.contains(t))return;' +
+  "e.preventDefault();e.stopPropagation();c.target=t};" +
+  `c.stop=()=>d.removeEventListener("click",on,!0);d.addEventListener("click",on,!0);window.${EARLY_CLICK_KEY}=c;` +
+  `const s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=d.currentScript.getAttribute(${JSON.stringify(ENTRY_ATTRIBUTE)});` +
+  "d.head.append(s)})();"
+
+/** What the loader left: the capture to take over, or nothing (dev, tests, a page without the loader). */
+export interface LoaderCapture {
+  readonly target: HTMLElement | null
+  readonly stop: () => void
+}
+
+/** Takes the loader's capture over: stops it and returns the control it kept, if any. Once; later calls get nothing. */
+export const takeLoaderCapture = (win: Window = window): HTMLElement | undefined => {
+  const holder = win as unknown as Record<string, unknown>
+  const capture = holder[EARLY_CLICK_KEY] as LoaderCapture | undefined
+  if (capture === undefined || capture === null || typeof capture.stop !== "function") return undefined
+  delete holder[EARLY_CLICK_KEY]
+  capture.stop()
+  return capture.target instanceof HTMLElement ? capture.target : undefined
+}
