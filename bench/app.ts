@@ -212,7 +212,10 @@ const analyse = (outDir: string): Bundle => {
       if (href !== undefined) initialCss.push(href.replace(/^\//, ""))
     }
   }
-  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry === true && k.endsWith("index.html"))
+  // index.html's own entry (ours has no module script in it, so its record holds the stylesheet only, without isEntry).
+  const entry = Object.keys(manifest).find(
+    (k) => k.endsWith("index.html") && manifest[k]?.src?.endsWith("index.html") === true
+  )
   const expected = new Set<string>()
   // Ours: the entry requests its stages' files itself, all at once after the first paint (preloadEntryStages): the
   // chunks it imports dynamically, with what they import. They are what index.html loads in effect, so they count as
