@@ -87,6 +87,16 @@ const prerenderPages = (): Plugin => {
 }
 
 /**
+ * Writes a list of files into a chunk's code in place of the string `placeholder` (quoted), as a JSON array; null (the
+ * chunk unchanged) when the chunk does not hold it. `files` is only read when it does.
+ */
+const writeFileList = (code: string, placeholder: string, files: () => ReadonlySet<string>) => {
+  const quoted = new RegExp(`(["'\`])${placeholder}\\1`, "g")
+  if (!quoted.test(code)) return null
+  return { code: code.replace(quoted, JSON.stringify([...files()])), map: null }
+}
+
+/**
  * The live chunk loads in stages, one import after another (src/app/runtime/inStages.ts), and the page of `/` after
  * it, but their files are all requested at once: the build writes the files of their graphs (live.tsx's chunk, the
  * page's, and every chunk they import) into the code in place of LIVE_CHUNKS_PLACEHOLDER, and the app adds a
@@ -97,14 +107,14 @@ const liveChunkList = (): Plugin => ({
   name: "hswap:live-chunk-list",
   apply: "build",
   renderChunk(code, chunk, _options, meta) {
-    const placeholder = new RegExp(`(["'\`])${LIVE_CHUNKS_PLACEHOLDER}\\1`, "g")
-    if (!placeholder.test(code)) return null
-    // The live chunk, and the page of `/` (which index.html holds and the app hydrates once the live chunk is there).
-    const files = filesReaching(meta.chunks, ["src/app/live.tsx", "src/app/features/exchange/ExchangePage.tsx"])
-    // The chunk that asks for them is loaded already, and the entry requests its stages itself (entryAfterMarkup).
-    files.delete(chunk.fileName)
-    for (const file of filesReaching(meta.chunks, ENTRY_STAGE_ROOTS)) files.delete(file)
-    return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
+    return writeFileList(code, LIVE_CHUNKS_PLACEHOLDER, () => {
+      // The live chunk, and the page of `/` (which index.html holds and the app hydrates once the live chunk is there).
+      const files = filesReaching(meta.chunks, ["src/app/live.tsx", "src/app/features/exchange/ExchangePage.tsx"])
+      // The chunk that asks for them is loaded already, and the entry requests its stages itself (entryAfterMarkup).
+      files.delete(chunk.fileName)
+      for (const file of filesReaching(meta.chunks, ENTRY_STAGE_ROOTS)) files.delete(file)
+      return files
+    })
   }
 })
 
@@ -148,11 +158,11 @@ const entryAfterMarkup = (): Plugin => ({
   name: "hswap:entry-after-markup",
   apply: "build",
   renderChunk(code, chunk, _options, meta) {
-    const placeholder = new RegExp(`(["'\`])${ENTRY_STAGES_PLACEHOLDER}\\1`, "g")
-    if (!placeholder.test(code)) return null
-    const files = filesReaching(meta.chunks, ENTRY_STAGE_ROOTS)
-    files.delete(chunk.fileName)
-    return { code: code.replace(placeholder, JSON.stringify([...files])), map: null }
+    return writeFileList(code, ENTRY_STAGES_PLACEHOLDER, () => {
+      const files = filesReaching(meta.chunks, ENTRY_STAGE_ROOTS)
+      files.delete(chunk.fileName)
+      return files
+    })
   },
   transformIndexHtml: {
     order: "post",

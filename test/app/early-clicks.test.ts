@@ -8,6 +8,24 @@ import {
   takeLoaderCapture
 } from "../../src/app/shell/entryLoader"
 
+/** Counts the form's submits, each stopped before it navigates. */
+const countSubmits = (): { readonly count: () => number } => {
+  let submitted = 0
+  document.querySelector("form")?.addEventListener("submit", (e) => {
+    e.preventDefault()
+    submitted += 1
+  })
+  return { count: () => submitted }
+}
+
+/** Clicks a link, plain text and a button outside #root: what no capture holds. Returns what the document saw. */
+const clickUncapturable = (byId: (id: string) => HTMLElement): ReadonlyArray<string> => {
+  const seen: Array<string> = []
+  document.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
+  for (const id of ["link", "text", "outside"]) byId(id).click()
+  return seen
+}
+
 const page = () => {
   document.body.innerHTML = `
     <div id="root">
@@ -61,43 +79,31 @@ describe("clicks before the app listens", () => {
 
   it("with replay off (the app's files did not load), only stops: the captured click is dropped, later clicks pass", () => {
     const { root, byId } = page()
-    let submitted = 0
-    document.querySelector("form")?.addEventListener("submit", (e) => {
-      e.preventDefault()
-      submitted += 1
-    })
+    const submits = countSubmits()
     const stop = captureEarlyClicks(root)
     byId("submit").click()
     stop(false)
-    expect(submitted).toBe(0)
+    expect(submits.count()).toBe(0)
     stop()
-    expect(submitted).toBe(0)
+    expect(submits.count()).toBe(0)
     byId("submit").click()
-    expect(submitted).toBe(1)
+    expect(submits.count()).toBe(1)
   })
 
   it("stops a captured click's default (a form's submit) until the app owns it", () => {
     const { root, byId } = page()
-    let submitted = 0
-    document.querySelector("form")?.addEventListener("submit", (e) => {
-      e.preventDefault()
-      submitted += 1
-    })
+    const submits = countSubmits()
     const replay = captureEarlyClicks(root)
     byId("submit").click()
-    expect(submitted).toBe(0)
+    expect(submits.count()).toBe(0)
     replay()
-    expect(submitted).toBe(1)
+    expect(submits.count()).toBe(1)
   })
 
   it("leaves links, plain text and what is outside #root alone, and replays nothing for them", () => {
     const { root, byId } = page()
     const replay = captureEarlyClicks(root)
-    const seen: Array<string> = []
-    document.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
-    byId("link").click()
-    byId("text").click()
-    byId("outside").click()
+    const seen = clickUncapturable(byId)
     expect(seen).toEqual(["link", "text", "outside"])
     replay()
     expect(seen).toEqual(["link", "text", "outside"])
@@ -139,11 +145,7 @@ describe("index.html's loader (the entry runs a request after the markup paints)
 
   it("captures clicks on controls in #root until the entry takes over, which replays the last one once", () => {
     const { root, byId } = page()
-    let submitted = 0
-    document.querySelector("form")?.addEventListener("submit", (e) => {
-      e.preventDefault()
-      submitted += 1
-    })
+    const submits = countSubmits()
     runLoader()
     const seen: Array<string> = []
     root.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
@@ -151,7 +153,7 @@ describe("index.html's loader (the entry runs a request after the markup paints)
     byId("faq").click()
     // Nothing reacts yet: no listener below, no form submit.
     expect(seen).toEqual([])
-    expect(submitted).toBe(0)
+    expect(submits.count()).toBe(0)
     // The entry: its capture takes the loader's over, with the click it kept.
     const replay = captureEarlyClicks(root)
     expect((window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY]).toBeUndefined()
@@ -178,11 +180,7 @@ describe("index.html's loader (the entry runs a request after the markup paints)
   it("leaves links, text and what is outside #root alone, as the entry's capture does", () => {
     const { byId } = page()
     runLoader()
-    const seen: Array<string> = []
-    document.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
-    byId("link").click()
-    byId("text").click()
-    byId("outside").click()
+    const seen = clickUncapturable(byId)
     expect(seen).toEqual(["link", "text", "outside"])
     expect(takeLoaderCapture()).toBeUndefined()
   })
