@@ -202,4 +202,19 @@ describe("index.html's loader (the entry runs a request after the markup paints)
     ;(window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY] = { target: "nope", stop: () => undefined }
     expect(takeLoaderCapture()).toBeUndefined()
   })
+
+  it("if the entry's file cannot load, stops capturing (the markup acts as plain HTML) and says which file failed", () => {
+    const { byId } = page()
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    runLoader("/assets/index-gone.js")
+    document.head.querySelector("script")?.dispatchEvent(new Event("error"))
+    expect(logged).toHaveBeenCalledWith(
+      "hSwap: the entry could not load:",
+      expect.stringContaining("/assets/index-gone.js")
+    )
+    const seen: Array<string> = []
+    document.addEventListener("click", (e) => seen.push((e.target as HTMLElement).id))
+    byId("faq").click()
+    expect(seen).toEqual(["faq"])
+  })
 })

@@ -31,7 +31,8 @@ export const ENTRY_ATTRIBUTE = "data-entry"
 
 /**
  * The loader's body. It captures clicks on controls inside #root (the last one is kept; its default and propagation
- * are stopped, as shell/earlyClicks.ts does once the entry runs), then adds the entry's module script.
+ * are stopped, as shell/earlyClicks.ts does once the entry runs), then adds the entry's module script. If that file
+ * cannot load, the capture stops (the markup acts as plain HTML again) and the console says which file failed.
  */
 export const ENTRY_LOADER_SCRIPT =
   "(()=>{" +
@@ -40,7 +41,7 @@ export const ENTRY_LOADER_SCRIPT =
   "e.preventDefault();e.stopPropagation();c.target=t};" +
   `c.stop=()=>d.removeEventListener("click",on,!0);d.addEventListener("click",on,!0);window.${EARLY_CLICK_KEY}=c;` +
   `const s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=d.currentScript.getAttribute(${JSON.stringify(ENTRY_ATTRIBUTE)});` +
-  "d.head.append(s)})();"
+  's.onerror=()=>{c.stop();console.error("hSwap: the entry could not load:",s.src)};d.head.append(s)})();'
 
 /** What the loader left: the capture to take over, or nothing (dev, tests, a page without the loader). */
 export interface LoaderCapture {
