@@ -196,6 +196,7 @@ const analyse = (outDir: string): Bundle => {
   const html = readFileSync(join(outDir, "index.html"), "utf8")
   const initialJs: Array<string> = []
   const initialCss: Array<string> = []
+  let loaderEntry: string | undefined
   for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
     const rel = attr(tag, "rel")
     if (tag.startsWith("<script") && attr(tag, "type") === "module") {
@@ -203,7 +204,8 @@ const analyse = (outDir: string): Bundle => {
       if (src !== undefined) initialJs.push(src.replace(/^\//, ""))
     } else if (tag.startsWith("<script") && attr(tag, ENTRY_ATTRIBUTE) !== undefined) {
       // Ours: the loader at the end of the body names the entry (src/app/shell/entryLoader.ts).
-      initialJs.push((attr(tag, ENTRY_ATTRIBUTE) ?? "").replace(/^\//, ""))
+      loaderEntry = (attr(tag, ENTRY_ATTRIBUTE) ?? "").replace(/^\//, "")
+      initialJs.push(loaderEntry)
     } else if (rel === "modulepreload") {
       const href = attr(tag, "href")
       if (href !== undefined) initialJs.push(href.replace(/^\//, ""))
@@ -220,11 +222,10 @@ const analyse = (outDir: string): Bundle => {
   // Ours: the entry requests its stages' files itself, all at once after the first paint (preloadEntryStages): the
   // chunks it imports dynamically, with what they import. They are what index.html loads in effect, so they count as
   // initial, as when index.html listed them.
-  const ownEntry = html.includes(`${ENTRY_ATTRIBUTE}=`)
-    ? Object.keys(manifest).find((k) => manifest[k]?.file === initialJs[0])
-    : undefined
-  if (html.includes(`${ENTRY_ATTRIBUTE}=`) && ownEntry === undefined)
-    throw new Error(`bench: the manifest has no chunk for the loader's entry ${initialJs[0] ?? "(none)"}`)
+  const ownEntry =
+    loaderEntry === undefined ? undefined : Object.keys(manifest).find((k) => manifest[k]?.file === loaderEntry)
+  if (loaderEntry !== undefined && ownEntry === undefined)
+    throw new Error(`bench: the manifest has no chunk for the loader's entry ${loaderEntry}`)
   const stages = ownEntry === undefined ? [] : [ownEntry, ...(manifest[ownEntry]?.dynamicImports ?? [])]
   for (const stage of stages)
     for (const k of closure(manifest, stage)) {
