@@ -148,10 +148,10 @@ const filesReaching = (chunks: Readonly<Record<string, ChunkOf>>, paths: Readonl
 
 /**
  * The entry starts from the end of index.html's body (src/app/shell/entryLoader.ts says why): its module script, which
- * Vite writes into the head, becomes ENTRY_LOADER_SCRIPT there, naming the entry's file in `data-entry`. The files of
- * the entry's stages (ENTRY_STAGE_ROOTS and what they import) go into the entry's code in place of
- * ENTRY_STAGES_PLACEHOLDER, as Rollup's placeholders for the hashed names: main.tsx requests them all after the first
- * paint (preloadEntryStages). Vite lists only an entry's static imports, and the entry imports these dynamically so
+ * Vite writes into the head, becomes ENTRY_LOADER_SCRIPT there (an inline module script, so it runs after the first
+ * frame), naming the entry's file in `data-entry`. The files of the entry's stages (ENTRY_STAGE_ROOTS and what they
+ * import) go into the entry's code in place of ENTRY_STAGES_PLACEHOLDER, as Rollup's placeholders for the hashed
+ * names: main.tsx requests them all after the first paint (preloadEntryStages). Vite lists only an entry's static imports, and the entry imports these dynamically so
  * that they do not run before the paint.
  */
 const entryAfterMarkup = (): Plugin => ({
@@ -173,8 +173,10 @@ const entryAfterMarkup = (): Plugin => ({
       if (scripts.length !== 1 || entry?.[1] === undefined)
         throw new Error(`hswap: index.html should have one module script (the entry), found ${scripts.length}`)
       if (!html.includes("</body>")) throw new Error("hswap: index.html has no </body> for the entry's loader")
-      const loader = `<script ${ENTRY_ATTRIBUTE}="${entry[1]}">${ENTRY_LOADER_SCRIPT}</script>`
-      return html.replace(entry[0], "").replace("</body>", `  ${loader}\n  </body>`)
+      // The entry's file is fetched (and compiled off the page's thread) as the HTML arrives; it runs when the loader adds it.
+      const preload = `<link rel="modulepreload" crossorigin href="${entry[1]}">`
+      const loader = `<script type="module" ${ENTRY_ATTRIBUTE}="${entry[1]}">${ENTRY_LOADER_SCRIPT}</script>`
+      return html.replace(entry[0], "").replace("</body>", `  ${preload}\n    ${loader}\n  </body>`)
     }
   }
 })

@@ -199,16 +199,17 @@ const analyse = (outDir: string): Bundle => {
   let loaderEntry: string | undefined
   for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
     const rel = attr(tag, "rel")
-    if (tag.startsWith("<script") && attr(tag, "type") === "module") {
-      const src = attr(tag, "src")
-      if (src !== undefined) initialJs.push(src.replace(/^\//, ""))
-    } else if (tag.startsWith("<script") && attr(tag, ENTRY_ATTRIBUTE) !== undefined) {
+    if (tag.startsWith("<script") && attr(tag, ENTRY_ATTRIBUTE) !== undefined) {
       // Ours: the loader at the end of the body names the entry (src/app/shell/entryLoader.ts).
       loaderEntry = (attr(tag, ENTRY_ATTRIBUTE) ?? "").replace(/^\//, "")
       initialJs.push(loaderEntry)
+    } else if (tag.startsWith("<script") && attr(tag, "type") === "module") {
+      const src = attr(tag, "src")
+      if (src !== undefined) initialJs.push(src.replace(/^\//, ""))
     } else if (rel === "modulepreload") {
-      const href = attr(tag, "href")
-      if (href !== undefined) initialJs.push(href.replace(/^\//, ""))
+      // Ours preloads the loader's entry beside the loader: one file, counted once.
+      const href = attr(tag, "href")?.replace(/^\//, "")
+      if (href !== undefined && !initialJs.includes(href)) initialJs.push(href)
     } else if (rel === "stylesheet") {
       const href = attr(tag, "href")
       if (href !== undefined) initialCss.push(href.replace(/^\//, ""))

@@ -399,7 +399,7 @@ test("the entry starts from the end of the markup, and a click made before it ru
   })
   // The entry's file, as index.html's loader names it (src/app/shell/entryLoader.ts).
   const html = await (await page.request.get("/")).text()
-  const entry = /<script data-entry="([^"]+)">/.exec(html)?.[1]
+  const entry = /<script type="module" data-entry="([^"]+)">/.exec(html)?.[1]
   expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/)
   // Nothing in the head asks for JS before the markup: no module script and no modulepreload.
   const head = html.slice(0, html.indexOf("</head>"))
@@ -409,7 +409,9 @@ test("the entry starts from the end of the markup, and a click made before it ru
   const held = new Promise<void>((resolve) => {
     release = resolve
   })
+  let entryRequests = 0
   await page.route(`**${entry}`, async (route) => {
+    entryRequests += 1
     await held
     await route.continue()
   })
@@ -417,6 +419,8 @@ test("the entry starts from the end of the markup, and a click made before it ru
   await page.goto("/", { waitUntil: "domcontentloaded" })
   const faq = page.locator("#root").getByRole("button", { name: "FAQ", exact: true })
   await expect(faq).toBeVisible()
+  // The end of the body preloads the entry's file, and the loader's script reuses that one request.
+  expect(await page.locator(`body > link[rel="modulepreload"][href="${entry}"]`).count()).toBe(1)
   // Only the loader runs: the entry's stages are not requested yet, and nothing has mounted.
   expect(await page.locator("link[data-entry-stage]").count()).toBe(0)
   await faq.click()
@@ -427,6 +431,7 @@ test("the entry starts from the end of the markup, and a click made before it ru
   const dialog = page.getByTestId("faq-dialog")
   await expect(dialog).toBeVisible()
   await snap(page, info, "click-before-entry-replayed")
+  expect(entryRequests).toBe(1)
   // The entry asked for its stages' files (React's and the start's) in one go.
   const stages = await page.evaluate(() =>
     [...document.querySelectorAll<HTMLLinkElement>("link[data-entry-stage]")].map((l) => new URL(l.href).pathname)

@@ -49,12 +49,16 @@ afterEach(() => {
   delete (window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY]
 })
 
-/** Runs index.html's loader as the browser would at the end of the body: its own element as `currentScript`. */
+/**
+ * Runs index.html's loader as the browser would once the body is parsed: its own element is in the document, and, as
+ * for any module script, `document.currentScript` is null.
+ */
 const runLoader = (entry = "/assets/index-abc.js") => {
   const own = document.createElement("script")
+  own.type = "module"
   own.setAttribute(ENTRY_ATTRIBUTE, entry)
   document.body.append(own)
-  vi.spyOn(document, "currentScript", "get").mockReturnValue(own)
+  expect(document.currentScript).toBeNull()
   new Function(ENTRY_LOADER_SCRIPT)()
 }
 

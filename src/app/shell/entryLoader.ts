@@ -1,7 +1,8 @@
 /**
  * How index.html starts the app's entry: not with a `<script type="module" src>` in the head, but with a small inline
- * script at the end of the body (ENTRY_LOADER_SCRIPT, written by vite.config.ts `entryAfterMarkup`) that adds the
- * module script once the prerendered markup is parsed. The entry's file is named by the loader's `data-entry`.
+ * module script at the end of the body (ENTRY_LOADER_SCRIPT, written by vite.config.ts `entryAfterMarkup`) that adds
+ * the entry's module script once the prerendered markup is parsed. The entry's file is named by the loader's
+ * `data-entry`; the loader finds its own element by that attribute (a module script has no `document.currentScript`).
  *
  * Why: a module script in the head is found by the preload scanner as the HTML arrives, and its request and compile
  * (with the entry's stages, modulepreloaded beside it) ran while the parser, the style and the layout of the first
@@ -10,9 +11,19 @@
  * CPU slowdown (a throwaway probe on bench/cdp-pipe.ts): median 196 → 180 ms, quartiles 184–216 → 164–192 ms (40
  * loads each); with index.html edited by hand the same way, 216 → 188 ms (50 loads each) and 208 → 196 ms (30).
  *
- * The entry now runs a request later than the markup paints, so the loader also captures clicks on the markup's
- * controls until the entry takes over (shell/earlyClicks.ts): a click made then is kept and replayed, as one made
- * before the app mounts.
+ * The loader is a module script, not a classic one, so that it runs after the first paint's frame: a classic script at
+ * the end of the body runs inside the parser's task, after the render-blocking wait is over but before the frame, and
+ * this small one took about 35 ms there at 4× CPU slowdown in a trace (its first use of the DOM's bindings, the use
+ * counters, the request it starts). An inline module script is deferred: it runs when the document is parsed, which
+ * Chromium schedules after that first frame. Same probe, 70 interleaved loads each, on a slower machine: median 528 →
+ * 492 ms, quartiles 492–584 → 444–556 ms (a second run of 50 each showed no difference: 456 against 460 ms; the
+ * spread between loads on that machine is wide). So that the entry does not wait for a request the later start would
+ * add, a `<link rel="modulepreload">` beside the loader has the preload scanner fetch the entry's file (5 kB, compiled
+ * off the page's thread) as the HTML arrives, and the loader's script reuses it: one request.
+ *
+ * The entry runs only after the markup has painted (and later still if its file is slow to come), so the loader also
+ * captures clicks on the markup's controls until the entry takes over (shell/earlyClicks.ts): a click made then is kept
+ * and replayed, as one made before the app mounts.
  *
  * This module is in the initial bundle and is read by the build: strings, and the entry's one function to take the
  * loader's capture over.
@@ -40,7 +51,7 @@ export const ENTRY_LOADER_SCRIPT =
   'const r=d.getElementById("root");if(!(t instanceof HTMLElement)||r===null||!r.contains(t))return;' +
   "e.preventDefault();e.stopPropagation();c.target=t};" +
   `c.stop=()=>d.removeEventListener("click",on,!0);d.addEventListener("click",on,!0);window.${EARLY_CLICK_KEY}=c;` +
-  `const s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=d.currentScript.getAttribute(${JSON.stringify(ENTRY_ATTRIBUTE)});` +
+  `const s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=d.querySelector(${JSON.stringify(`script[${ENTRY_ATTRIBUTE}]`)}).getAttribute(${JSON.stringify(ENTRY_ATTRIBUTE)});` +
   's.onerror=()=>{c.stop();console.error("hSwap: the entry could not load:",s.src)};d.head.append(s)})();'
 
 /** What the loader left: the capture to take over, or nothing (dev, tests, a page without the loader). */
