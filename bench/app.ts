@@ -202,12 +202,12 @@ const analyse = (outDir: string): Bundle => {
     if (tag.startsWith("<script") && attr(tag, ENTRY_ATTRIBUTE) !== undefined) {
       // Ours: the loader at the end of the body names the entry (src/app/shell/entryLoader.ts).
       loaderEntry = (attr(tag, ENTRY_ATTRIBUTE) ?? "").replace(/^\//, "")
-      initialJs.push(loaderEntry)
+      if (!initialJs.includes(loaderEntry)) initialJs.push(loaderEntry)
     } else if (tag.startsWith("<script") && attr(tag, "type") === "module") {
       const src = attr(tag, "src")
       if (src !== undefined) initialJs.push(src.replace(/^\//, ""))
     } else if (rel === "modulepreload") {
-      // Ours preloads the loader's entry beside the loader: one file, counted once.
+      // Ours preloads the loader's entry beside the loader: one file, counted once (either tag may come first).
       const href = attr(tag, "href")?.replace(/^\//, "")
       if (href !== undefined && !initialJs.includes(href)) initialJs.push(href)
     } else if (rel === "stylesheet") {
