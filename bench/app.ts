@@ -195,21 +195,27 @@ const analyse = (outDir: string): Bundle => {
   const manifest = JSON.parse(readFileSync(join(outDir, ".vite", "manifest.json"), "utf8")) as Manifest
   const html = readFileSync(join(outDir, "index.html"), "utf8")
   const initialJs: Array<string> = []
+  // Each file once, by its path in the build (index.html's root-relative URL without the slash).
+  const addInitialJs = (url: string) => {
+    const file = url.replace(/^\//, "")
+    if (!initialJs.includes(file)) initialJs.push(file)
+    return file
+  }
   const initialCss: Array<string> = []
   let loaderEntry: string | undefined
   for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
     const rel = attr(tag, "rel")
-    if (tag.startsWith("<script") && attr(tag, ENTRY_ATTRIBUTE) !== undefined) {
-      // Ours: the loader at the end of the body names the entry (src/app/shell/entryLoader.ts).
-      loaderEntry = (attr(tag, ENTRY_ATTRIBUTE) ?? "").replace(/^\//, "")
-      if (!initialJs.includes(loaderEntry)) initialJs.push(loaderEntry)
+    const named = tag.startsWith("<script") ? attr(tag, ENTRY_ATTRIBUTE) : undefined
+    if (named !== undefined) {
+      // Ours: the loader at the end of the body names the entry (src/app/shell/entryLoader.ts); a modulepreload beside
+      // it names the same file.
+      loaderEntry = addInitialJs(named)
     } else if (tag.startsWith("<script") && attr(tag, "type") === "module") {
       const src = attr(tag, "src")
-      if (src !== undefined) initialJs.push(src.replace(/^\//, ""))
+      if (src !== undefined) addInitialJs(src)
     } else if (rel === "modulepreload") {
-      // Ours preloads the loader's entry beside the loader: one file, counted once (either tag may come first).
-      const href = attr(tag, "href")?.replace(/^\//, "")
-      if (href !== undefined && !initialJs.includes(href)) initialJs.push(href)
+      const href = attr(tag, "href")
+      if (href !== undefined) addInitialJs(href)
     } else if (rel === "stylesheet") {
       const href = attr(tag, "href")
       if (href !== undefined) initialCss.push(href.replace(/^\//, ""))
@@ -231,7 +237,7 @@ const analyse = (outDir: string): Bundle => {
   for (const stage of stages)
     for (const k of closure(manifest, stage)) {
       const file = manifest[k]?.file
-      if (file !== undefined && !initialJs.includes(file)) initialJs.push(file)
+      if (file !== undefined) addInitialJs(file)
     }
   for (const root of [...(entry === undefined ? [] : [entry]), ...stages]) {
     for (const k of closure(manifest, root)) {

@@ -136,7 +136,7 @@ describe("clicks before the app listens", () => {
   })
 })
 
-describe("index.html's loader (the entry runs a request after the markup paints)", () => {
+describe("index.html's loader (the entry runs after the markup paints)", () => {
   it("adds the entry's module script, named by its data-entry, to the head", () => {
     page()
     runLoader("/assets/index-B5neltCl.js")
