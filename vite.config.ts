@@ -6,12 +6,12 @@ import react from "@vitejs/plugin-react"
 import { createServer, defineConfig, parseAst, type Plugin } from "vite"
 import {
   FIRST_PAINT_MARK_ID,
-  FIRST_PAINT_SCRIPT,
+  firstPaintScript,
   FIRST_PAINT_STYLE,
   PRERENDERED_SHELL_ID
 } from "./src/app/shell/firstPaint"
 import { ENTRY_STAGES_PLACEHOLDER, LIVE_CHUNKS_PLACEHOLDER } from "./src/app/runtime/inStages"
-import { ENTRY_ATTRIBUTE, ENTRY_LOADER_SCRIPT } from "./src/app/shell/entryLoader"
+import { ENTRY_ATTRIBUTE, entryLoaderScript } from "./src/app/shell/entryLoader"
 
 const ROOT_DIV = '<div id="root"></div>'
 
@@ -69,7 +69,7 @@ const prerenderPages = (): Plugin => {
             ].join("\n    ")
           ),
           tags: [
-            { tag: "script", children: FIRST_PAINT_SCRIPT, injectTo: "head-prepend" },
+            { tag: "script", children: firstPaintScript(), injectTo: "head-prepend" },
             { tag: "style", children: FIRST_PAINT_STYLE, injectTo: "head" },
             // The first paint waits until both copies are parsed, instead of showing the first half of one.
             {
@@ -148,7 +148,7 @@ const filesReaching = (chunks: Readonly<Record<string, ChunkOf>>, paths: Readonl
 
 /**
  * The entry starts from the end of index.html's body (src/app/shell/entryLoader.ts says why): its module script, which
- * Vite writes into the head, becomes ENTRY_LOADER_SCRIPT there (an inline module script, so it runs after the first
+ * Vite writes into the head, becomes entryLoaderScript() there (an inline module script, so it runs after the first
  * frame), naming the entry's file in `data-entry`. The files of the entry's stages (ENTRY_STAGE_ROOTS and what they
  * import) go into the entry's code in place of ENTRY_STAGES_PLACEHOLDER, as Rollup's placeholders for the hashed
  * names: main.tsx requests them all after the first paint (preloadEntryStages). Vite lists only an entry's static imports, and the entry imports these dynamically so
@@ -175,7 +175,7 @@ const entryAfterMarkup = (): Plugin => ({
       if (!html.includes("</body>")) throw new Error("hswap: index.html has no </body> for the entry's loader")
       // The entry's file is fetched (and compiled off the page's thread) as the HTML arrives; it runs when the loader adds it.
       const preload = `<link rel="modulepreload" crossorigin href="${entry[1]}">`
-      const loader = `<script type="module" ${ENTRY_ATTRIBUTE}="${entry[1]}">${ENTRY_LOADER_SCRIPT}</script>`
+      const loader = `<script type="module" ${ENTRY_ATTRIBUTE}="${entry[1]}">${entryLoaderScript()}</script>`
       return html.replace(entry[0], "").replace("</body>", `  ${preload}\n    ${loader}\n  </body>`)
     }
   }
@@ -665,7 +665,7 @@ const IN_STAGES = "src/app/runtime/inStages.ts"
 const WITHOUT_YIELD_POINT = [
   /\/src\/app\/main\.tsx$/,
   /\/src\/app\/runtime\/inStages\.ts$/,
-  /\/src\/app\/shell\/(earlyClicks|loadFailure)\.ts$/,
+  /\/src\/app\/shell\/(earlyClicks|entryLoader|firstPaint|loadFailure)\.ts$/,
   /\/node_modules\/(react|react-dom|scheduler)\//
 ]
 /** Re-exports (`export * from`, `export * as X from`, `export { a } from`): an index that holds only these runs nothing. */

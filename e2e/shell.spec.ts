@@ -355,6 +355,44 @@ test("an entry stage that cannot load leaves the prerendered frame and says so, 
   await expect(page.getByRole("heading", { name: "The app could not load" })).toHaveCount(0)
 })
 
+test("an entry file that cannot load gets the same notice from index.html's loader, with Reload", async ({
+  page
+}, info) => {
+  await blockExternal(page)
+  const errors: Array<string> = []
+  page.on("pageerror", (e) => errors.push(e.message))
+  const logged: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error") logged.push(m.text())
+  })
+  const entry = /<script type="module" data-entry="([^"]+)">/.exec(await (await page.request.get("/stats")).text())?.[1]
+  expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/)
+  // The preload at the end of the body and the loader's script both ask for it; neither gets it.
+  await page.route(`**${entry}`, (route) => route.abort("failed"))
+  // Another path than `/`: the frame-only copy paints first, and the notice takes its content area; #root (`/`'s
+  // copy, whose navigation marks Exchange hAssets as the current page) stays hidden.
+  await page.goto("/stats", { waitUntil: "domcontentloaded" })
+  const alert = page.getByRole("alert")
+  await expect(alert.getByRole("heading", { name: "The app could not load" })).toBeVisible()
+  await expect(alert.getByText(`The app's entry did not load: `)).toContainText(entry!)
+  await expect(alert.getByText("Check your connection, then reload the page.")).toBeVisible()
+  const frame = page.locator("#shell-prerender")
+  await expect(frame.getByRole("main").getByRole("alert")).toBeVisible()
+  await expect(page.locator("#root")).toBeHidden()
+  await expect(frame.locator('[aria-current="page"]')).toHaveCount(0)
+  // Nothing is loading any more: no placeholder pulses (the frame-only copy's markup carries no test ids).
+  await expect(frame.locator("header .opacity-50")).toBeVisible()
+  await expect(frame.locator(".animate-pulse")).toHaveCount(0)
+  await snap(page, info, "entry-failed")
+  expect(errors).toEqual([])
+  expect(logged.some((text) => text.includes("hSwap: the entry could not load:") && text.includes(entry!))).toBe(true)
+  await page.unroute(`**${entry}`)
+  await alert.getByRole("button", { name: "Reload" }).click()
+  await appMounted(page)
+  await expect(page.getByRole("heading", { name: "The app could not load" })).toHaveCount(0)
+  await expect(page).toHaveURL(/\/stats$/)
+})
+
 test("a click on the prerendered page before the app mounts is kept and replayed once it has", async ({
   page
 }, info) => {

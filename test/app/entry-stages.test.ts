@@ -1,6 +1,12 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { afterFirstPaint, nextTask } from "../../src/app/runtime/inStages"
+import {
+  ENTRY_ATTRIBUTE,
+  ENTRY_FAILED_MESSAGE,
+  entryLoaderScript,
+  takeLoaderCapture
+} from "../../src/app/shell/entryLoader"
 import { LOAD_FAILURE_TITLE, showLoadFailure, STOPPED_PLACEHOLDER } from "../../src/app/shell/loadFailure"
 
 const visibility = (state: DocumentVisibilityState) =>
@@ -10,8 +16,33 @@ afterEach(() => {
   vi.restoreAllMocks()
   vi.unstubAllGlobals()
   document.body.innerHTML = ""
+  document.head.innerHTML = ""
   document.documentElement.removeAttribute("data-first-paint")
+  takeLoaderCapture()
 })
+
+/**
+ * index.html as the head's script left it: `/`'s copy in #root, and the frame-only copy, which shows on other paths
+ * (`copy` "shell") while #root waits.
+ */
+const prerenderedFrame = (copy: "page" | "shell" = "shell") => {
+  document.documentElement.setAttribute("data-first-paint", copy)
+  const frame = (nav: string) =>
+    `<header><div data-testid="wallet-button-loading" class="h-10 animate-pulse"></div></header><nav>${nav}</nav>`
+  document.body.innerHTML = `<div id="root">${frame('<a aria-current="page">Exchange hAssets</a>')}
+    <main><p>Exchange hAssets</p><div class="animate-pulse"></div></main></div>
+    <div id="shell-prerender" aria-hidden="true" inert>${frame("<a>Exchange hAssets</a>")}<main><div class="animate-pulse"></div></main></div>`
+  return document.getElementById("root") as HTMLElement
+}
+
+/** What a failure left: the document's markup (the loader's script elements aside) and whether the frame shows. */
+const leftOver = () => {
+  for (const script of document.querySelectorAll("script")) script.remove()
+  return {
+    markup: document.documentElement.outerHTML,
+    marked: document.documentElement.hasAttribute("data-first-paint")
+  }
+}
 
 describe("afterFirstPaint (main.tsx waits for it before the app's own code runs)", () => {
   it("resolves in a task after the next animation frame, not before", async () => {
@@ -51,8 +82,8 @@ describe("afterFirstPaint (main.tsx waits for it before the app's own code runs)
 })
 
 describe("showLoadFailure (an entry stage that cannot load)", () => {
-  it("puts the notice in the frame's content area, as text, and shows the frame", () => {
-    document.documentElement.setAttribute("data-first-paint", "shell")
+  it("puts the notice in #root's content area, as text, and shows #root when `/`'s copy painted", () => {
+    document.documentElement.setAttribute("data-first-paint", "page")
     document.body.innerHTML = `<div id="root"><header>hSwap</header><main><p>Exchange hAssets</p></main></div>
       <div id="shell-prerender">frame</div>`
     const root = document.getElementById("root") as HTMLElement
@@ -72,6 +103,20 @@ describe("showLoadFailure (an entry stage that cannot load)", () => {
     expect(reload?.textContent).toBe("Reload")
   })
 
+  it("on another path, puts it in the frame-only copy that shows (its navigation marks no page), and #root stays hidden", () => {
+    const root = prerenderedFrame()
+    showLoadFailure(root, new TypeError("Failed to fetch"))
+    const frame = document.getElementById("shell-prerender")
+    expect(frame?.querySelector('main > [role="alert"] h1')?.textContent).toBe(LOAD_FAILURE_TITLE)
+    expect(frame?.querySelectorAll(".animate-pulse")).toHaveLength(0)
+    expect(frame?.querySelector('[data-testid="wallet-button-unavailable"]')).not.toBeNull()
+    expect(root.querySelector('[role="alert"]')).toBeNull()
+    expect(root.textContent).toContain("Exchange hAssets")
+    expect(document.documentElement.getAttribute("data-first-paint")).toBe("shell")
+    expect(frame?.hasAttribute("inert")).toBe(false)
+    expect(frame?.hasAttribute("aria-hidden")).toBe(false)
+  })
+
   it("stops the frame's placeholders pulsing: nothing is loading any more", () => {
     document.body.innerHTML = `<div id="root"><header><div data-testid="wallet-button-loading" class="h-10 animate-pulse"></div></header>
       <main><div class="animate-pulse"></div></main></div>`
@@ -88,5 +133,68 @@ describe("showLoadFailure (an entry stage that cannot load)", () => {
     const root = document.getElementById("root") as HTMLElement
     showLoadFailure(root, "offline")
     expect(root.querySelector('[role="alert"] p')?.textContent).toBe("offline")
+  })
+})
+
+describe("index.html's loader, when the entry's own file cannot load", () => {
+  const runLoader = (entry: string) => {
+    const own = document.createElement("script")
+    own.type = "module"
+    own.setAttribute(ENTRY_ATTRIBUTE, entry)
+    document.body.append(own)
+    new Function(entryLoaderScript())()
+    const added = document.head.querySelector("script")
+    if (added === null) throw new Error("the loader added no script")
+    return added
+  }
+
+  it.each(["page", "shell"] as const)(
+    "puts up the notice the entry shows for a stage, naming the file, by the same steps as showLoadFailure (%s copy)",
+    (copy) => {
+      vi.spyOn(console, "error").mockImplementation(() => undefined)
+      prerenderedFrame(copy)
+      const script = runLoader("/assets/index-gone.js")
+      script.dispatchEvent(new Event("error"))
+      const shown = document.getElementById(copy === "page" ? "root" : "shell-prerender") as HTMLElement
+      const alert = shown.querySelector('main > [role="alert"]')
+      expect(alert?.querySelector("h1")?.textContent).toBe(LOAD_FAILURE_TITLE)
+      expect(alert?.querySelector("p")?.textContent).toBe(`${ENTRY_FAILED_MESSAGE}${script.src}`)
+      expect(script.src).toContain("/assets/index-gone.js")
+      expect(alert?.textContent).toContain("Check your connection, then reload the page.")
+      expect(alert?.querySelector("button")?.textContent).toBe("Reload")
+      expect(shown.querySelector('[data-testid="wallet-button-unavailable"]')?.className).toBe(
+        `h-10 ${STOPPED_PLACEHOLDER}`
+      )
+      expect(shown.querySelectorAll(".animate-pulse")).toHaveLength(0)
+      const byLoader = leftOver()
+      expect(byLoader.marked).toBe(copy === "shell")
+      expect(document.getElementById("shell-prerender") === null).toBe(copy === "page")
+
+      prerenderedFrame(copy)
+      showLoadFailure(
+        document.getElementById("root") as HTMLElement,
+        new TypeError(`${ENTRY_FAILED_MESSAGE}${script.src}`)
+      )
+      expect(leftOver()).toEqual(byLoader)
+    }
+  )
+
+  it("puts the file's name in as text, however it reads", () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined)
+    prerenderedFrame()
+    const script = runLoader('/assets/<img src=x onerror="window.pwned=1">.js')
+    script.dispatchEvent(new Event("error"))
+    expect(document.querySelector("img")).toBeNull()
+    expect(document.querySelector('[role="alert"] p')?.textContent).toContain(ENTRY_FAILED_MESSAGE)
+    expect((window as unknown as Record<string, unknown>).pwned).toBeUndefined()
+  })
+
+  it("shows nothing while the entry loads, and nothing once it has", () => {
+    const root = prerenderedFrame()
+    const script = runLoader("/assets/index-abc.js")
+    script.dispatchEvent(new Event("load"))
+    expect(root.querySelector('[role="alert"]')).toBeNull()
+    expect(root.textContent).toContain("Exchange hAssets")
+    expect(document.getElementById("shell-prerender")).not.toBeNull()
   })
 })

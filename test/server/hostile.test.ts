@@ -22,7 +22,7 @@ import { connect } from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contentSecurityPolicy, serveStatic, withInlineScripts } from "../../src/devnet/static"
-import { FIRST_PAINT_SCRIPT } from "../../src/app/shell/firstPaint"
+import { firstPaintScript } from "../../src/app/shell/firstPaint"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type ExchangeServer, IN_MAINTENANCE, listenExchangeServer } from "../../src/server/index"
@@ -462,8 +462,8 @@ describe("withInlineScripts", () => {
   })
 
   it("admits the first paint's script as the build writes it", () => {
-    // The vector: printf '%s' "$FIRST_PAINT_SCRIPT" | openssl dgst -sha256 -binary | base64
-    expect(scriptSrc(withInlineScripts(csp, `<head><script>${FIRST_PAINT_SCRIPT}</script>`))).toBe(
+    // The vector: printf '%s' "$(firstPaintScript)" | openssl dgst -sha256 -binary | base64
+    expect(scriptSrc(withInlineScripts(csp, `<head><script>${firstPaintScript()}</script>`))).toBe(
       "script-src 'self' 'sha256-zziTokEpjLDEDe1tGq2Ilp3F/vcVd/lu8H7lVB8gbbc='"
     )
   })

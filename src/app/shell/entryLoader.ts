@@ -1,6 +1,6 @@
 /**
  * How index.html starts the app's entry: not with a `<script type="module" src>` in the head, but with a small inline
- * module script at the end of the body (ENTRY_LOADER_SCRIPT, written by vite.config.ts `entryAfterMarkup`) that adds
+ * module script at the end of the body (entryLoaderScript(), written by vite.config.ts `entryAfterMarkup`) that adds
  * the entry's module script once the prerendered markup is parsed. The entry's file is named by the loader's
  * `data-entry`; the loader finds its own element by that attribute (a module script has no `document.currentScript`).
  *
@@ -25,9 +25,17 @@
  * captures clicks on the markup's controls until the entry takes over (shell/earlyClicks.ts): a click made then is kept
  * and replayed, as one made before the app mounts.
  *
- * This module is in the initial bundle and is read by the build: strings, and the entry's one function to take the
- * loader's capture over.
+ * This module is in the initial bundle and is read by the build: strings, the scripts' text as a function (so that the
+ * bundle, which never calls it, drops it), and the entry's one function to take the loader's capture over. Its imports
+ * are strings too.
  */
+import { FIRST_PAINT_ATTRIBUTE, PRERENDERED_SHELL_ID } from "./firstPaint"
+import {
+  LOAD_FAILURE_NOTICE,
+  STOPPED_PLACEHOLDER,
+  WALLET_PLACEHOLDER_LOADING,
+  WALLET_PLACEHOLDER_STOPPED
+} from "./loadFailure"
 
 /** What a click acts on before the app listens (links navigate natively; text fields keep what is typed). */
 export const EARLY_CLICK_CONTROLS =
@@ -40,19 +48,33 @@ export const EARLY_CLICK_KEY = "__hswapEarlyClick"
 /** The attribute of the loader's script element that names the entry's file. */
 export const ENTRY_ATTRIBUTE = "data-entry"
 
+/** What the notice says when the entry's own file did not load: the file, as the console names it. */
+export const ENTRY_FAILED_MESSAGE = "The app's entry did not load: "
+
 /**
  * The loader's body. It captures clicks on controls inside #root (the last one is kept; its default and propagation
  * are stopped, as shell/earlyClicks.ts does once the entry runs), then adds the entry's module script. If that file
- * cannot load, the capture stops (the markup acts as plain HTML again) and the console says which file failed.
+ * cannot load, the capture stops (the markup acts as plain HTML again), the console says which file failed, and the
+ * page shows the notice the entry shows when its stages cannot load (shell/loadFailure.ts showLoadFailure, by the same
+ * steps: test/app/entry-stages.test.ts compares the two), instead of a page that looks ready and never acts.
  */
-export const ENTRY_LOADER_SCRIPT =
+export const entryLoaderScript = (): string =>
   "(()=>{" +
   `const d=document,c={target:null},on=e=>{const t=e.target instanceof Element?e.target.closest(${JSON.stringify(EARLY_CLICK_CONTROLS)}):null;` +
   'const r=d.getElementById("root");if(!(t instanceof HTMLElement)||r===null||!r.contains(t))return;' +
   "e.preventDefault();e.stopPropagation();c.target=t};" +
   `c.stop=()=>d.removeEventListener("click",on,!0);d.addEventListener("click",on,!0);window.${EARLY_CLICK_KEY}=c;` +
+  `const fail=m=>{const h=d.documentElement,f=h.getAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)})==="shell"?d.getElementById(${JSON.stringify(PRERENDERED_SHELL_ID)}):null,r=f??d.getElementById("root");if(r===null)return;` +
+  'const n=r.querySelector("main")??r;' +
+  `n.innerHTML=${JSON.stringify(LOAD_FAILURE_NOTICE)};n.querySelector("p").textContent=m;` +
+  'n.querySelector("button").addEventListener("click",()=>location.reload());' +
+  'for(const p of r.querySelectorAll(".animate-pulse")){' +
+  `p.classList.replace("animate-pulse",${JSON.stringify(STOPPED_PLACEHOLDER)});` +
+  `if(p.dataset.testid===${JSON.stringify(WALLET_PLACEHOLDER_LOADING)})p.dataset.testid=${JSON.stringify(WALLET_PLACEHOLDER_STOPPED)}}` +
+  'if(f!==null){f.removeAttribute("inert");f.removeAttribute("aria-hidden");return}' +
+  `d.getElementById(${JSON.stringify(PRERENDERED_SHELL_ID)})?.remove();h.removeAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)})};` +
   `const s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=d.querySelector(${JSON.stringify(`script[${ENTRY_ATTRIBUTE}]`)}).getAttribute(${JSON.stringify(ENTRY_ATTRIBUTE)});` +
-  's.onerror=()=>{c.stop();console.error("hSwap: the entry could not load:",s.src)};d.head.append(s)})();'
+  `s.onerror=()=>{c.stop();console.error("hSwap: the entry could not load:",s.src);fail(${JSON.stringify(ENTRY_FAILED_MESSAGE)}+s.src)};d.head.append(s)})();`
 
 /** What the loader left: the capture to take over, or nothing (dev, tests, a page without the loader). */
 export interface LoaderCapture {

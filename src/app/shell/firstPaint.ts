@@ -1,7 +1,7 @@
 /**
  * Which prerendered copy paints first. index.html holds two (see vite.config.ts and shell/prerender.tsx): `/` itself in
  * #root, which the app hydrates, and the frame alone (`#shell-prerender`, header, navigation and the page skeleton),
- * for every other path. A small blocking script in the head (FIRST_PAINT_SCRIPT, before any of the body is parsed)
+ * for every other path. A small blocking script in the head (firstPaintScript(), before any of the body is parsed)
  * marks <html> with the copy for this path, and FIRST_PAINT_STYLE shows only that one, so a load of `/stats` never
  * paints `/`'s page for a moment. Without scripts nothing is marked and `/` shows.
  *
@@ -23,8 +23,9 @@ export const FIRST_PAINT_MARK_ID = "first-paint-ready"
 
 export type FirstPaint = "page" | "shell"
 
-/** The head script's body: marks <html> before the body is parsed. */
-export const FIRST_PAINT_SCRIPT = `document.documentElement.setAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)},location.pathname===${JSON.stringify(PRERENDERED_PAGE_PATH)}?"page":"shell");`
+/** The head script's body: marks <html> before the body is parsed (a function: the bundle never needs the text). */
+export const firstPaintScript = (): string =>
+  `document.documentElement.setAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)},location.pathname===${JSON.stringify(PRERENDERED_PAGE_PATH)}?"page":"shell");`
 
 /**
  * Shows the copy the head script chose. The frame-only copy comes after #root in the document, so the page's markup is

@@ -1,19 +1,12 @@
 /**
- * What the page shows when the app's own files (the entry's stages, see main.tsx) could not load: React is not there
- * to render BootFailure (views.tsx), so this builds the same notice with the DOM, in the content area of the
+ * What the page shows when the app's own files (the entry's, or its stages', see main.tsx) could not load: React is
+ * not there to render BootFailure (views.tsx), so this puts the same notice up with the DOM, in the content area of the
  * prerendered frame, instead of leaving a page that looks ready and does nothing. Both take their words and classes
  * from LOAD_FAILURE here.
  *
  * This module is in the initial bundle: it imports only firstPaint.ts.
  */
-import { firstPaintDone, PRERENDERED_SHELL_ID } from "./firstPaint"
-
-const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string) => {
-  const node = document.createElement(tag)
-  node.className = className
-  if (text !== undefined) node.textContent = text
-  return node
-}
+import { firstPaint, firstPaintDone, PRERENDERED_SHELL_ID } from "./firstPaint"
 
 export const LOAD_FAILURE_TITLE = "The app could not load"
 
@@ -31,29 +24,47 @@ export const LOAD_FAILURE = {
 /** The class a placeholder has, instead of its pulse, once the app cannot run (WalletButtonPlaceholder's too). */
 export const STOPPED_PLACEHOLDER = "opacity-50"
 
-/** Shows the notice in `root`'s content area (the whole of `root` when it has none) and shows `root`. */
+/**
+ * The notice as markup, from the words and classes above and nothing else (the message goes in afterwards, as text):
+ * the entry's showLoadFailure and index.html's loader (shell/entryLoader.ts, when the entry's own file cannot load) put
+ * the same notice up. Its first `<p>` holds the message.
+ */
+export const LOAD_FAILURE_NOTICE =
+  `<div class="${LOAD_FAILURE.box}" role="alert" data-testid="load-failure">` +
+  `<h1 class="${LOAD_FAILURE.title}">${LOAD_FAILURE_TITLE}</h1><p class="${LOAD_FAILURE.message}"></p>` +
+  `<p class="${LOAD_FAILURE.hint}">${LOAD_FAILURE.hintText}</p>` +
+  `<button type="button" class="${LOAD_FAILURE.reload}">Reload</button></div>`
+
+/** The test id of the wallet button's placeholder while the toolkit loads, and once it cannot. */
+export const WALLET_PLACEHOLDER_LOADING = "wallet-button-loading"
+export const WALLET_PLACEHOLDER_STOPPED = "wallet-button-unavailable"
+
+/**
+ * Shows the notice in the content area of the copy that shows (the whole copy when it has none): #root, or on another
+ * path than `/` the frame-only copy, whose navigation marks no page (#root's marks `/`'s), made live (it is inert and
+ * hidden from assistive technology while the app is to render over it). When #root is the one, the frame-only copy
+ * goes and #root shows, as when the app commits. index.html's loader does the same steps in its own
+ * words (entryLoaderScript); test/app/entry-stages.test.ts holds the two to one result.
+ */
 export const showLoadFailure = (root: HTMLElement, error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error)
-  const notice = element("div", LOAD_FAILURE.box)
-  notice.setAttribute("role", "alert")
-  notice.dataset.testid = "load-failure"
-  const reload = element("button", LOAD_FAILURE.reload, "Reload")
-  reload.type = "button"
-  reload.addEventListener("click", () => window.location.reload())
-  notice.append(
-    element("h1", LOAD_FAILURE.title, LOAD_FAILURE_TITLE),
-    element("p", LOAD_FAILURE.message, message),
-    element("p", LOAD_FAILURE.hint, LOAD_FAILURE.hintText),
-    reload
-  )
-  const content = root.querySelector("main") ?? root
-  content.replaceChildren(notice)
+  const frame = firstPaint() === "shell" ? document.getElementById(PRERENDERED_SHELL_ID) : null
+  const host = frame ?? root
+  const content = host.querySelector("main") ?? host
+  content.innerHTML = LOAD_FAILURE_NOTICE
+  const message = content.querySelector("p")
+  if (message !== null) message.textContent = error instanceof Error ? error.message : String(error)
+  content.querySelector("button")?.addEventListener("click", () => window.location.reload())
   // Nothing is loading any more: the frame's placeholders (the wallet button's) stop pulsing, as in BootFailure's.
-  for (const pulsing of root.querySelectorAll<HTMLElement>(".animate-pulse")) {
+  for (const pulsing of host.querySelectorAll<HTMLElement>(".animate-pulse")) {
     pulsing.classList.replace("animate-pulse", STOPPED_PLACEHOLDER)
-    if (pulsing.dataset.testid === "wallet-button-loading") pulsing.dataset.testid = "wallet-button-unavailable"
+    if (pulsing.dataset.testid === WALLET_PLACEHOLDER_LOADING) pulsing.dataset.testid = WALLET_PLACEHOLDER_STOPPED
   }
-  // #root holds the frame of every page; the frame-only copy (firstPaint.ts) goes, and #root shows.
+  if (frame !== null) {
+    // Until now a picture of the frame for the app to render over; now the page the user acts on (Reload, its links).
+    frame.removeAttribute("inert")
+    frame.removeAttribute("aria-hidden")
+    return
+  }
   document.getElementById(PRERENDERED_SHELL_ID)?.remove()
   firstPaintDone()
 }

@@ -3,7 +3,13 @@
  * runtime imports. The live versions in LiveShell.tsx render these same views, so nothing moves when they arrive.
  */
 import type { Boot } from "../runtime/live-context"
-import { LOAD_FAILURE, LOAD_FAILURE_TITLE, STOPPED_PLACEHOLDER } from "./loadFailure"
+import {
+  LOAD_FAILURE,
+  LOAD_FAILURE_TITLE,
+  STOPPED_PLACEHOLDER,
+  WALLET_PLACEHOLDER_LOADING,
+  WALLET_PLACEHOLDER_STOPPED
+} from "./loadFailure"
 import { BrandDefaults } from "../brand"
 
 /** 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart. */
@@ -63,7 +69,7 @@ export function WalletButtonPlaceholder({ stopped = false }: { readonly stopped?
   return (
     <div
       aria-hidden
-      data-testid={stopped ? "wallet-button-unavailable" : "wallet-button-loading"}
+      data-testid={stopped ? WALLET_PLACEHOLDER_STOPPED : WALLET_PLACEHOLDER_LOADING}
       className={`h-10 w-[138px] rounded-xl bg-panel-2 ${stopped ? STOPPED_PLACEHOLDER : "animate-pulse"}`}
     />
   )
