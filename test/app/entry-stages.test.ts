@@ -7,7 +7,13 @@ import {
   entryLoaderScript,
   takeLoaderCapture
 } from "../../src/app/shell/entryLoader"
-import { LOAD_FAILURE_TITLE, showLoadFailure, STOPPED_PLACEHOLDER } from "../../src/app/shell/loadFailure"
+import {
+  LOAD_FAILURE,
+  LOAD_FAILURE_NOTICE,
+  LOAD_FAILURE_TITLE,
+  showLoadFailure,
+  STOPPED_PLACEHOLDER
+} from "../../src/app/shell/loadFailure"
 
 const visibility = (state: DocumentVisibilityState) =>
   vi.spyOn(document, "visibilityState", "get").mockImplementation(() => state)
@@ -82,6 +88,26 @@ describe("afterFirstPaint (main.tsx waits for it before the app's own code runs)
 })
 
 describe("showLoadFailure (an entry stage that cannot load)", () => {
+  it("builds its notice from the words and classes of LOAD_FAILURE as they are (nothing in them read as markup)", () => {
+    const parsed = document.createElement("template")
+    parsed.innerHTML = LOAD_FAILURE_NOTICE
+    const box = parsed.content.firstElementChild
+    expect(parsed.content.childElementCount).toBe(1)
+    expect(box?.className).toBe(LOAD_FAILURE.box)
+    expect(box?.getAttribute("role")).toBe("alert")
+    const [title, message, hint, reload] = [...(box?.children ?? [])]
+    expect(box?.childElementCount).toBe(4)
+    expect([title?.tagName, title?.className, title?.textContent]).toEqual([
+      "H1",
+      LOAD_FAILURE.title,
+      LOAD_FAILURE_TITLE
+    ])
+    expect([message?.tagName, message?.className, message?.textContent]).toEqual(["P", LOAD_FAILURE.message, ""])
+    expect([hint?.tagName, hint?.className, hint?.textContent]).toEqual(["P", LOAD_FAILURE.hint, LOAD_FAILURE.hintText])
+    expect([reload?.tagName, reload?.className, reload?.textContent]).toEqual(["BUTTON", LOAD_FAILURE.reload, "Reload"])
+    expect(reload?.getAttribute("type")).toBe("button")
+  })
+
   it("puts the notice in #root's content area, as text, and shows #root when `/`'s copy painted", () => {
     document.documentElement.setAttribute("data-first-paint", "page")
     document.body.innerHTML = `<div id="root"><header>hSwap</header><main><p>Exchange hAssets</p></main></div>
