@@ -393,6 +393,35 @@ test("an entry file that cannot load gets the same notice from index.html's load
   await expect(page).toHaveURL(/\/stats$/)
 })
 
+test("an entry file that arrives cut short (it cannot run) gets the notice too, on /", async ({ page }) => {
+  await blockExternal(page)
+  const logged: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error") logged.push(m.text())
+  })
+  const entry = /<script type="module" data-entry="([^"]+)">/.exec(await (await page.request.get("/")).text())?.[1]
+  expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/)
+  const whole = await (await page.request.get(entry!)).text()
+  // Half the file, as a dropped connection behind a proxy that still answered 200 would leave it: a SyntaxError.
+  await page.route(`**${entry}`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: whole.slice(0, whole.length / 2) })
+  )
+  await page.goto("/", { waitUntil: "domcontentloaded" })
+  const alert = page.locator("#root").getByRole("main").getByRole("alert")
+  await expect(alert.getByRole("heading", { name: "The app could not load" })).toBeVisible()
+  await expect(alert.getByText(`The app's entry did not load: `)).toContainText(entry!)
+  await expect(page.locator("#shell-prerender")).toHaveCount(0)
+  await expect(page.getByTestId("wallet-button-unavailable")).toBeAttached()
+  await expect(page.locator(".animate-pulse")).toHaveCount(0)
+  expect(logged.some((text) => text.includes("hSwap: the entry could not load:") && text.includes("SyntaxError"))).toBe(
+    true
+  )
+  await page.unroute(`**${entry}`)
+  await alert.getByRole("button", { name: "Reload" }).click()
+  await appMounted(page)
+  await expect(page.getByTestId("swap-card")).toBeVisible()
+})
+
 test("a click on the prerendered page before the app mounts is kept and replayed once it has", async ({
   page
 }, info) => {

@@ -215,6 +215,40 @@ describe("index.html's loader, when the entry's own file cannot load", () => {
     expect((window as unknown as Record<string, unknown>).pwned).toBeUndefined()
   })
 
+  it("puts the notice up when the entry's file came but cannot run (its SyntaxError goes to the window)", () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    prerenderedFrame("page")
+    const script = runLoader("/assets/index-truncated.js")
+    window.dispatchEvent(
+      new ErrorEvent("error", { filename: script.src, message: "SyntaxError: Unexpected end of input" })
+    )
+    const alert = document.querySelector('#root main > [role="alert"]')
+    expect(alert?.querySelector("p")?.textContent).toBe(`${ENTRY_FAILED_MESSAGE}${script.src}`)
+    expect(logged).toHaveBeenCalledWith(
+      "hSwap: the entry could not load:",
+      script.src,
+      "SyntaxError: Unexpected end of input"
+    )
+    // The capture stopped with it: a click on the notice's Reload is not held back.
+    const seen: Array<string> = []
+    document.addEventListener("click", (e) => seen.push((e.target as HTMLElement).tagName))
+    alert?.querySelector("button")?.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }))
+    expect(seen).toEqual(["BUTTON"])
+  })
+
+  it("leaves another file's error alone, and the entry's own once the entry has taken over", () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    const root = prerenderedFrame("page")
+    const script = runLoader("/assets/index-abc.js")
+    window.dispatchEvent(new ErrorEvent("error", { filename: `${location.origin}/devnet/wallet.js`, message: "boom" }))
+    expect(root.querySelector('[role="alert"]')).toBeNull()
+    takeLoaderCapture()
+    window.dispatchEvent(new ErrorEvent("error", { filename: script.src, message: "a bug in a click handler" }))
+    expect(root.querySelector('[role="alert"]')).toBeNull()
+    expect(root.textContent).toContain("Exchange hAssets")
+    expect(logged).not.toHaveBeenCalled()
+  })
+
   it("shows nothing while the entry loads, and nothing once it has", () => {
     const root = prerenderedFrame()
     const script = runLoader("/assets/index-abc.js")

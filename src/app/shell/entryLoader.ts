@@ -54,16 +54,18 @@ export const ENTRY_FAILED_MESSAGE = "The app's entry did not load: "
 /**
  * The loader's body. It captures clicks on controls inside #root (the last one is kept; its default and propagation
  * are stopped, as shell/earlyClicks.ts does once the entry runs), then adds the entry's module script. If that file
- * cannot load, the capture stops (the markup acts as plain HTML again), the console says which file failed, and the
- * page shows the notice the entry shows when its stages cannot load (shell/loadFailure.ts showLoadFailure, by the same
- * steps: test/app/entry-stages.test.ts compares the two), instead of a page that looks ready and never acts.
+ * cannot load, or loads and cannot run before it takes the capture over (a truncated file: its SyntaxError, or an
+ * exception as it starts, goes to the window's `error` event, not to the script element's), the capture stops (the
+ * markup acts as plain HTML again), the console says which file failed, and the page shows the notice the entry shows
+ * when its stages cannot load (shell/loadFailure.ts showLoadFailure, by the same steps: test/app/entry-stages.test.ts
+ * compares the two), instead of a page that looks ready and never acts.
  */
 export const entryLoaderScript = (): string =>
   "(()=>{" +
   `const d=document,c={target:null},on=e=>{const t=e.target instanceof Element?e.target.closest(${JSON.stringify(EARLY_CLICK_CONTROLS)}):null;` +
   'const r=d.getElementById("root");if(!(t instanceof HTMLElement)||r===null||!r.contains(t))return;' +
   "e.preventDefault();e.stopPropagation();c.target=t};" +
-  `c.stop=()=>d.removeEventListener("click",on,!0);d.addEventListener("click",on,!0);window.${EARLY_CLICK_KEY}=c;` +
+  `c.stop=()=>{d.removeEventListener("click",on,!0);removeEventListener("error",bad)};d.addEventListener("click",on,!0);window.${EARLY_CLICK_KEY}=c;` +
   `const fail=m=>{const h=d.documentElement,f=h.getAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)})==="shell"?d.getElementById(${JSON.stringify(PRERENDERED_SHELL_ID)}):null,r=f??d.getElementById("root");if(r===null)return;` +
   'const n=r.querySelector("main")??r;' +
   `n.innerHTML=${JSON.stringify(LOAD_FAILURE_NOTICE)};n.querySelector("p").textContent=m;` +
@@ -74,7 +76,8 @@ export const entryLoaderScript = (): string =>
   'if(f!==null){f.removeAttribute("inert");f.removeAttribute("aria-hidden");return}' +
   `d.getElementById(${JSON.stringify(PRERENDERED_SHELL_ID)})?.remove();h.removeAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)})};` +
   `const s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=d.querySelector(${JSON.stringify(`script[${ENTRY_ATTRIBUTE}]`)}).getAttribute(${JSON.stringify(ENTRY_ATTRIBUTE)});` +
-  `s.onerror=()=>{c.stop();console.error("hSwap: the entry could not load:",s.src);fail(${JSON.stringify(ENTRY_FAILED_MESSAGE)}+s.src)};d.head.append(s)})();`
+  `const failed=(...why)=>{c.stop();console.error("hSwap: the entry could not load:",s.src,...why);fail(${JSON.stringify(ENTRY_FAILED_MESSAGE)}+s.src)},` +
+  'bad=e=>{if(e.filename===s.src)failed(e.message)};s.onerror=()=>failed();addEventListener("error",bad);d.head.append(s)})();'
 
 /** What the loader left: the capture to take over, or nothing (dev, tests, a page without the loader). */
 export interface LoaderCapture {
