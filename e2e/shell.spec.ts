@@ -355,6 +355,9 @@ test("an entry stage that cannot load leaves the prerendered frame and says so, 
   await expect(page.getByRole("heading", { name: "The app could not load" })).toHaveCount(0)
 })
 
+/** The entry's file, as index.html's loader names it in its `data-entry` (src/app/shell/entryLoader.ts). */
+const entryNamedIn = (html: string) => /<script type="module" data-entry="([^"]+)">/.exec(html)?.[1]
+
 test("an entry file that cannot load gets the same notice from index.html's loader, with Reload", async ({
   page
 }, info) => {
@@ -365,7 +368,7 @@ test("an entry file that cannot load gets the same notice from index.html's load
   page.on("console", (m) => {
     if (m.type() === "error") logged.push(m.text())
   })
-  const entry = /<script type="module" data-entry="([^"]+)">/.exec(await (await page.request.get("/stats")).text())?.[1]
+  const entry = entryNamedIn(await (await page.request.get("/stats")).text())
   expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/)
   // The preload at the end of the body and the loader's script both ask for it; neither gets it.
   await page.route(`**${entry}`, (route) => route.abort("failed"))
@@ -399,7 +402,7 @@ test("an entry file that arrives cut short (it cannot run) gets the notice too, 
   page.on("console", (m) => {
     if (m.type() === "error") logged.push(m.text())
   })
-  const entry = /<script type="module" data-entry="([^"]+)">/.exec(await (await page.request.get("/")).text())?.[1]
+  const entry = entryNamedIn(await (await page.request.get("/")).text())
   expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/)
   const whole = await (await page.request.get(entry!)).text()
   // Half the file, as a dropped connection behind a proxy that still answered 200 would leave it: a SyntaxError.
@@ -464,9 +467,8 @@ test("the entry starts from the end of the markup, and a click made before it ru
   page.on("console", (m) => {
     if (m.type() === "error") violations.push(m.text())
   })
-  // The entry's file, as index.html's loader names it (src/app/shell/entryLoader.ts).
   const html = await (await page.request.get("/")).text()
-  const entry = /<script type="module" data-entry="([^"]+)">/.exec(html)?.[1]
+  const entry = entryNamedIn(html)
   expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/)
   // Nothing in the head asks for JS before the markup: no module script and no modulepreload.
   const head = html.slice(0, html.indexOf("</head>"))

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { captureEarlyClicks } from "../../src/app/shell/earlyClicks"
-import { EARLY_CLICK_KEY, ENTRY_ATTRIBUTE, entryLoaderScript, takeLoaderCapture } from "../../src/app/shell/entryLoader"
+import { EARLY_CLICK_KEY, takeLoaderCapture } from "../../src/app/shell/entryLoader"
+import { runEntryLoader } from "./entry-loader"
 
 /** Counts the form's submits, each stopped before it navigates. */
 const countSubmits = (): { readonly count: () => number } => {
@@ -44,18 +45,8 @@ afterEach(() => {
   delete (window as unknown as Record<string, unknown>)[EARLY_CLICK_KEY]
 })
 
-/**
- * Runs index.html's loader as the browser would once the body is parsed: its own element is in the document, and, as
- * for any module script, `document.currentScript` is null.
- */
-const runLoader = (entry = "/assets/index-abc.js") => {
-  const own = document.createElement("script")
-  own.type = "module"
-  own.setAttribute(ENTRY_ATTRIBUTE, entry)
-  document.body.append(own)
-  expect(document.currentScript).toBeNull()
-  new Function(entryLoaderScript())()
-}
+/** Runs index.html's loader (entry-loader.ts), naming this entry unless told another. */
+const runLoader = (entry = "/assets/index-abc.js") => runEntryLoader(entry)
 
 describe("clicks before the app listens", () => {
   it("keeps the last click on a control in #root and replays it once, after the capture stops", () => {

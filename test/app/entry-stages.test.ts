@@ -1,12 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { afterFirstPaint, nextTask } from "../../src/app/runtime/inStages"
-import {
-  ENTRY_ATTRIBUTE,
-  ENTRY_FAILED_MESSAGE,
-  entryLoaderScript,
-  takeLoaderCapture
-} from "../../src/app/shell/entryLoader"
+import { ENTRY_FAILED_MESSAGE, takeLoaderCapture } from "../../src/app/shell/entryLoader"
 import {
   LOAD_FAILURE,
   LOAD_FAILURE_NOTICE,
@@ -14,6 +9,7 @@ import {
   showLoadFailure,
   STOPPED_PLACEHOLDER
 } from "../../src/app/shell/loadFailure"
+import { runEntryLoader } from "./entry-loader"
 
 const visibility = (state: DocumentVisibilityState) =>
   vi.spyOn(document, "visibilityState", "get").mockImplementation(() => state)
@@ -163,23 +159,12 @@ describe("showLoadFailure (an entry stage that cannot load)", () => {
 })
 
 describe("index.html's loader, when the entry's own file cannot load", () => {
-  const runLoader = (entry: string) => {
-    const own = document.createElement("script")
-    own.type = "module"
-    own.setAttribute(ENTRY_ATTRIBUTE, entry)
-    document.body.append(own)
-    new Function(entryLoaderScript())()
-    const added = document.head.querySelector("script")
-    if (added === null) throw new Error("the loader added no script")
-    return added
-  }
-
   it.each(["page", "shell"] as const)(
     "puts up the notice the entry shows for a stage, naming the file, by the same steps as showLoadFailure (%s copy)",
     (copy) => {
       vi.spyOn(console, "error").mockImplementation(() => undefined)
       prerenderedFrame(copy)
-      const script = runLoader("/assets/index-gone.js")
+      const script = runEntryLoader("/assets/index-gone.js")
       script.dispatchEvent(new Event("error"))
       const shown = document.getElementById(copy === "page" ? "root" : "shell-prerender") as HTMLElement
       const alert = shown.querySelector('main > [role="alert"]')
@@ -208,7 +193,7 @@ describe("index.html's loader, when the entry's own file cannot load", () => {
   it("puts the file's name in as text, however it reads", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined)
     prerenderedFrame()
-    const script = runLoader('/assets/<img src=x onerror="window.pwned=1">.js')
+    const script = runEntryLoader('/assets/<img src=x onerror="window.pwned=1">.js')
     script.dispatchEvent(new Event("error"))
     expect(document.querySelector("img")).toBeNull()
     expect(document.querySelector('[role="alert"] p')?.textContent).toContain(ENTRY_FAILED_MESSAGE)
@@ -218,7 +203,7 @@ describe("index.html's loader, when the entry's own file cannot load", () => {
   it("puts the notice up when the entry's file came but cannot run (its SyntaxError goes to the window)", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
     prerenderedFrame("page")
-    const script = runLoader("/assets/index-truncated.js")
+    const script = runEntryLoader("/assets/index-truncated.js")
     window.dispatchEvent(
       new ErrorEvent("error", { filename: script.src, message: "SyntaxError: Unexpected end of input" })
     )
@@ -239,7 +224,7 @@ describe("index.html's loader, when the entry's own file cannot load", () => {
   it("leaves another file's error alone, and the entry's own once the entry has taken over", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
     const root = prerenderedFrame("page")
-    const script = runLoader("/assets/index-abc.js")
+    const script = runEntryLoader("/assets/index-abc.js")
     window.dispatchEvent(new ErrorEvent("error", { filename: `${location.origin}/devnet/wallet.js`, message: "boom" }))
     expect(root.querySelector('[role="alert"]')).toBeNull()
     takeLoaderCapture()
@@ -251,7 +236,7 @@ describe("index.html's loader, when the entry's own file cannot load", () => {
 
   it("shows nothing while the entry loads, and nothing once it has", () => {
     const root = prerenderedFrame()
-    const script = runLoader("/assets/index-abc.js")
+    const script = runEntryLoader("/assets/index-abc.js")
     script.dispatchEvent(new Event("load"))
     expect(root.querySelector('[role="alert"]')).toBeNull()
     expect(root.textContent).toContain("Exchange hAssets")
