@@ -32,7 +32,8 @@
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
  * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
  * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals),
- * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default).
+ * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default),
+ * `--compare <dirA> <dirB>` (instead of the above: two builds of ours, FCP, LCP and TBT side by side; see compareMain).
  * Playwright's launches here pass Playwright's own `--disable-features` list with the omnibox popup's two features
  * added, as the e2e suite does (e2e/chromium-switches.ts), so they run without the popup too.
  * `--trace` runs through Playwright too (its CPU profile needs the Profiler domain), so its script tasks read longer
@@ -64,9 +65,11 @@ const argValue = (name: string): string | undefined => {
 const QUICK = process.argv.includes("--quick")
 const TRACE = process.argv.includes("--trace")
 const FETCHED = process.argv.includes("--fetched")
+/** `--compare <dirA> <dirB>`: two builds of ours (`vite build --outDir …`), loaded in interleaved pairs. */
+const COMPARE = ((i) => (i < 0 ? undefined : process.argv.slice(i + 1, i + 3)))(process.argv.indexOf("--compare"))
 /** Measured loads through Playwright, whose pages run with DevTools' Runtime and Network domains on (see cdp-pipe.ts). */
 const DEVTOOLS = process.argv.includes("--devtools")
-const LOADS = Math.max(1, Number(argValue("--loads") ?? (TRACE ? 2 : 7)))
+const LOADS = Math.max(1, Number(argValue("--loads") ?? (TRACE ? 2 : COMPARE ? 20 : 7)))
 const IDLE_S = Math.max(1, Number(argValue("--idle-seconds") ?? (QUICK ? 15 : 60)))
 const CPU_SLOWDOWN = 4
 /** DESIGN §6 (updated by issue 20): each figure of `/` against the anchor's, same run. */
@@ -398,6 +401,53 @@ const fetchedMain = async (tmp: string) => {
     `JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip: ours ${kB(ours.total.gzip)} (${ours.files} files, ${ours.total.gzip} B), ` +
       `the anchor's ${kB(anchor.total.gzip)} (${anchor.files} files, ${anchor.total.gzip} B): ${verdict(ours.total.gzip, anchor.total.gzip, BUDGETS.fetchedJs)}`
   )
+}
+
+/**
+ * `--compare <dirA> <dirB>`: two builds of ours side by side, for telling a change from the noise. Each is served by
+ * the plain static server (API calls forwarded to one `npm start` stack over the first), and loaded `--loads` times
+ * (default 20) at 4x in pairs whose order flips every round, as the budget run loads ours and the anchor. Prints FCP,
+ * LCP and TBT per build: median, quartiles and mean. A difference in FCP medians of a few percent is within what
+ * this machine's drift moves between runs; run it twice before believing one.
+ */
+const compareMain = async (tmp: string, dirs: ReadonlyArray<string>) => {
+  const [a, b] = dirs.map((d) => resolve(d))
+  if (a === undefined || b === undefined || ![a, b].every((d) => existsSync(join(d, "index.html"))))
+    throw new Error("--compare needs two build directories, each with an index.html (vite build --outDir <dir>)")
+  const { stack, plain } = await startOurs(tmp, a)
+  const other = await serveBuilt(b, stack.url)
+  cleanups.push(other.close)
+  const builds = [
+    { name: a, url: `${plain.url}/` },
+    { name: b, url: `${other.url}/` }
+  ]
+  console.log(
+    `(compare: ${LOADS} loads per build at ${CPU_SLOWDOWN}x CPU slowdown, over the first ${WINDOW_MS / 1000} s…)`
+  )
+  const load = await pageLoader()
+  for (const x of builds) await load(x.url, 1)
+  const paints: Array<Array<Paint>> = builds.map(() => [])
+  for (let i = 0; i < LOADS; i++)
+    for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
+      const x = builds[k]
+      if (x !== undefined) paints[k]?.push(await load(x.url, CPU_SLOWDOWN))
+      await new Promise((settled) => setTimeout(settled, SETTLE_MS))
+    }
+  const quartile = (xs: ReadonlyArray<number>, q: number) => {
+    const s = xs.filter(Number.isFinite).sort((x, y) => x - y)
+    return s[Math.round((s.length - 1) * q)] ?? Number.NaN
+  }
+  const describe = (xs: ReadonlyArray<number>) =>
+    `${lpad(ms(median(xs)), 7)} (${ms(quartile(xs, 0.25))}–${ms(quartile(xs, 0.75))}, mean ${ms(xs.reduce((t, x) => t + x, 0) / xs.length)})`
+  builds.forEach((x, k) => {
+    const ps = paints[k] ?? []
+    console.log(`  ${x.name}`)
+    console.log(
+      `    FCP ${describe(ps.map((p) => p.fcp))}   LCP ${describe(ps.map((p) => p.lcp))}   TBT ${describe(ps.map((p) => p.tbt))}`
+    )
+  })
+  const [fa, fb] = paints.map((ps) => median(ps.map((p) => p.fcp)))
+  if (fa !== undefined && fb !== undefined) console.log(`  FCP median, second build against the first: ${pct(fb / fa)}`)
 }
 
 /** `--trace`: ours alone, built with source maps, from the plain static server; see app-trace.ts. */
@@ -794,6 +844,7 @@ const main = async () => {
   cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }))
   if (TRACE) return traceMain(tmp)
   if (FETCHED) return fetchedMain(tmp)
+  if (COMPARE !== undefined) return compareMain(tmp, COMPARE)
   const oursOut = join(tmp, "ours")
   const anchorOut = join(tmp, "anchor")
 
