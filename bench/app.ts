@@ -437,8 +437,12 @@ const compareMain = async (tmp: string, dirs: ReadonlyArray<string>) => {
     const s = xs.filter(Number.isFinite).sort((x, y) => x - y)
     return s[Math.round((s.length - 1) * q)] ?? Number.NaN
   }
-  const describe = (xs: ReadonlyArray<number>) =>
-    `${lpad(ms(median(xs)), 7)} (${ms(quartile(xs, 0.25))}–${ms(quartile(xs, 0.75))}, mean ${ms(xs.reduce((t, x) => t + x, 0) / xs.length)})`
+  const describe = (xs: ReadonlyArray<number>) => {
+    // A load with no paint in its window (NaN) is left out of every figure, the mean too, and counted.
+    const seen = xs.filter(Number.isFinite)
+    const missing = xs.length - seen.length
+    return `${lpad(ms(median(seen)), 7)} (${ms(quartile(seen, 0.25))}–${ms(quartile(seen, 0.75))}, mean ${ms(seen.reduce((t, x) => t + x, 0) / seen.length)})${missing > 0 ? ` [${missing} loads without one]` : ""}`
+  }
   builds.forEach((x, k) => {
     const ps = paints[k] ?? []
     console.log(`  ${x.name}`)
