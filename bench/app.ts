@@ -433,10 +433,9 @@ const compareMain = async (tmp: string, dirs: ReadonlyArray<string>) => {
       if (x !== undefined) paints[k]?.push(await load(x.url, CPU_SLOWDOWN))
       await new Promise((settled) => setTimeout(settled, SETTLE_MS))
     }
-  const quartile = (xs: ReadonlyArray<number>, q: number) => {
-    const s = xs.filter(Number.isFinite).sort((x, y) => x - y)
-    return s[Math.round((s.length - 1) * q)] ?? Number.NaN
-  }
+  /** `seen` holds finite figures only (describe filters them). */
+  const quartile = (seen: ReadonlyArray<number>, q: number) =>
+    [...seen].sort((x, y) => x - y)[Math.round((seen.length - 1) * q)] ?? Number.NaN
   const describe = (xs: ReadonlyArray<number>) => {
     // A load with no paint in its window (NaN) is left out of every figure, the mean too, and counted.
     const seen = xs.filter(Number.isFinite)
