@@ -403,6 +403,25 @@ const fetchedMain = async (tmp: string) => {
   )
 }
 
+/** One measured load at 4x, then SETTLE_MS: the closed context's renderer exits in the background before the next. */
+const measureOnce = async (load: PageLoad, url: string): Promise<Paint> => {
+  const paint = await load(url, CPU_SLOWDOWN)
+  await new Promise((settled) => setTimeout(settled, SETTLE_MS))
+  return paint
+}
+
+/**
+ * Two pages loaded LOADS times each, in pairs whose order flips every round (first then second, then second then
+ * first), so each page comes after each page as often. Returns each page's paints, in the order of `urls`.
+ */
+const measurePaired = async (load: PageLoad, urls: readonly [string, string]) => {
+  const paints: [Array<Paint>, Array<Paint>] = [[], []]
+  for (let i = 0; i < LOADS; i++)
+    for (const k of i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const))
+      paints[k].push(await measureOnce(load, urls[k]))
+  return paints
+}
+
 /**
  * `--compare <dirA> <dirB>`: two builds of ours side by side, for telling a change from the noise. Each is served by
  * the plain static server (API calls forwarded to one `npm start` stack over the first), and loaded `--loads` times
@@ -420,19 +439,13 @@ const compareMain = async (tmp: string, dirs: ReadonlyArray<string>) => {
   const builds = [
     { name: a, url: `${plain.url}/` },
     { name: b, url: `${other.url}/` }
-  ]
+  ] as const
   console.log(
     `(compare: ${LOADS} loads per build at ${CPU_SLOWDOWN}x CPU slowdown, over the first ${WINDOW_MS / 1000} s…)`
   )
   const load = await pageLoader()
   for (const x of builds) await load(x.url, 1)
-  const paints: Array<Array<Paint>> = builds.map(() => [])
-  for (let i = 0; i < LOADS; i++)
-    for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
-      const x = builds[k]
-      if (x !== undefined) paints[k]?.push(await load(x.url, CPU_SLOWDOWN))
-      await new Promise((settled) => setTimeout(settled, SETTLE_MS))
-    }
+  const paints = await measurePaired(load, [builds[0].url, builds[1].url])
   /** `seen` holds finite figures only (describe filters them). */
   const quartile = (seen: ReadonlyArray<number>, q: number) =>
     [...seen].sort((x, y) => x - y)[Math.round((seen.length - 1) * q)] ?? Number.NaN
@@ -728,11 +741,14 @@ const paintOncePipe = async (browser: PipeBrowser, url: string, slowdown: number
   }
 }
 
+/** One cold load of a URL at a CPU slowdown, measured (paintOnce or paintOncePipe). */
+type PageLoad = (url: string, slowdown: number) => Promise<Paint>
+
 /**
  * How the measured loads run: over the pipe, unless `--devtools` asks for Playwright's pages (whose Runtime domain
  * made React's stage alone take three times as long: cdp-pipe.ts).
  */
-const pageLoader = async (browser?: Browser): Promise<(url: string, slowdown: number) => Promise<Paint>> => {
+const pageLoader = async (browser?: Browser): Promise<PageLoad> => {
   if (DEVTOOLS) {
     const playwright = browser ?? (await launchChromium())
     return (url, slowdown) => paintOnce(playwright, url, slowdown)
@@ -885,18 +901,13 @@ const main = async () => {
   const load = await pageLoader(browser)
   const warm: Array<Paint> = []
   for (const p of pages) warm.push(await load(p.url, 1))
-  const paints: Array<Array<Paint>> = pages.map(() => [])
-  const measure = async (k: number) => {
-    const p = pages[k]
-    if (p !== undefined) paints[k]?.push(await load(p.url, CPU_SLOWDOWN))
-    // The closed context's renderer exits in the background: SETTLE_MS for it to go before the next load starts.
-    await new Promise((settled) => setTimeout(settled, SETTLE_MS))
-  }
   // The two pages the budgets compare, in pairs whose order flips every round (ours first, then the anchor first), so
   // each page comes after each page as often. The stack's page, the heaviest, for information only, after them: in one
   // rotation of all three it came before ours in two rounds of three, and before the anchor in one.
-  for (let i = 0; i < LOADS; i++) for (const k of i % 2 === 0 ? [1, 2] : [2, 1]) await measure(k)
-  for (let i = 0; i < LOADS; i++) await measure(0)
+  const [oursPaints, anchorPaints] = await measurePaired(load, [pages[1].url, pages[2].url])
+  const stackPaints: Array<Paint> = []
+  for (let i = 0; i < LOADS; i++) stackPaints.push(await measureOnce(load, pages[0].url))
+  const paints = [stackPaints, oursPaints, anchorPaints]
 
   // --- printing ------------------------------------------------------------------------------------------------------
   const fetchedJs = (paint: Paint | undefined, outDir: string): { files: number; size: Size } => {
