@@ -71,12 +71,15 @@ describe("wallet emulator HTTP endpoints", () => {
     expect(script).toContain("Devnet Wallet")
   })
 
-  it("injects the script tag once, first in <head>", () => {
+  it("injects the script tag once, deferred and first in <head> (so it runs before the app's module scripts)", () => {
     const html = `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="/assets/app.js"></script></head><body></body></html>`
     const injected = injectWalletScript(html)
-    expect(injected.indexOf(`<script src="/devnet/wallet.js"></script>`)).toBeLessThan(injected.indexOf("/assets/app.js"))
-    expect(injected.indexOf("<head>")).toBeLessThan(injected.indexOf("/devnet/wallet.js"))
+    const tag = `<script defer src="/devnet/wallet.js"></script>`
+    expect(injected).toBe(html.replace("<head>", `<head>\n    ${tag}`))
+    expect(injected.split("/devnet/wallet.js")).toHaveLength(2)
     expect(injectWalletScript(injected)).toBe(injected)
+    // No <head>: the tag goes first in the document.
+    expect(injectWalletScript("<p>x</p>")).toBe(`${tag}\n<p>x</p>`)
   })
 
   it("serves the dashboard as frameable-by-us HTML with no scripts allowed, and 404 pages for unknowns", async () => {
