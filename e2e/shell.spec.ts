@@ -176,6 +176,30 @@ test("the built page paints / itself before any script runs", async ({ browser }
   await context.close()
 })
 
+test("with JavaScript off, the page says it needs it, at the bottom of the screen; with it on, no such notice", async ({
+  browser,
+  page
+}, info) => {
+  const off = await prerenderedPage(browser, info)
+  const notice = off.page.getByTestId("no-script")
+  await expect(notice).toHaveText("This app needs JavaScript. Turn it on for this site, then reload the page.")
+  await expect(notice).toHaveAttribute("role", "alert")
+  await expect(notice).toBeInViewport()
+  // At the bottom of the screen, and beside the sidebar where it shows (768 px and up), not over its links.
+  const box = await notice.boundingBox()
+  const viewport = off.page.viewportSize()
+  expect(box !== null && viewport !== null && Math.round(box.y + box.height)).toBe(viewport?.height)
+  const sidebar = await off.page.getByTestId("sidebar").boundingBox()
+  if (info.project.name !== "mobile")
+    expect(sidebar !== null && box !== null && box.x >= sidebar.x + sidebar.width).toBe(true)
+  await snap(off.page, info, "no-script")
+  await off.context.close()
+  // With scripts on, a <noscript>'s content is never built: nothing to hide, nothing to cover the page.
+  await page.goto("/")
+  await appMounted(page)
+  await expect(page.getByTestId("no-script")).toHaveCount(0)
+})
+
 /**
  * The first screen's type scale: each size and weight its text is set in (a font strike) costs the first layout a font
  * lookup of its own, 3–4 ms of CPU each in Chromium on Linux and about twice that at 4× slowdown (traced:
