@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page, test, type TestInfo } from "@playwright/test"
+import { type Browser, expect, type Locator, type Page, test, type TestInfo } from "@playwright/test"
 import { appMounted, blockExternal, snap } from "./helpers"
 
 const PAGES = [
@@ -354,6 +354,26 @@ test("the app's own code runs only after the first paint", async ({ page }) => {
   expect(stages!).toBeGreaterThanOrEqual(paint!)
 })
 
+/**
+ * Under 768 px, the notice's page keeps a working menu button: the sidebar of the copy that shows (its links, the
+ * support links at its foot) opens and closes without React (shell/loadFailure.ts, shell/entryLoader.ts).
+ */
+const menuStillOpens = async (page: Page, copy: Locator, info: TestInfo, name: string) => {
+  if (info.project.name !== "mobile") return
+  const button = copy.locator('header [aria-controls="sidebar"]')
+  const sidebar = copy.locator('nav[aria-label="Main"]')
+  await expect(sidebar).not.toBeInViewport()
+  await button.click()
+  await expect(button).toHaveAttribute("aria-expanded", "true")
+  await expect(button).toHaveAttribute("aria-label", "Close menu")
+  // Wholly on screen: the drawer's slide-in is over.
+  await expect(sidebar).toBeInViewport({ ratio: 1 })
+  await snap(page, info, name)
+  await button.click()
+  await expect(button).toHaveAttribute("aria-expanded", "false")
+  await expect(sidebar).not.toBeInViewport()
+}
+
 test("an entry stage that cannot load leaves the prerendered frame and says so, with Reload", async ({
   page
 }, info) => {
@@ -370,6 +390,7 @@ test("an entry stage that cannot load leaves the prerendered frame and says so, 
   await expect(page.getByTestId("wallet-button-unavailable")).toBeAttached()
   await expect(page.locator(".animate-pulse")).toHaveCount(0)
   await snap(page, info, "entry-stage-failed")
+  await menuStillOpens(page, page.locator("#root"), info, "entry-stage-failed-menu")
   expect(errors).toEqual([])
   await page.unroute(/\/assets\/start-[^/]*\.js$/)
   await alert.getByRole("button", { name: "Reload" }).click()
@@ -411,6 +432,7 @@ test("an entry file that cannot load gets the same notice from index.html's load
   await expect(frame.locator("header .opacity-50")).toBeVisible()
   await expect(frame.locator(".animate-pulse")).toHaveCount(0)
   await snap(page, info, "entry-failed")
+  await menuStillOpens(page, frame, info, "entry-failed-menu")
   expect(errors).toEqual([])
   expect(logged.some((text) => text.includes("hSwap: the entry could not load:") && text.includes(entry!))).toBe(true)
   await page.unroute(`**${entry}`)

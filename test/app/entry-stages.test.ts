@@ -2,8 +2,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { afterFirstPaint, nextTask } from "../../src/app/runtime/inStages"
 import { ENTRY_FAILED_MESSAGE, takeLoaderCapture } from "../../src/app/shell/entryLoader"
+import { DRAWER } from "../../src/app/shell/drawer"
 import {
   LOAD_FAILURE,
+  LOAD_FAILURE_KEY,
   LOAD_FAILURE_NOTICE,
   LOAD_FAILURE_TITLE,
   showLoadFailure,
@@ -14,9 +16,13 @@ import { runEntryLoader } from "./entry-loader"
 const visibility = (state: DocumentVisibilityState) =>
   vi.spyOn(document, "visibilityState", "get").mockImplementation(() => state)
 
+const holder = window as unknown as Record<string, unknown>
+
 afterEach(() => {
   vi.restoreAllMocks()
   vi.unstubAllGlobals()
+  vi.unstubAllEnvs()
+  delete holder[LOAD_FAILURE_KEY]
   document.body.innerHTML = ""
   document.head.innerHTML = ""
   document.documentElement.removeAttribute("data-first-paint")
@@ -29,8 +35,11 @@ afterEach(() => {
  */
 const prerenderedFrame = (copy: "page" | "shell" = "shell") => {
   document.documentElement.setAttribute("data-first-paint", copy)
+  // Each copy has its menu button and its sidebar, closed (a drawer under 768 px), as Layout and Sidebar render them.
   const frame = (nav: string) =>
-    `<header><div data-testid="wallet-button-loading" class="h-10 animate-pulse"></div></header><nav>${nav}</nav>`
+    `<header><button type="button" aria-controls="sidebar" aria-expanded="false" aria-label="${DRAWER.closedLabel}">≡</button>` +
+    `<div data-testid="wallet-button-loading" class="h-10 animate-pulse"></div></header>` +
+    `<nav aria-label="Main" data-open="false" class="fixed ${DRAWER.closedClass}">${nav}</nav>`
   document.body.innerHTML = `<div id="root">${frame('<a aria-current="page">Exchange hAssets</a>')}
     <main><p>Exchange hAssets</p><div class="animate-pulse"></div></main></div>
     <div id="shell-prerender" aria-hidden="true" inert>${frame("<a>Exchange hAssets</a>")}<main><div class="animate-pulse"></div></main></div>`
@@ -241,5 +250,82 @@ describe("index.html's loader, when the entry's own file cannot load", () => {
     expect(root.querySelector('[role="alert"]')).toBeNull()
     expect(root.textContent).toContain("Exchange hAssets")
     expect(document.getElementById("shell-prerender")).not.toBeNull()
+  })
+})
+
+describe("the notice's menu button, once the app cannot run", () => {
+  const failBy = {
+    "the entry's showLoadFailure": () => showLoadFailure(document.getElementById("root") as HTMLElement, "offline"),
+    "index.html's loader": () => {
+      vi.spyOn(console, "error").mockImplementation(() => undefined)
+      runEntryLoader("/assets/index-gone.js").dispatchEvent(new Event("error"))
+    }
+  } as const
+  const cases = (["page", "shell"] as const).flatMap((copy) =>
+    (Object.keys(failBy) as Array<keyof typeof failBy>).map((by) => [by, copy] as const)
+  )
+
+  it.each(cases)("%s: opens and closes the sidebar of the copy that shows (%s copy)", (by, copy) => {
+    prerenderedFrame(copy)
+    failBy[by]()
+    const shown = document.getElementById(copy === "page" ? "root" : "shell-prerender") as HTMLElement
+    const button = shown.querySelector('[aria-controls="sidebar"]') as HTMLElement
+    const sidebar = shown.querySelector('nav[aria-label="Main"]') as HTMLElement
+    const state = () => ({
+      open: sidebar.classList.contains(DRAWER.openClass),
+      closed: sidebar.classList.contains(DRAWER.closedClass),
+      data: sidebar.dataset.open,
+      expanded: button.getAttribute("aria-expanded"),
+      label: button.getAttribute("aria-label")
+    })
+    const closed = { open: false, closed: true, data: "false", expanded: "false", label: DRAWER.closedLabel }
+    expect(state()).toEqual(closed)
+    button.click()
+    expect(state()).toEqual({ open: true, closed: false, data: "true", expanded: "true", label: DRAWER.openLabel })
+    button.click()
+    expect(state()).toEqual(closed)
+  })
+})
+
+describe("showLoadFailure in a build: the loader's function puts the notice up", () => {
+  it("hands the message to index.html's loader, which shows what the entry's own steps show", () => {
+    const root = prerenderedFrame("page")
+    const script = runEntryLoader("/assets/index-abc.js")
+    script.dispatchEvent(new Event("load"))
+    takeLoaderCapture()
+    expect(typeof holder[LOAD_FAILURE_KEY]).toBe("function")
+    vi.stubEnv("DEV", false)
+    showLoadFailure(root, new TypeError("Failed to fetch dynamically imported module: /assets/react-x.js"))
+    expect(root.querySelector('main > [role="alert"] p')?.textContent).toBe(
+      "Failed to fetch dynamically imported module: /assets/react-x.js"
+    )
+    const byLoader = leftOver()
+
+    vi.unstubAllEnvs()
+    prerenderedFrame("page")
+    showLoadFailure(
+      document.getElementById("root") as HTMLElement,
+      new TypeError("Failed to fetch dynamically imported module: /assets/react-x.js")
+    )
+    expect(leftOver()).toEqual(byLoader)
+  })
+
+  it("passes the message on as it is, and does nothing to the page itself", () => {
+    const root = prerenderedFrame("page")
+    const fromLoader = vi.fn()
+    holder[LOAD_FAILURE_KEY] = fromLoader
+    vi.stubEnv("DEV", false)
+    showLoadFailure(root, "offline")
+    expect(fromLoader).toHaveBeenCalledExactlyOnceWith("offline")
+    expect(root.querySelector('[role="alert"]')).toBeNull()
+  })
+
+  it("says on the console why no notice shows when the loader is not on the page", () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    const root = prerenderedFrame("page")
+    vi.stubEnv("DEV", false)
+    showLoadFailure(root, new TypeError("Failed to fetch"))
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("loader is not on the page"), "Failed to fetch")
+    expect(root.querySelector('[role="alert"]')).toBeNull()
   })
 })

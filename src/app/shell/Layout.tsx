@@ -1,6 +1,7 @@
 import { Outlet } from "@tanstack/react-router"
 import { useEffect, useLayoutEffect, useState, type ReactNode } from "react"
 import { brandNameFrom } from "../brand"
+import { DRAWER } from "./drawer"
 import { PRERENDERED_SHELL_ID } from "./firstPaint"
 import {
   BalanceBadgeIsland,
@@ -50,7 +51,7 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
       <header className="fixed inset-x-0 top-0 z-50 flex min-h-16 flex-wrap items-center gap-x-2 gap-y-1 md:gap-x-3 border-b border-line bg-surface px-3 py-2 md:h-16 md:flex-nowrap md:px-6 md:py-0">
         <button
           type="button"
-          aria-label={drawerOpen ? "Close menu" : "Open menu"}
+          aria-label={drawerOpen ? DRAWER.openLabel : DRAWER.closedLabel}
           aria-expanded={drawerOpen}
           aria-controls="sidebar"
           data-testid="menu-toggle"

@@ -2,6 +2,7 @@ import { Link } from "@tanstack/react-router"
 import { Badge } from "../ui/kit"
 import { SidebarLinksIsland } from "./islands"
 import { RunsOn } from "./Logos"
+import { DRAWER } from "./drawer"
 import { NAV_ITEMS, PROOF_OF_FUNDS_ITEM, sidebarLinkBase } from "./nav"
 
 export function Sidebar(props: { readonly open: boolean; readonly onNavigate: () => void }) {
@@ -12,7 +13,7 @@ export function Sidebar(props: { readonly open: boolean; readonly onNavigate: ()
       data-testid="sidebar"
       data-open={props.open ? "true" : "false"}
       className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-line bg-panel pt-24 transition-transform md:pt-16 duration-200 md:translate-x-0 ${
-        props.open ? "translate-x-0" : "-translate-x-full"
+        props.open ? DRAWER.openClass : DRAWER.closedClass
       }`}
     >
       <ul className="flex flex-col gap-1 overflow-y-auto px-3 py-4">

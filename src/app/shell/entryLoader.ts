@@ -31,11 +31,15 @@
  */
 import { FIRST_PAINT_ATTRIBUTE, PRERENDERED_SHELL_ID } from "./firstPaint"
 import {
+  LOAD_FAILURE_KEY,
   LOAD_FAILURE_NOTICE,
+  MENU_BUTTON_SELECTOR,
+  SIDEBAR_SELECTOR,
   STOPPED_PLACEHOLDER,
   WALLET_PLACEHOLDER_LOADING,
   WALLET_PLACEHOLDER_STOPPED
 } from "./loadFailure"
+import { DRAWER } from "./drawer"
 
 /** What a click acts on before the app listens (links navigate natively; text fields keep what is typed). */
 export const EARLY_CLICK_CONTROLS =
@@ -58,7 +62,9 @@ export const ENTRY_FAILED_MESSAGE = "The app's entry did not load: "
  * exception as it starts, goes to the window's `error` event, not to the script element's), the capture stops (the
  * markup acts as plain HTML again), the console says which file failed, and the page shows the notice the entry shows
  * when its stages cannot load (shell/loadFailure.ts showLoadFailure, by the same steps: test/app/entry-stages.test.ts
- * compares the two), instead of a page that looks ready and never acts.
+ * compares the two), instead of a page that looks ready and never acts. The notice's copy keeps a working menu button
+ * (its sidebar is a drawer under 768 px). The function that puts the notice up stays on the window (LOAD_FAILURE_KEY):
+ * in a build, the entry's showLoadFailure hands a stage's failure to it, so the entry's file carries no copy of it.
  */
 export const entryLoaderScript = (): string =>
   "(()=>{" +
@@ -73,8 +79,12 @@ export const entryLoaderScript = (): string =>
   'for(const p of r.querySelectorAll(".animate-pulse")){' +
   `p.classList.replace("animate-pulse",${JSON.stringify(STOPPED_PLACEHOLDER)});` +
   `if(p.dataset.testid===${JSON.stringify(WALLET_PLACEHOLDER_LOADING)})p.dataset.testid=${JSON.stringify(WALLET_PLACEHOLDER_STOPPED)}}` +
+  `const b=r.querySelector(${JSON.stringify(MENU_BUTTON_SELECTOR)}),v=r.querySelector(${JSON.stringify(SIDEBAR_SELECTOR)});` +
+  `if(b!==null&&v!==null)b.addEventListener("click",()=>{const o=v.classList.toggle(${JSON.stringify(DRAWER.openClass)});` +
+  `v.classList.toggle(${JSON.stringify(DRAWER.closedClass)},!o);v.setAttribute("data-open",o);b.setAttribute("aria-expanded",o);` +
+  `b.setAttribute("aria-label",o?${JSON.stringify(DRAWER.openLabel)}:${JSON.stringify(DRAWER.closedLabel)})});` +
   'if(f!==null){f.removeAttribute("inert");f.removeAttribute("aria-hidden");return}' +
-  `d.getElementById(${JSON.stringify(PRERENDERED_SHELL_ID)})?.remove();h.removeAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)})};` +
+  `d.getElementById(${JSON.stringify(PRERENDERED_SHELL_ID)})?.remove();h.removeAttribute(${JSON.stringify(FIRST_PAINT_ATTRIBUTE)})};window.${LOAD_FAILURE_KEY}=fail;` +
   `const s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=d.querySelector(${JSON.stringify(`script[${ENTRY_ATTRIBUTE}]`)}).getAttribute(${JSON.stringify(ENTRY_ATTRIBUTE)});` +
   `const failed=(...why)=>{c.stop();console.error("hSwap: the entry could not load:",s.src,...why);fail(${JSON.stringify(ENTRY_FAILED_MESSAGE)}+s.src)},` +
   'bad=e=>{if(e.filename===s.src)failed(e.message)};s.onerror=()=>failed();addEventListener("error",bad);d.head.append(s)})();'
