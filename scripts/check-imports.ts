@@ -1,0 +1,120 @@
+/**
+ * The layering check that `npm test` runs: no import cycles in `src/`, and no import from a lower layer to a higher
+ * one (DESIGN §2). It reads every module's static and dynamic imports with TypeScript's own pre-processor, so a
+ * lazily loaded module counts as an edge too: a cycle through `import()` still ties the modules together.
+ *
+ *   tsx scripts/check-imports.ts          prints the problems and exits 1 if there are any
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import ts from "typescript"
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
+const src = join(root, "src")
+
+/** What each top-level folder of `src/` may import, besides itself. */
+export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
+  txv2: [],
+  gateway: [],
+  exchange: ["gateway"],
+  toolkit: ["gateway"],
+  app: ["toolkit", "gateway", "exchange"],
+  server: ["gateway", "exchange", "txv2"],
+  devnet: ["server", "gateway", "exchange", "txv2", "toolkit", "app"]
+}
+
+const files = (dir: string): Array<string> =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return files(path)
+    return /\.(ts|tsx)$/.test(name) && !name.endsWith(".d.ts") ? [path] : []
+  })
+
+const resolveImport = (from: string, spec: string): string | undefined => {
+  if (!spec.startsWith(".")) return undefined
+  const base = resolve(dirname(from), spec).replace(/\.(js|jsx)$/, "")
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate
+  }
+  return undefined
+}
+
+export interface Problem {
+  readonly kind: "cycle" | "layer" | "unresolved"
+  readonly text: string
+}
+
+export const check = (): ReadonlyArray<Problem> => {
+  const problems: Array<Problem> = []
+  const graph = new Map<string, Array<string>>()
+  for (const file of files(src)) {
+    const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true)
+    const edges: Array<string> = []
+    for (const ref of info.importedFiles) {
+      if (!ref.fileName.startsWith(".")) continue
+      const target = resolveImport(file, ref.fileName)
+      if (target === undefined) {
+        problems.push({ kind: "unresolved", text: `${relative(root, file)} imports ${ref.fileName}, which is no file` })
+        continue
+      }
+      edges.push(target)
+      const fromLayer = relative(src, file).split("/")[0] ?? ""
+      const toLayer = relative(src, target).split("/")[0] ?? ""
+      const allowed = ALLOWED[fromLayer]
+      if (fromLayer !== toLayer && (allowed === undefined || !allowed.includes(toLayer))) {
+        problems.push({
+          kind: "layer",
+          text: `${relative(root, file)} imports ${relative(root, target)}: ${fromLayer} may not import ${toLayer}`
+        })
+      }
+    }
+    graph.set(file, edges)
+  }
+  // Tarjan's strongly connected components: each component of more than one module is a cycle.
+  let index = 0
+  const indices = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const visit = (v: string): void => {
+    indices.set(v, index)
+    low.set(v, index)
+    index++
+    stack.push(v)
+    onStack.add(v)
+    for (const w of graph.get(v) ?? []) {
+      if (!indices.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0))
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) ?? 0, indices.get(w) ?? 0))
+      }
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: Array<string> = []
+      for (;;) {
+        const w = stack.pop()
+        if (w === undefined) break
+        onStack.delete(w)
+        component.push(w)
+        if (w === v) break
+      }
+      const selfLoop = (graph.get(v) ?? []).includes(v)
+      if (component.length > 1 || selfLoop) {
+        problems.push({ kind: "cycle", text: component.map((f) => relative(root, f)).sort().join(" <-> ") })
+      }
+    }
+  }
+  for (const v of graph.keys()) if (!indices.has(v)) visit(v)
+  return problems
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  const problems = check()
+  for (const p of problems) console.log(`${p.kind}: ${p.text}`)
+  if (problems.length > 0) {
+    console.log(`\n${problems.length} import problem(s) in src/ (DESIGN §2: imports go down the layers, no cycles)`)
+    process.exit(1)
+  }
+  console.log("imports: no cycles, no upward imports in src/")
+}
