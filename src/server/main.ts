@@ -36,6 +36,7 @@
  *                               the database to reach each point of a payout stops there (to be killed)
  */
 import { Schema } from "effect"
+import { DevnetAddresses } from "../exchange/devnet-addresses"
 import { RadixNetworkConfigById } from "../gateway/index"
 import {
   type ExchangeServerOptions,
@@ -48,6 +49,13 @@ import {
   listenExchangeServer,
   startExchangeServer
 } from "./index"
+
+/**
+ * The private key of the devnet genesis exchange account (`DevnetAddresses.exchangeAccount`): a published test key,
+ * derived by the devnet from its default seed (`src/devnet/ledger/genesis.ts`) and kept here as a constant because the
+ * server never imports the devnet; `test/server/standalone.test.ts` re-derives it.
+ */
+export const DEVNET_EXCHANGE_PRIVATE_KEY_HEX = "65e5a7a0ba09d639de9274f51e83ff517c138c06be42d0994c377d999a8fcef3"
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError"
@@ -89,13 +97,12 @@ export interface StandaloneOptions {
 export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<StandaloneOptions> => {
   const networkId = int(env, "HSWAP_NETWORK_ID", 0, 255) ?? 240
   const devnet = networkId === 240
-  const genesis = devnet ? (await import("../devnet/ledger/genesis")).makeGenesis() : undefined
-  const keyHex = genesis === undefined ? undefined : Buffer.from(genesis.exchange.key.privateKey).toString("hex")
+  const keyHex = devnet ? DEVNET_EXCHANGE_PRIVATE_KEY_HEX : undefined
   const gatewayUrl =
     env["HSWAP_GATEWAY_URL"] ??
     (devnet ? "http://127.0.0.1:8080/gateway" : RadixNetworkConfigById[networkId]?.gatewayUrl)
   if (gatewayUrl === undefined) throw new ConfigError(`HSWAP_GATEWAY_URL is required for network ${networkId}`)
-  const exchangeAccount = env["HSWAP_EXCHANGE_ACCOUNT"] ?? genesis?.exchange.address
+  const exchangeAccount = env["HSWAP_EXCHANGE_ACCOUNT"] ?? (devnet ? DevnetAddresses.exchangeAccount : undefined)
   if (exchangeAccount === undefined) throw new ConfigError("HSWAP_EXCHANGE_ACCOUNT is required")
   const privateKeyHex = env["HSWAP_EXCHANGE_PRIVATE_KEY"] ?? keyHex
   if (privateKeyHex === undefined || !/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) {
