@@ -32,8 +32,9 @@
 import { Clock, Duration, Effect, Either, Exit, Fiber, FiberRef, Option, Schedule, Schema } from "effect"
 import { type Decimal, ZERO, compareDecimal, decimalToString, parseLooseDecimal } from "../exchange/decimal"
 import { Gateway, type GatewayError } from "../gateway/index"
-import { type FaultPoint, ServerConfig, type TokenSpec } from "./config"
+import { ServerConfig, type TokenSpec } from "./config"
 import { Db, type QuoteRow, type SwapChanges, type SwapRow, type SwapState, TERMINAL_STATES } from "./Db"
+import { Faults } from "./Faults"
 import { accountBalances, depositOf } from "./ledger"
 import { Maintenance } from "./Limits"
 import { PriceFeed } from "./PriceFeed"
@@ -151,21 +152,8 @@ export class Settlement extends Effect.Service<Settlement>()("hswap/server/Settl
       detail: string | null = null
     ) => Effect.flatMap(FiberRef.get(currentClaim), (claim) => db.transition(txIn, from, to, changes, detail, claim))
 
-    /**
-     * Fault injection (tests only, `faultPauseAt`): the first replica of the database to reach `point` says so on
-     * stdout and stops there for good, still holding its claim, until it is killed.
-     */
-    const fault = (point: FaultPoint, txIn: string) =>
-      !config.faultPauseAt.includes(point)
-        ? Effect.void
-        : Effect.gen(function* () {
-            const me = `${config.replicaId} ${txIn}`
-            if ((yield* db.initKv(`fault:${point}`, me)) !== me) return
-            yield* Effect.sync(() =>
-              process.stdout.write(`hswap-fault: paused at ${point} for ${txIn} in ${config.replicaId}\n`)
-            )
-            return yield* Effect.never
-          })
+    /** Where tests may stop a payout (a no-op unless a test provides `Faults`). */
+    const fault = (yield* Faults).reach
 
     const tokenBySymbol = (symbol: string | null): TokenSpec | undefined =>
       config.tokens.find((t) => t.symbol === symbol)

@@ -32,16 +32,12 @@
  *   HSWAP_QUOTE_SECRET          the secret that signs quote references, at least 32 characters (default: 32
  *                               random bytes generated once and kept in the database)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
- *   HSWAP_FAULT_PAUSE_AT        tests only: a comma-separated list of claimed, stored, submitted: the first replica of
- *                               the database to reach each point of a payout stops there (to be killed)
  */
 import { Schema } from "effect"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
 import { RadixNetworkConfigById } from "../gateway/index"
 import {
   type ExchangeServerOptions,
-  FAULT_POINTS,
-  type FaultPoint,
   isPostgresUrl,
   type LogLevelName,
   MIN_QUOTE_SECRET_LENGTH,
@@ -175,18 +171,6 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   const watcherLease = int(env, "HSWAP_WATCHER_LEASE_SECONDS", 2, 600)
   const watcherPoll = int(env, "HSWAP_WATCHER_POLL_MS", 50, 60_000)
   const replicaId = env["HSWAP_REPLICA_ID"]
-  const faults: Array<FaultPoint> = []
-  for (const raw of (env["HSWAP_FAULT_PAUSE_AT"] ?? "")
-    .split(",")
-    .map((f) => f.trim())
-    .filter((f) => f !== "")) {
-    const point = FAULT_POINTS.find((p) => p === raw)
-    if (point === undefined)
-      throw new ConfigError(
-        `HSWAP_FAULT_PAUSE_AT lists ${JSON.stringify(raw)}: each must be one of ${FAULT_POINTS.join(", ")}`
-      )
-    faults.push(point)
-  }
   return {
     host: env["HSWAP_HOST"] ?? "127.0.0.1",
     port: int(env, "HSWAP_PORT", 0, 65535) ?? int(env, "PORT", 0, 65535) ?? 8090,
@@ -213,14 +197,13 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       ...(claimLease === undefined ? {} : { claimLeaseMs: claimLease * 1000 }),
       ...(watcherLease === undefined ? {} : { watcherLeaseMs: watcherLease * 1000 }),
       ...(watcherPoll === undefined ? {} : { watcherPollMs: watcherPoll }),
-      ...(replicaId === undefined || replicaId === "" ? {} : { replicaId }),
-      ...(faults.length === 0 ? {} : { faultPauseAt: faults })
+      ...(replicaId === undefined || replicaId === "" ? {} : { replicaId })
     }
   }
 }
 
-const main = async () => {
-  const options = await optionsFromEnv(process.env)
+/** Starts the server on `options` and serves it until SIGINT or SIGTERM. */
+export const serveStandalone = async (options: StandaloneOptions): Promise<void> => {
   const server = await startExchangeServer(options.server)
   const http = await listenExchangeServer(server, options.port, options.host)
   const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
@@ -237,6 +220,8 @@ const main = async () => {
   process.once("SIGINT", stop)
   process.once("SIGTERM", stop)
 }
+
+const main = async () => serveStandalone(await optionsFromEnv(process.env))
 
 if (process.argv[1]?.endsWith("src/server/main.ts") === true) {
   main().catch((e: unknown) => {
