@@ -14,7 +14,8 @@ import { createServer } from "node:http"
 import { Gateway } from "../gateway/index"
 import { layerNode } from "../gateway/node"
 import { ServerConfig, type ServerConfigShape, type TokenSpec, makeServerConfig } from "./config"
-import { Db } from "./Db"
+import type { Db } from "./Db"
+import { DbLive } from "./db/store"
 import type { Faults } from "./Faults"
 import { Maintenance, RateLimiter } from "./Limits"
 import { apiNodeHandler } from "./node"
@@ -25,19 +26,13 @@ import { Settlement } from "./Settlement"
 import { Signer, makeSigner } from "./Signer"
 import { Watcher } from "./Watcher"
 
-export {
-  ACCEPTED_ROUTES,
-  ServerConfig,
-  defaultTokens,
-  devnetTokens,
-  makeServerConfig,
-  mainnetTokens
-} from "./config"
+export { ACCEPTED_ROUTES, ServerConfig, defaultTokens, devnetTokens, makeServerConfig, mainnetTokens } from "./config"
 export type { Route, ServerConfigShape, TokenSpec } from "./config"
 export { FAULT_POINTS, Faults } from "./Faults"
 export type { FaultPoint, FaultsShape } from "./Faults"
 export { Db, SwapState, isPostgresUrl } from "./Db"
-export type { QuoteRow, SwapRow } from "./Db"
+export type { DbShape, QuoteRow, SwapRow } from "./Db"
+export { DbLive } from "./db/store"
 export { Maintenance, RateLimiter, isLoopback } from "./Limits"
 export { PriceFeed, seededRandom, walkStep } from "./PriceFeed"
 export type { ManualPriceFeed, PriceQuote } from "./PriceFeed"
@@ -263,8 +258,8 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
     gateway,
     db:
       options.databaseUrl === undefined
-        ? Db.sqlite(options.databasePath)
-        : Db.postgres(
+        ? DbLive.sqlite(options.databasePath)
+        : DbLive.postgres(
             options.databaseUrl,
             options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }
           ),

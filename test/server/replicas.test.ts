@@ -22,7 +22,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { type Server, createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
-import { Db, LOW_LIQUIDITY } from "../../src/server/index"
+import { Db, DbLive, LOW_LIQUIDITY } from "../../src/server/index"
 import {
   type Devnet,
   balance,
@@ -192,7 +192,7 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     await Promise.all([startReplica(FAULTS), startReplica(FAULTS), startReplica(FAULTS)])
     db = ManagedRuntime.make(
       Layer.merge(
-        Db.postgres(database.url, { maxConnections: 2 }),
+        DbLive.postgres(database.url, { maxConnections: 2 }),
         PgClient.layer({ url: Redacted.make(database.url), maxConnections: 1 }).pipe(Layer.orDie)
       )
     )
