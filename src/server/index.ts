@@ -22,7 +22,7 @@ import { apiNodeHandler } from "./node"
 import { PriceFeed } from "./PriceFeed"
 import { Quotes } from "./Quotes"
 import { type ApiRequest, type ApiServices, LiquidityCache, handleApi } from "./routes"
-import { Settlement } from "./Settlement"
+import { SettlementLive } from "./settlement/live"
 import { Signer, makeSigner } from "./Signer"
 import { Watcher } from "./Watcher"
 
@@ -100,8 +100,8 @@ export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices
   const withQuotes = Quotes.Default.pipe(Layer.provideMerge(core))
   const settlement =
     parts.faults === undefined
-      ? Settlement.Default
-      : Settlement.Default.pipe(Layer.provide(parts.faults.pipe(Layer.provide(core))))
+      ? SettlementLive
+      : SettlementLive.pipe(Layer.provide(parts.faults.pipe(Layer.provide(core))))
   const services = Layer.mergeAll(settlement, RateLimiter.Default, LiquidityCache.Default).pipe(
     Layer.provideMerge(Maintenance.Default),
     Layer.provideMerge(withQuotes)

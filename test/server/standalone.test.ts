@@ -18,8 +18,8 @@ describe("npm run server: the devnet genesis exchange", () => {
   })
 
   it("has no devnet default off network 240", async () => {
-    await expect(
-      optionsFromEnv({ HSWAP_NETWORK_ID: "1", HSWAP_EXCHANGE_ACCOUNT: "account_rdx1x" })
-    ).rejects.toThrow("HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key")
+    await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "1", HSWAP_EXCHANGE_ACCOUNT: "account_rdx1x" })).rejects.toThrow(
+      "HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key"
+    )
   })
 })
