@@ -34,7 +34,7 @@ import { type DevnetGateway, startDevnetGateway } from "../src/devnet/gateway/no
 import { type BuiltTransaction, buildNotarizedTransaction } from "../src/devnet/ledger/build"
 import { Ledger } from "../src/devnet/ledger/Ledger"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
-import { devnetExchangeServerOptions } from "../src/server/devnet"
+import { devnetExchangeServerOptions } from "../src/devnet/exchange"
 import { listenExchangeServer, startExchangeServer } from "../src/server/index"
 
 const RATE = Number(process.env["BENCH_RATE"] ?? 500)

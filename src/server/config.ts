@@ -125,16 +125,7 @@ export interface ServerConfigShape {
   readonly claimLease: Duration.Duration
   /** How long the watcher's lease lasts without renewal: another replica takes the watcher over after this long. */
   readonly watcherLease: Duration.Duration
-  /**
-   * Fault injection for the multi-replica tests only: the first replica of the database to reach one of these points
-   * of a payout stops there for good (it is then killed); each point fires once per database. Empty in production.
-   */
-  readonly faultPauseAt: ReadonlyArray<FaultPoint>
 }
-
-export const FAULT_POINTS = ["claimed", "stored", "submitted"] as const
-/** After the claim; after the payout's intent is stored; after the payout is submitted. */
-export type FaultPoint = (typeof FAULT_POINTS)[number]
 
 /** A replica id unique to this process: host, pid and 4 random bytes. */
 export const makeReplicaId = (): string => `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`
@@ -174,6 +165,5 @@ export const makeServerConfig = (
   replicaId: makeReplicaId(),
   claimLease: Duration.seconds(30),
   watcherLease: Duration.seconds(10),
-  faultPauseAt: [],
   ...given
 })

@@ -13,29 +13,26 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { createServer } from "node:http"
 import { Gateway } from "../gateway/index"
 import { layerNode } from "../gateway/node"
-import { type FaultPoint, ServerConfig, type ServerConfigShape, type TokenSpec, makeServerConfig } from "./config"
-import { Db } from "./Db"
+import { ServerConfig, type ServerConfigShape, type TokenSpec, makeServerConfig } from "./config"
+import type { Db } from "./Db"
+import { DbLive } from "./db/store"
+import type { Faults } from "./Faults"
 import { Maintenance, RateLimiter } from "./Limits"
 import { apiNodeHandler } from "./node"
 import { PriceFeed } from "./PriceFeed"
 import { Quotes } from "./Quotes"
 import { type ApiRequest, type ApiServices, LiquidityCache, handleApi } from "./routes"
-import { Settlement } from "./Settlement"
+import { SettlementLive } from "./settlement/live"
 import { Signer, makeSigner } from "./Signer"
 import { Watcher } from "./Watcher"
 
-export {
-  ACCEPTED_ROUTES,
-  FAULT_POINTS,
-  ServerConfig,
-  defaultTokens,
-  devnetTokens,
-  makeServerConfig,
-  mainnetTokens
-} from "./config"
-export type { FaultPoint, Route, ServerConfigShape, TokenSpec } from "./config"
+export { ACCEPTED_ROUTES, ServerConfig, defaultTokens, devnetTokens, makeServerConfig, mainnetTokens } from "./config"
+export type { Route, ServerConfigShape, TokenSpec } from "./config"
+export { FAULT_POINTS, Faults } from "./Faults"
+export type { FaultPoint, FaultsShape } from "./Faults"
 export { Db, SwapState, isPostgresUrl } from "./Db"
-export type { QuoteRow, SwapRow } from "./Db"
+export type { DbShape, QuoteRow, SwapRow } from "./Db"
+export { DbLive } from "./db/store"
 export { Maintenance, RateLimiter, isLoopback } from "./Limits"
 export { PriceFeed, seededRandom, walkStep } from "./PriceFeed"
 export type { ManualPriceFeed, PriceQuote } from "./PriceFeed"
@@ -86,6 +83,8 @@ export interface ServerParts {
   readonly prices?: Layer.Layer<PriceFeed>
   /** Run the stream watcher (and the resume of unfinished swaps it does on every pass). Default true. */
   readonly watcher?: boolean
+  /** Tests only: where a payout may be stopped (default: nowhere). */
+  readonly faults?: Layer.Layer<Faults, never, ServerConfig | Db>
 }
 
 /** Every service of the server, with the watcher running in the layer's scope unless turned off. */
@@ -99,7 +98,11 @@ export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices
     )
   const core = Layer.mergeAll(config, parts.gateway, parts.db, parts.signer, prices)
   const withQuotes = Quotes.Default.pipe(Layer.provideMerge(core))
-  const services = Layer.mergeAll(Settlement.Default, RateLimiter.Default, LiquidityCache.Default).pipe(
+  const settlement =
+    parts.faults === undefined
+      ? SettlementLive
+      : SettlementLive.pipe(Layer.provide(parts.faults.pipe(Layer.provide(core))))
+  const services = Layer.mergeAll(settlement, RateLimiter.Default, LiquidityCache.Default).pipe(
     Layer.provideMerge(Maintenance.Default),
     Layer.provideMerge(withQuotes)
   )
@@ -130,8 +133,8 @@ export interface ExchangeServerOptions {
   readonly claimLeaseMs?: number
   /** How long the watcher's lease lasts without renewal (default 10 000). */
   readonly watcherLeaseMs?: number
-  /** Tests only: fault points where the first replica to reach each stops (see `ServerConfigShape.faultPauseAt`). */
-  readonly faultPauseAt?: ReadonlyArray<FaultPoint>
+  /** Tests only: where a payout may be stopped (default: nowhere; see `Faults`). */
+  readonly faults?: Layer.Layer<Faults, never, ServerConfig | Db>
   readonly maintenance?: boolean
   /** Requests per minute and IP; 0 turns the limiter off. Default 120. */
   readonly rateLimitPerMinute?: number
@@ -200,8 +203,7 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
       priceSeed: options.priceSeed,
       watchFromStateVersion: options.watchFromStateVersion,
       quoteSecret: options.quoteSecret,
-      replicaId: options.replicaId,
-      faultPauseAt: options.faultPauseAt
+      replicaId: options.replicaId
     }),
     priceSourceUrl: options.priceSourceUrl,
     ...Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Duration.decode(v)]))
@@ -256,13 +258,14 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
     gateway,
     db:
       options.databaseUrl === undefined
-        ? Db.sqlite(options.databasePath)
-        : Db.postgres(
+        ? DbLive.sqlite(options.databasePath)
+        : DbLive.postgres(
             options.databaseUrl,
             options.databasePoolSize === undefined ? {} : { maxConnections: options.databasePoolSize }
           ),
     signer: Signer.layer(signerOptions),
-    ...(options.prices === undefined ? {} : { prices: options.prices })
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
+    ...(options.faults === undefined ? {} : { faults: options.faults })
   }).pipe(Layer.provide(logger))
   if (options.verifyKey !== false) {
     const derived = await Effect.runPromise(Effect.either(makeSigner(signerOptions).derivedAccount))

@@ -32,15 +32,12 @@
  *   HSWAP_QUOTE_SECRET          the secret that signs quote references, at least 32 characters (default: 32
  *                               random bytes generated once and kept in the database)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
- *   HSWAP_FAULT_PAUSE_AT        tests only: a comma-separated list of claimed, stored, submitted: the first replica of
- *                               the database to reach each point of a payout stops there (to be killed)
  */
 import { Schema } from "effect"
+import { DevnetAddresses } from "../exchange/devnet-addresses"
 import { RadixNetworkConfigById } from "../gateway/index"
 import {
   type ExchangeServerOptions,
-  FAULT_POINTS,
-  type FaultPoint,
   isPostgresUrl,
   type LogLevelName,
   MIN_QUOTE_SECRET_LENGTH,
@@ -48,6 +45,13 @@ import {
   listenExchangeServer,
   startExchangeServer
 } from "./index"
+
+/**
+ * The private key of the devnet genesis exchange account (`DevnetAddresses.exchangeAccount`): a published test key,
+ * derived by the devnet from its default seed (`src/devnet/ledger/genesis.ts`) and kept here as a constant because the
+ * server never imports the devnet; `test/server/standalone.test.ts` re-derives it.
+ */
+export const DEVNET_EXCHANGE_PRIVATE_KEY_HEX = "65e5a7a0ba09d639de9274f51e83ff517c138c06be42d0994c377d999a8fcef3"
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError"
@@ -89,13 +93,12 @@ export interface StandaloneOptions {
 export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<StandaloneOptions> => {
   const networkId = int(env, "HSWAP_NETWORK_ID", 0, 255) ?? 240
   const devnet = networkId === 240
-  const genesis = devnet ? (await import("../devnet/ledger/genesis")).makeGenesis() : undefined
-  const keyHex = genesis === undefined ? undefined : Buffer.from(genesis.exchange.key.privateKey).toString("hex")
+  const keyHex = devnet ? DEVNET_EXCHANGE_PRIVATE_KEY_HEX : undefined
   const gatewayUrl =
     env["HSWAP_GATEWAY_URL"] ??
     (devnet ? "http://127.0.0.1:8080/gateway" : RadixNetworkConfigById[networkId]?.gatewayUrl)
   if (gatewayUrl === undefined) throw new ConfigError(`HSWAP_GATEWAY_URL is required for network ${networkId}`)
-  const exchangeAccount = env["HSWAP_EXCHANGE_ACCOUNT"] ?? genesis?.exchange.address
+  const exchangeAccount = env["HSWAP_EXCHANGE_ACCOUNT"] ?? (devnet ? DevnetAddresses.exchangeAccount : undefined)
   if (exchangeAccount === undefined) throw new ConfigError("HSWAP_EXCHANGE_ACCOUNT is required")
   const privateKeyHex = env["HSWAP_EXCHANGE_PRIVATE_KEY"] ?? keyHex
   if (privateKeyHex === undefined || !/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) {
@@ -168,18 +171,6 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   const watcherLease = int(env, "HSWAP_WATCHER_LEASE_SECONDS", 2, 600)
   const watcherPoll = int(env, "HSWAP_WATCHER_POLL_MS", 50, 60_000)
   const replicaId = env["HSWAP_REPLICA_ID"]
-  const faults: Array<FaultPoint> = []
-  for (const raw of (env["HSWAP_FAULT_PAUSE_AT"] ?? "")
-    .split(",")
-    .map((f) => f.trim())
-    .filter((f) => f !== "")) {
-    const point = FAULT_POINTS.find((p) => p === raw)
-    if (point === undefined)
-      throw new ConfigError(
-        `HSWAP_FAULT_PAUSE_AT lists ${JSON.stringify(raw)}: each must be one of ${FAULT_POINTS.join(", ")}`
-      )
-    faults.push(point)
-  }
   return {
     host: env["HSWAP_HOST"] ?? "127.0.0.1",
     port: int(env, "HSWAP_PORT", 0, 65535) ?? int(env, "PORT", 0, 65535) ?? 8090,
@@ -206,14 +197,13 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
       ...(claimLease === undefined ? {} : { claimLeaseMs: claimLease * 1000 }),
       ...(watcherLease === undefined ? {} : { watcherLeaseMs: watcherLease * 1000 }),
       ...(watcherPoll === undefined ? {} : { watcherPollMs: watcherPoll }),
-      ...(replicaId === undefined || replicaId === "" ? {} : { replicaId }),
-      ...(faults.length === 0 ? {} : { faultPauseAt: faults })
+      ...(replicaId === undefined || replicaId === "" ? {} : { replicaId })
     }
   }
 }
 
-const main = async () => {
-  const options = await optionsFromEnv(process.env)
+/** Starts the server on `options` and serves it until SIGINT or SIGTERM. */
+export const serveStandalone = async (options: StandaloneOptions): Promise<void> => {
   const server = await startExchangeServer(options.server)
   const http = await listenExchangeServer(server, options.port, options.host)
   const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
@@ -230,6 +220,8 @@ const main = async () => {
   process.once("SIGINT", stop)
   process.once("SIGTERM", stop)
 }
+
+const main = async () => serveStandalone(await optionsFromEnv(process.env))
 
 if (process.argv[1]?.endsWith("src/server/main.ts") === true) {
   main().catch((e: unknown) => {

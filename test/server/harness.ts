@@ -14,7 +14,7 @@ import type { DevnetKey } from "../../src/devnet/ledger/genesis"
 import { Ledger } from "../../src/devnet/ledger/Ledger"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type ExchangeServer, type ExchangeServerOptions, startExchangeServer } from "../../src/server/index"
-import { devnetExchangeServerOptions } from "../../src/server/devnet"
+import { devnetExchangeServerOptions } from "../../src/devnet/exchange"
 
 export interface Devnet {
   readonly gateway: DevnetGateway

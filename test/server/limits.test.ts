@@ -10,7 +10,7 @@ import { describe, expect, it as vit } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Gateway } from "../../src/gateway/index"
 import {
-  Db,
+  DbLive,
   PriceFeed,
   ServerConfig,
   type ServerConfigShape,
@@ -47,7 +47,7 @@ const serverLayer = (overrides: Partial<ServerConfigShape>, priceHttp = gatewayD
       Layer.provide(gatewayDown),
       Layer.orDie
     ),
-    db: Db.sqlite(":memory:"),
+    db: DbLive.sqlite(":memory:"),
     signer: Signer.layer({
       networkId: 240,
       account: DevnetAddresses.exchangeAccount,

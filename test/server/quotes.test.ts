@@ -21,6 +21,7 @@ import { quotedOutput, swapMessage } from "../../src/exchange/swap"
 import { Gateway } from "../../src/gateway/index"
 import {
   Db,
+  DbLive,
   type ExchangeServer,
   PriceFeed,
   QUOTE_REUSED,
@@ -81,7 +82,7 @@ const unitServer = (
   exchangeServerLayer({
     config: unitConfig(overrides),
     gateway: gatewayDown,
-    db: Db.sqlite(dbFile),
+    db: DbLive.sqlite(dbFile),
     signer: Signer.layer({
       networkId: 240,
       account: exchange,
@@ -94,7 +95,7 @@ const unitServer = (
   })
 
 const quotesOnly = (overrides: Partial<ServerConfigShape>, dbFile: string) =>
-  Quotes.Default.pipe(Layer.provideMerge(Layer.merge(ServerConfig.layer(unitConfig(overrides)), Db.sqlite(dbFile))))
+  Quotes.Default.pipe(Layer.provideMerge(Layer.merge(ServerConfig.layer(unitConfig(overrides)), DbLive.sqlite(dbFile))))
 
 const livePriceOf = (from: string, to: string) =>
   Effect.map(handleApi({ method: "GET", path: `/liveprice/${from}/${to}`, ip: "127.0.0.1", body: undefined }), (r) => ({
@@ -191,7 +192,7 @@ describe("issuing quotes (GET /api/liveprice)", () => {
       Effect.map(Db, (db) =>
         Db.make({ ...db, insertQuote: () => Effect.fail(new SqlError.SqlError({ message: "disk I/O error" })) })
       )
-    ).pipe(Layer.provide(Db.sqlite(":memory:")))
+    ).pipe(Layer.provide(DbLive.sqlite(":memory:")))
     const layer = exchangeServerLayer({
       config: unitConfig(),
       gateway: gatewayDown,

@@ -1,10 +1,11 @@
 /**
- * Three exchange-server replicas as separate processes (`npm run server`, i.e. `tsx src/server/main.ts`) on one fresh
- * PostgreSQL database and one devnet ledger, whose gateway emulator this test process serves over loopback HTTP.
+ * Three exchange-server replicas as separate processes (`npm run server` with the test's fault points: ./replica.ts)
+ * on one fresh PostgreSQL database and one devnet ledger, whose gateway emulator this test process serves over
+ * loopback HTTP.
  *
  * - `kill -9` of the replica holding a swap after the claim, after the payout intent is stored, and after the submit
- *   (`HSWAP_FAULT_PAUSE_AT`: the first replica to reach a point stops there, the test kills it): exactly one payout,
- *   completed within the lease time after the kill;
+ *   (`HSWAP_TEST_FAULT_PAUSE_AT`: the first replica to reach a point stops there, the test kills it): exactly one
+ *   payout, completed within the lease time after the kill;
  * - 1,000 concurrent registrations of one deposit spread over the replicas: exactly one payout;
  * - 200 distinct deposits registered round-robin against liquidity for about half of them: each settled exactly once
  *   (paid or refunded for low liquidity), no payout ever fails on the ledger, no reservation is left;
@@ -21,7 +22,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { type Server, createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
-import { Db, LOW_LIQUIDITY } from "../../src/server/index"
+import { Db, DbLive, LOW_LIQUIDITY } from "../../src/server/index"
 import {
   type Devnet,
   balance,
@@ -39,7 +40,7 @@ const CLAIM_LEASE_S = 3
 const WATCHER_LEASE_S = 2
 const LEASE_MS = CLAIM_LEASE_S * 1000
 /** Every replica may stop at every fault point; each point fires once per database (the first replica there). */
-const FAULTS = { HSWAP_FAULT_PAUSE_AT: "claimed,stored,submitted" }
+const FAULTS = { HSWAP_TEST_FAULT_PAUSE_AT: "claimed,stored,submitted" }
 
 interface Replica {
   readonly id: string
@@ -72,7 +73,7 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
   const startReplica = async (env: Record<string, string> = {}): Promise<Replica> => {
     const id = `r${++spawned}`
     // node itself (tsx as a loader), so that a SIGKILL hits the server and not a wrapper that would leave it running.
-    const proc = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    const proc = spawn(process.execPath, ["--import", "tsx", "test/server/replica.ts"], {
       cwd: process.cwd(),
       env: {
         ...process.env,
@@ -191,7 +192,7 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
     await Promise.all([startReplica(FAULTS), startReplica(FAULTS), startReplica(FAULTS)])
     db = ManagedRuntime.make(
       Layer.merge(
-        Db.postgres(database.url, { maxConnections: 2 }),
+        DbLive.postgres(database.url, { maxConnections: 2 }),
         PgClient.layer({ url: Redacted.make(database.url), maxConnections: 1 }).pipe(Layer.orDie)
       )
     )

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../../src/exchange/decimal"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Gateway } from "../../src/gateway/index"
-import { devnetExchangeServerOptions, devnetGatewayFetch } from "../../src/server/devnet"
+import { devnetExchangeServerOptions, devnetGatewayFetch } from "../../src/devnet/exchange"
 import {
   Db,
   LOW_LIQUIDITY,

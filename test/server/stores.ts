@@ -12,7 +12,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, type Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
-import { Db, type ExchangeServerOptions } from "../../src/server/index"
+import { type Db, DbLive, type ExchangeServerOptions } from "../../src/server/index"
 import { tempDir } from "./harness"
 
 export const POSTGRES_ADMIN_URL = process.env["HSWAP_TEST_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -79,7 +79,7 @@ export const sqliteStore: Store = {
     const file = join(tmp.dir, "exchange.sqlite")
     return Promise.resolve({
       options: { databasePath: file },
-      db: () => Db.sqlite(file),
+      db: () => DbLive.sqlite(file),
       remove: () => Promise.resolve(tmp.remove())
     })
   }
@@ -92,7 +92,7 @@ export const postgresStore: Store = {
     const database = await freshPostgres()
     return {
       options: { databasePath: ":memory:", databaseUrl: database.url },
-      db: () => Db.postgres(database.url, { maxConnections: 4 }),
+      db: () => DbLive.postgres(database.url, { maxConnections: 4 }),
       remove: database.drop
     }
   }

@@ -9,10 +9,9 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { DevnetGateway } from "../devnet/gateway/node"
-import { DEFAULT_DEVNET_SEED, keyHex, makeGenesis } from "../devnet/ledger/genesis"
-import { devnetTokens } from "./config"
-import type { ExchangeServerOptions } from "./index"
+import { type ExchangeServerOptions, devnetTokens } from "../server/index"
+import type { DevnetGateway } from "./gateway/node"
+import { DEFAULT_DEVNET_SEED, keyHex, makeGenesis } from "./ledger/genesis"
 
 export const DEVNET_EXCHANGE_DB_FILE = "exchange.sqlite"
 

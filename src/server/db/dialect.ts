@@ -1,0 +1,149 @@
+/**
+ * What differs between SQLite and PostgreSQL, in one place: column types, the insertion order, how a change and its
+ * log entry are written together, the locks that serialize migrations and liquidity reservations, and how PostgreSQL's
+ * values are read. The migrations and every repository are written once against `Dialect`.
+ */
+import type { SqlClient, SqlError } from "@effect/sql"
+import type { Row } from "@effect/sql/SqlConnection"
+import type { Statement } from "@effect/sql/Statement"
+import { Context, Effect } from "effect"
+
+/** The migrator's own table. */
+export const MIGRATIONS_TABLE = "hswap_migrations"
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, in one place. Fragments are raw SQL (never user input).
+ */
+export interface Dialect {
+  readonly name: "sqlite" | "pg"
+  /** A 64-bit integer column (epoch milliseconds): INTEGER in SQLite (always 64-bit), BIGINT in PostgreSQL. */
+  readonly bigint: string
+  /** An auto-incremented primary key. */
+  readonly autoId: string
+  /** Extra columns of `swaps` in migration 1: PostgreSQL has no rowid, so it gets an explicit insertion sequence. */
+  readonly swapsSeqColumn: string
+  /** The column that orders swaps by insertion (the tie-break of equal `created_ms`). */
+  readonly insertionOrder: string
+  /** Runs before the migrations (SQLite: write-ahead log). */
+  readonly prepare: (sql: SqlClient.SqlClient) => Effect.Effect<void>
+  /** Runs the migrations so that replicas starting together do not race. */
+  readonly serializeMigrations: <A, E, R>(
+    sql: SqlClient.SqlClient,
+    run: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | SqlError.SqlError, R>
+  /**
+   * Runs `change` (an INSERT or UPDATE of `swaps` … RETURNING *) and, in the same atomic step, appends one
+   * `swap_events` row (`event`) per swap it returned; the returned rows. PostgreSQL: one statement, one round trip (a
+   * data-modifying WITH); SQLite, which has no such WITH: a transaction of the two statements (in process, no trip).
+   */
+  readonly logged: (
+    sql: SqlClient.SqlClient,
+    change: Statement<Row>,
+    event: { readonly state: string; readonly at: number; readonly detail: string | null }
+  ) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+  /**
+   * Runs `effect` alone among everyone reserving liquidity of `resource` on this database: PostgreSQL, in a
+   * transaction holding `pg_advisory_xact_lock` (across replicas); SQLite, under an in-process semaphore (one process
+   * per file).
+   */
+  readonly withResourceLock: (
+    sql: SqlClient.SqlClient
+  ) => (resource: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R>
+}
+
+/** Advisory-lock keys are derived in SQL (`hashtext`) from these names. */
+const MIGRATION_LOCK = "hswap:migrations"
+const liquidityLockName = (resource: string) => `hswap:liquidity:${resource}`
+
+export const sqliteDialect = (): Dialect => {
+  const semaphore = Effect.unsafeMakeSemaphore(1)
+  return {
+    name: "sqlite",
+    bigint: "INTEGER",
+    autoId: "INTEGER PRIMARY KEY AUTOINCREMENT",
+    swapsSeqColumn: "",
+    insertionOrder: "rowid",
+    prepare: (sql) =>
+      sql`PRAGMA journal_mode = WAL`.pipe(
+        Effect.asVoid,
+        Effect.catchAll((e) => Effect.logWarning("SQLite: WAL mode not set", e))
+      ),
+    serializeMigrations: (_sql, run) => run,
+    logged: (sql, change, event) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          const rows = yield* change
+          for (const row of rows) {
+            yield* sql`INSERT INTO swap_events ${sql.insert({ tx_in: String(row["tx_in"]), state: event.state, at_ms: event.at, detail: event.detail })}`
+          }
+          return rows
+        })
+      ),
+    withResourceLock: () => () => (effect) => semaphore.withPermits(1)(effect)
+  }
+}
+
+export const pgDialect = (): Dialect => ({
+  name: "pg",
+  bigint: "BIGINT",
+  autoId: "BIGSERIAL PRIMARY KEY",
+  swapsSeqColumn: ", seq BIGSERIAL NOT NULL",
+  insertionOrder: "seq",
+  prepare: () => Effect.void,
+  // The migrator serializes its runs by locking its table, but creates that table unguarded when it is missing:
+  // replicas starting together on a new database create it here first, one at a time (same definition).
+  serializeMigrations: (sql, run) =>
+    Effect.zipRight(
+      sql.withTransaction(
+        Effect.zipRight(
+          sql`SELECT pg_advisory_xact_lock(hashtext(${MIGRATION_LOCK}))`,
+          sql`CREATE TABLE IF NOT EXISTS ${sql(MIGRATIONS_TABLE)} (
+            migration_id integer primary key,
+            created_at timestamp with time zone not null default now(),
+            name text not null
+          )`
+        )
+      ),
+      run
+    ),
+  logged: (sql, change, event) =>
+    sql<Row>`WITH changed AS (${change}), logged AS (
+      INSERT INTO swap_events (tx_in, state, at_ms, detail)
+      SELECT tx_in, ${event.state}::text, ${event.at}::bigint, ${event.detail}::text FROM changed
+    ) SELECT * FROM changed`,
+  // One fiber per replica and resource queues for the advisory lock (the others wait in process, holding no
+  // connection), so reservations never tie up the pool that claims and lease renewals need.
+  withResourceLock: (sql) => {
+    const local = new Map<string, Effect.Semaphore>()
+    return (resource) => (effect) => {
+      let semaphore = local.get(resource)
+      if (semaphore === undefined) {
+        semaphore = Effect.unsafeMakeSemaphore(1)
+        local.set(resource, semaphore)
+      }
+      return semaphore.withPermits(1)(
+        sql.withTransaction(
+          Effect.zipRight(sql`SELECT pg_advisory_xact_lock(hashtext(${liquidityLockName(resource)}))`, effect)
+        )
+      )
+    }
+  }
+})
+
+export class DbDialect extends Context.Tag("hswap/server/DbDialect")<DbDialect, Dialect>() {}
+
+/**
+ * Numbers from PostgreSQL: every integer column here (BIGINT epoch milliseconds, INTEGER counters, COUNT(*)) reads
+ * as a JavaScript number (all stay far below 2^53); booleans as booleans; everything else as the text PostgreSQL
+ * sent (the schema keeps amounts as TEXT).
+ */
+const PG_INT_OIDS = new Set([20, 21, 23])
+const PG_BOOL_OID = 16
+export const pgTypes = {
+  getTypeParser: (oid: number) =>
+    PG_INT_OIDS.has(oid)
+      ? (text: string) => Number(text)
+      : oid === PG_BOOL_OID
+        ? (text: string) => text === "t" || text === "true"
+        : (text: string) => text
+}
