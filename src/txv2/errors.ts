@@ -55,3 +55,17 @@ export class ManifestCompileError extends Schema.TaggedError<ManifestCompileErro
     return `manifest error at line ${this.line}, column ${this.column}: ${this.reason}`
   }
 }
+
+/**
+ * A decode error built without a stack trace: its offset and path already say where, and hostile input can make
+ * many of them, where capturing (and source-mapping) a stack each time would cost far more than the decoding.
+ */
+export const decodeError = (props: { readonly offset: number; readonly path: string; readonly reason: string }): TxV2DecodeError => {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return new TxV2DecodeError(props, true)
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}

@@ -3,7 +3,7 @@
  * A payload is `0x4d`, then an Enum whose discriminator is the payload type and whose fields are the model's fields.
  */
 import { Either } from "effect"
-import { TxV2DecodeError, TxV2EncodeError } from "./errors"
+import { decodeError, type TxV2DecodeError, TxV2EncodeError } from "./errors"
 import { type InstructionV2, readInstructionBody, writeInstructionBody } from "./instructions"
 import {
   DecodeFailure,
@@ -576,10 +576,10 @@ export const runWriter = (body: (w: Writer) => void): Either.Either<Uint8Array, 
 /** Runs a reader over `bytes` to its end, or returns the typed error of the first problem. */
 export const runReader = <T>(bytes: Uint8Array, body: (r: Reader) => T): Either.Either<T, TxV2DecodeError> => {
   if (!(bytes instanceof Uint8Array))
-    return Either.left(new TxV2DecodeError({ offset: 0, path: "root", reason: "input is not a Uint8Array" }))
+    return Either.left(decodeError({ offset: 0, path: "root", reason: "input is not a Uint8Array" }))
   if (bytes.length > LIMITS.maxPayloadBytes)
     return Either.left(
-      new TxV2DecodeError({
+      decodeError({
         offset: LIMITS.maxPayloadBytes,
         path: "root",
         reason: `payload of ${bytes.length} bytes is over the ${LIMITS.maxPayloadBytes}-byte limit`
@@ -591,9 +591,9 @@ export const runReader = <T>(bytes: Uint8Array, body: (r: Reader) => T): Either.
     r.end()
     return Either.right(v)
   } catch (e) {
-    if (e instanceof DecodeFailure) return Either.left(new TxV2DecodeError({ offset: e.offset, path: e.path, reason: e.reason }))
+    if (e instanceof DecodeFailure) return Either.left(decodeError({ offset: e.offset, path: e.path, reason: e.reason }))
     // Anything else is a bug in this decoder; it is still reported as a typed error and never thrown.
-    return Either.left(new TxV2DecodeError({ offset: r.pos, path: "root", reason: `internal decoder error: ${String(e)}` }))
+    return Either.left(decodeError({ offset: r.pos, path: "root", reason: `internal decoder error: ${String(e)}` }))
   }
 }
 
