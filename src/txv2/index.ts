@@ -50,5 +50,5 @@ export * from "./network"
 export * from "./signing"
 export * from "./verify"
 export * from "./builder"
-// manifest-compiler-export
-// manifest-printer-export
+export * from "./manifest/compiler"
+export * from "./manifest/printer"

@@ -280,6 +280,11 @@ const constraints = (r: Reader, name: string): ResourceConstraints =>
     return out
   })
 
+/** Reads a full ResourceConstraints value (a Map<Address, Enum>) under `name`. */
+export const readResourceConstraints = constraints
+/** Reads a full ResourceConstraint value (an Enum) under `name`. */
+export const readResourceConstraint = constraint
+
 /** Reads one instruction's enum body (its kind byte already read). */
 export const readInstructionBody = (r: Reader): InstructionV2 => {
   const d = r.enumHeader(FIELD_COUNTS)
