@@ -7,6 +7,7 @@
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import {
+  compileManifest,
   decodeAddress,
   decodeManifestValue,
   decodeNotarizedTransactionV2,
@@ -151,6 +152,34 @@ describe("fuzzing the decoders", () => {
     expect(accepted + rejected).toBe(CASES)
     expect(rejected).toBeGreaterThan(CASES / 2)
   }, 180_000)
+
+  it("manifest compiler: 10,000 mutated manifests, no throw, line and column inside the text", () => {
+    const rand = prng(0x47e)
+    const texts = scenarios.flatMap((sc) => Object.values(sc.manifests))
+    const pieces = ["(", ")", "<", ">", ";", ",", "=>", '"', "\\", "#", "Enum", "Tuple", "Map", "Array", "Bucket(\"x\")", "5u8", "-1i8", "\n", "Decimal(\"1\")", "Expression(\"ENTIRE_WORKTOP\")"]
+    let compiled = 0
+    for (let n = 0; n < CASES; n++) {
+      let text = texts[rand(texts.length)] ?? ""
+      for (let k = 0; k <= rand(3); k++) {
+        const at = rand(text.length + 1)
+        const op = rand(3)
+        const piece = pieces[rand(pieces.length)] ?? ""
+        if (op === 0) text = text.slice(0, at) + piece + text.slice(at)
+        else if (op === 1) text = text.slice(0, at) + text.slice(at + 1 + rand(12))
+        else text = text.slice(0, at) + piece + text.slice(at + piece.length)
+      }
+      const r = compileManifest(text, 242)
+      if (Either.isRight(r)) compiled += 1
+      else {
+        if (r.left.reason.startsWith("internal")) throw new Error(`case ${n}: ${r.left.message}`)
+        const lines = text.split("\n")
+        expect(r.left.line).toBeGreaterThanOrEqual(1)
+        expect(r.left.line).toBeLessThanOrEqual(lines.length)
+        expect(r.left.column).toBeLessThanOrEqual((lines[r.left.line - 1] ?? "").length + 1)
+      }
+    }
+    expect(compiled).toBeLessThan(CASES)
+  }, 60_000)
 
   it("ids and addresses: 10,000 mutated strings each, no throw", () => {
     const rand = prng(0x1d5)

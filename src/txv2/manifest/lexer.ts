@@ -30,6 +30,11 @@ const INT_BITS: Readonly<Record<string, readonly [IntKind, number, boolean]>> = 
   u128: ["U128", 128, false]
 }
 
+const isIdentChar = (c: number): boolean =>
+  (c >= 48 && c <= 58) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
 export const tokenize = (text: string): Array<Token> => {
   const out: Array<Token> = []
   let i = 0
@@ -47,7 +52,10 @@ export const tokenize = (text: string): Array<Token> => {
   while (i < text.length) {
     const c = text[i] ?? ""
     if (c === "#") {
-      while (i < text.length && text[i] !== "\n") advance()
+      const nl = text.indexOf("\n", i)
+      const stop = nl < 0 ? text.length : nl
+      col += stop - i
+      i = stop
       continue
     }
     if (c === " " || c === "\t" || c === "\r" || c === "\n") {
@@ -79,29 +87,33 @@ export const tokenize = (text: string): Array<Token> => {
       let s = ""
       for (;;) {
         if (i >= text.length) throw new LexFailure(at.line, at.col, "unterminated string")
+        const escAt = { line, col }
         const ch = advance()
         if (ch === '"') break
         if (ch !== "\\") {
           s += ch
           continue
         }
+        if (i >= text.length) throw new LexFailure(at.line, at.col, "unterminated string")
         const esc = advance()
         const simple: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }
         if (simple[esc] !== undefined) s += simple[esc]
         else if (esc === "u") {
           const hex = text.slice(i, i + 4)
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new LexFailure(line, col, "\\u needs four hex digits")
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new LexFailure(escAt.line, escAt.col, "\\u needs four hex digits")
           for (let k = 0; k < 4; k++) advance()
           s += String.fromCharCode(parseInt(hex, 16))
-        } else throw new LexFailure(line, col, `unknown escape \\${esc}`)
+        } else throw new LexFailure(escAt.line, escAt.col, `unknown escape \\${esc === "\n" ? "(line break)" : esc}`)
       }
-      if (new TextDecoder().decode(new TextEncoder().encode(s)) !== s) throw new LexFailure(at.line, at.col, "a string with an unpaired surrogate")
+      if (LONE_SURROGATE.test(s)) throw new LexFailure(at.line, at.col, "a string with an unpaired surrogate")
       out.push({ t: "string", v: s, ...at })
       continue
     }
     if (/[A-Za-z]/.test(c)) {
-      let id = ""
-      while (i < text.length && /[A-Za-z0-9_:]/.test(text[i] ?? "")) id += advance()
+      const start = i
+      while (i < text.length && isIdentChar(text.charCodeAt(i))) i += 1
+      col += i - start
+      const id = text.slice(start, i)
       if (id === "true" || id === "false") out.push({ t: "bool", v: id === "true", ...at })
       else out.push({ t: "ident", v: id, ...at })
       continue
