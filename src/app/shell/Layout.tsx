@@ -1,4 +1,4 @@
-import { Outlet } from "@tanstack/react-router"
+import { Outlet, useRouterState } from "@tanstack/react-router"
 import { useEffect, useLayoutEffect, useState, type ReactNode } from "react"
 import { brandNameFrom } from "../brand"
 import { DRAWER } from "./drawer"
@@ -15,6 +15,7 @@ import {
 } from "./islands"
 import { Logo, RunsOn } from "./Logos"
 import { Sidebar } from "./Sidebar"
+import { documentTitle } from "./title"
 
 const brandName = brandNameFrom(import.meta.env)
 
@@ -27,6 +28,11 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
 
   // The build's static copy of this frame (vite.config.ts, prerenderShell) goes before this one paints.
   useLayoutEffect(() => document.getElementById(PRERENDERED_SHELL_ID)?.remove(), [])
+
+  const pathname = useRouterState({ select: (s) => s.location.pathname })
+  useEffect(() => {
+    document.title = documentTitle(pathname, brandName)
+  }, [pathname])
 
   useEffect(() => {
     if (!drawerOpen) return

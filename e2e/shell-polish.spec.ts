@@ -1,0 +1,95 @@
+import { expect, type Page, test } from "@playwright/test"
+import { appMounted, blockExternal } from "./helpers"
+
+/** Screenshots of this spec, for people to look at. */
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `e2e/screenshots/polish-${name}.png`, fullPage: false })
+
+const pageReady = async (page: Page) => {
+  await expect(page.locator("main h1").first()).toBeVisible({ timeout: 15_000 })
+  await appMounted(page)
+}
+
+test.beforeEach(async ({ page }) => {
+  await blockExternal(page)
+})
+
+// ---------------------------------------------------------------------------------------------------------------
+// Each page's own title, one left edge for every page, a real favicon, "Season 1" kept together
+// ---------------------------------------------------------------------------------------------------------------
+
+const TITLES = [
+  ["/", "Exchange Wrapped Assets | hSwap"],
+  ["/swap", "Swap | hSwap"],
+  ["/bridge", "Cross-Chain Bridge | hSwap"],
+  ["/hbtc", "hBTC Bridge | hSwap"],
+  ["/earn", "Earn Rewards | hSwap"],
+  ["/airdrop", "Airdrop - Season 1 | hSwap"],
+  ["/stats", "Stats | hSwap"],
+  ["/proof-of-funds", "Proof of Funds | hSwap"],
+  ["/no/such/page", "Page Not Found | hSwap"]
+] as const
+
+test("every page has its own document title, the brand after it, on load and after a client-side navigation", async ({
+  page
+}) => {
+  test.setTimeout(60_000)
+  for (const [path, title] of TITLES) {
+    await page.goto(path)
+    await expect(page).toHaveTitle(title)
+  }
+  await page.goto("/stats")
+  await pageReady(page)
+  if ((page.viewportSize()?.width ?? 0) < 768) await page.getByTestId("menu-toggle").click()
+  await page.getByTestId("sidebar").getByRole("link", { name: "Earn" }).click()
+  await expect(page).toHaveTitle("Earn Rewards | hSwap")
+})
+
+test("every page starts at the same left edge at 360, 390 and 1280 px", { tag: "@desktop-only" }, async ({ page }) => {
+  test.setTimeout(90_000)
+  const paths = ["/swap", "/bridge", "/hbtc", "/earn", "/airdrop", "/stats", "/proof-of-funds"]
+  for (const width of [360, 390, 1280, 1600]) {
+    await page.setViewportSize({ width, height: 800 })
+    const lefts: Record<string, number> = {}
+    for (const path of paths) {
+      await page.goto(path)
+      await pageReady(page)
+      // The first thing in the page's frame: its title block.
+      lefts[path] = await page
+        .locator("main header")
+        .first()
+        .evaluate((el) => Math.round(el.getBoundingClientRect().left))
+    }
+    const first = lefts["/swap"]
+    for (const path of paths) expect(lefts[path], `${path} at ${width} px: ${JSON.stringify(lefts)}`).toBe(first)
+    await page.goto("/earn")
+    await pageReady(page)
+    await shot(page, `earn-${width}`)
+  }
+})
+
+test("/favicon.ico is an icon, not the app's HTML", async ({ request }) => {
+  const answer = await request.get("/favicon.ico")
+  expect(answer.status()).toBe(200)
+  expect(answer.headers()["content-type"]).toBe("image/x-icon")
+  const body = await answer.body()
+  // An ICO file's header: reserved 0, type 1 (icon), then at least one image.
+  expect([...body.subarray(0, 4)]).toEqual([0, 0, 1, 0])
+  expect(body.readUInt16LE(4)).toBeGreaterThan(0)
+})
+
+test("at 360 px the airdrop title keeps 'Season 1' on one line", { tag: "@desktop-only" }, async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 800 })
+  await page.goto("/airdrop")
+  await pageReady(page)
+  const heading = page.getByRole("heading", { level: 1, name: "hSwap Airdrop - Season 1" })
+  await expect(heading).toBeVisible()
+  const season = heading.getByText("Season 1", { exact: true })
+  // One line box for the words, and both on the heading's last line.
+  expect(await season.evaluate((el) => el.getClientRects().length)).toBe(1)
+  const [seasonBox, headingBox] = [await season.boundingBox(), await heading.boundingBox()]
+  expect(Math.round((seasonBox?.y ?? 0) + (seasonBox?.height ?? 0))).toBeGreaterThanOrEqual(
+    Math.round((headingBox?.y ?? 0) + (headingBox?.height ?? 0)) - 2
+  )
+  await shot(page, "airdrop-360")
+})
