@@ -93,3 +93,51 @@ test("at 360 px the airdrop title keeps 'Season 1' on one line", { tag: "@deskto
   )
   await shot(page, "airdrop-360")
 })
+
+// ---------------------------------------------------------------------------------------------------------------
+// The tagline's letters stand still while they "bounce"; with reduced motion nothing plays
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Every letter's top and left, to the pixel, and how many of them are animating. */
+const letterBoxes = (page: Page) =>
+  page.getByTestId("tagline").evaluate((p) => {
+    const letters = [...p.querySelectorAll<HTMLElement>("span[aria-hidden]")]
+    return {
+      boxes: letters.map((l) => {
+        const r = l.getBoundingClientRect()
+        return `${Math.round(r.left * 10) / 10},${Math.round(r.top * 10) / 10}`
+      }),
+      transforms: letters.map((l) => getComputedStyle(l).transform).filter((t) => t !== "none"),
+      running: letters.reduce((n, l) => n + l.getAnimations().filter((a) => a.playState === "running").length, 0)
+    }
+  })
+
+test("the tagline's letters keep their place in every frame of the bounce", async ({ page }) => {
+  await page.goto("/earn")
+  const tagline = page.getByTestId("tagline")
+  const rest = await letterBoxes(page)
+  await expect(tagline).toHaveAttribute("data-bouncing", "true", { timeout: 15_000 })
+  let sawRunning = false
+  // Sampled through the whole wave (27 letters: 3.56 s), every 100 ms.
+  for (let i = 0; i < 36; i++) {
+    const now = await letterBoxes(page)
+    sawRunning ||= now.running > 0
+    expect(now.boxes).toEqual(rest.boxes)
+    expect(now.transforms).toEqual([])
+    if (i === 5) await shot(page, "tagline-mid-bounce")
+    await page.waitForTimeout(100)
+  }
+  // It did play: the letters light up in turn.
+  expect(sawRunning).toBe(true)
+})
+
+test("with reduced motion the tagline plays nothing", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" })
+  await page.goto("/earn")
+  const tagline = page.getByTestId("tagline")
+  await expect(tagline).toHaveAttribute("data-bouncing", "true", { timeout: 15_000 })
+  for (let i = 0; i < 10; i++) {
+    expect((await letterBoxes(page)).running).toBe(0)
+    await page.waitForTimeout(100)
+  }
+})

@@ -12,7 +12,10 @@ import {
 } from "./loadFailure"
 import { BrandDefaults } from "../brand"
 
-/** 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart. */
+/**
+ * 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart, as a wave of
+ * colour (index.css, letter-bounce): no letter leaves its place, and with reduced motion nothing plays.
+ */
 export function TaglineView({
   bouncing,
   letterDelaySeconds
@@ -32,7 +35,7 @@ export function TaglineView({
         <span
           key={i}
           aria-hidden
-          className={`inline-block whitespace-pre ${bouncing ? "motion-safe-bounce animate-letter-bounce" : ""}`}
+          className={`whitespace-pre ${bouncing ? "motion-safe-bounce animate-letter-bounce" : ""}`}
           style={bouncing ? { animationDelay: `${(i * letterDelaySeconds).toFixed(2)}s` } : undefined}
         >
           {ch}
