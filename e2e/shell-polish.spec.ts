@@ -141,3 +141,54 @@ test("with reduced motion the tagline plays nothing", async ({ page }) => {
     await page.waitForTimeout(100)
   }
 })
+
+// ---------------------------------------------------------------------------------------------------------------
+// The liquidity table reads at a phone's width
+// ---------------------------------------------------------------------------------------------------------------
+
+test("the liquidity table at 360, 390 and 1280 px: no two cells run together, nothing spills out", {
+  tag: "@desktop-only"
+}, async ({ page }) => {
+  test.setTimeout(60_000)
+  for (const width of [360, 390, 1280]) {
+    await page.setViewportSize({ width, height: 800 })
+    await page.goto("/")
+    await pageReady(page)
+    await page.getByTestId("swap-card").getByRole("button", { name: "Liquidity" }).click()
+    const dialog = page.getByTestId("liquidity-dialog")
+    await expect(dialog.getByTestId("liquidity-asset").first()).toBeVisible({ timeout: 15_000 })
+    const problems = await dialog.locator("table").evaluate((table) => {
+      const found: Array<string> = []
+      const box = table.getBoundingClientRect()
+      const frame = table.parentElement?.getBoundingClientRect() ?? box
+      if (box.right > frame.right + 0.5 || box.left < frame.left - 0.5) found.push(`table ${box.left}-${box.right}`)
+      for (const row of table.querySelectorAll("tr")) {
+        const cells = [...row.querySelectorAll("th, td")].map((c) => ({
+          text: c.textContent ?? "",
+          r: c.getBoundingClientRect(),
+          clipped: c.scrollWidth > c.clientWidth + 1
+        }))
+        for (const c of cells) if (c.clipped) found.push(`clipped: ${c.text}`)
+        // Texts on one line of the row: at least 8 px of space between each and the next.
+        for (const a of cells)
+          for (const b of cells) {
+            if (a === b || a.r.left > b.r.left) continue
+            const sameLine = a.r.top < b.r.bottom - 2 && b.r.top < a.r.bottom - 2
+            const texts = (c: (typeof cells)[number]) => {
+              const range = document.createRange()
+              const cell = [...row.querySelectorAll("th, td")].find((x) => x.textContent === c.text)
+              if (cell === undefined) return c.r
+              range.selectNodeContents(cell)
+              return range.getBoundingClientRect()
+            }
+            const [ta, tb] = [texts(a), texts(b)]
+            if (sameLine && tb.left - ta.right < 8) found.push(`"${a.text}" and "${b.text}" ${tb.left - ta.right} px apart`)
+          }
+      }
+      return found
+    })
+    expect(problems, `at ${width} px`).toEqual([])
+    await shot(page, `liquidity-${width}`)
+    await page.keyboard.press("Escape")
+  }
+})
