@@ -209,7 +209,7 @@ test("toasts queue: a message shows at once over the welcome toast, which comes 
   await expect(bridge).toBeHidden()
 })
 
-// Phone width only (the desktop popover stays on its sharing tab): the desktop project leaves @mobile-only out.
+// Phone width here; e2e/shell-polish.spec.ts has the wide screen (the popover closes there too, off Your Transactions).
 test("on a phone the connect popover closes once the wallet has connected", { tag: "@mobile-only" }, async ({
   page
 }, info) => {

@@ -192,3 +192,64 @@ test("the liquidity table at 360, 390 and 1280 px: no two cells run together, no
     await page.keyboard.press("Escape")
   }
 })
+
+// ---------------------------------------------------------------------------------------------------------------
+// Header: the persona's whole name on a phone; the connect popover closes once connected
+// ---------------------------------------------------------------------------------------------------------------
+
+const connectFromHeader = async (page: Page) => {
+  await page.goto("/?devnetWallet=auto")
+  await pageReady(page)
+  const slot = page.getByTestId("connect-button-slot")
+  await slot.getByRole("button", { name: /connect/i }).click()
+  await page.getByRole("button", { name: "Connect Now" }).click()
+  await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeVisible({ timeout: 20_000 })
+}
+
+test("connecting from the header's popover closes it, off 'Your Transactions'", async ({ page }) => {
+  await connectFromHeader(page)
+  await expect(page.getByTestId("connect-popover")).toBeHidden()
+  const panel = page.getByTestId("your-transactions")
+  await expect(panel.getByRole("heading", { name: "Your Transactions" })).toBeVisible()
+  // Nothing on top of the panel's heading: the element at its centre is the heading (or inside it).
+  const covered = await panel.getByRole("heading", { name: "Your Transactions" }).evaluate((h) => {
+    const r = h.getBoundingClientRect()
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+    return top === null || !h.contains(top)
+  })
+  expect(covered).toBe(false)
+  // The button opens it again, on the sharing tab.
+  await page.getByTestId("connect-button-slot").getByRole("button", { name: "Devnet Persona" }).click()
+  await expect(page.getByTestId("connect-popover")).toBeVisible()
+  await shot(page, `popover-reopened-${page.viewportSize()?.width ?? 0}`)
+})
+
+test("the wallet button shows the persona's whole name at 360, 390 and 1280 px, the header on its rows", {
+  tag: "@desktop-only"
+}, async ({ page }) => {
+  test.setTimeout(60_000)
+  await connectFromHeader(page)
+  for (const width of [360, 390, 1280]) {
+    await page.setViewportSize({ width, height: 800 })
+    await page.goto("/")
+    await pageReady(page)
+    const slot = page.getByTestId("connect-button-slot")
+    const face = slot.getByRole("button", { name: "Devnet Persona" })
+    await expect(face).toBeVisible({ timeout: 15_000 })
+    await expect(face).toHaveText("Devnet Persona")
+    expect(await face.locator("span").evaluate((s) => s.scrollWidth > s.clientWidth)).toBe(false)
+    const header = page.locator("header").first()
+    expect(await header.evaluate((h) => h.scrollWidth - h.clientWidth)).toBeLessThanOrEqual(0)
+    // Brand and button share the first row; the tagline and the info button share the next one on a phone.
+    const [brand, button, tagline, info] = await Promise.all([
+      header.getByText("hSwap", { exact: true }).boundingBox(),
+      face.boundingBox(),
+      page.getByTestId("tagline").boundingBox(),
+      page.getByTestId("welcome-info").boundingBox()
+    ])
+    const middle = (b: typeof brand) => (b?.y ?? 0) + (b?.height ?? 0) / 2
+    expect(Math.abs(middle(button) - middle(brand))).toBeLessThan(16)
+    expect(Math.abs(middle(info) - middle(tagline))).toBeLessThan(12)
+    await shot(page, `header-connected-${width}`)
+  }
+})

@@ -69,12 +69,21 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
           </svg>
         </button>
         <Logo name={brandName} />
-        <TaglineIsland />
-        <WelcomeButtonIsland />
+        {/* Under 768 px the tagline and its info button open the second row (at least 3/5 of it, so they never fit
+            on the first): the first row keeps its room for the wallet button, wide enough there for a persona's
+            name ("Devnet Persona" at 360 px; it read "Devnet Pers..." beside the info button). */}
+        <div className="order-5 flex grow basis-3/5 items-center gap-1 md:order-none md:grow-0 md:basis-auto md:gap-3">
+          <TaglineIsland />
+          <WelcomeButtonIsland />
+        </div>
         <div className="contents md:ml-auto md:flex md:items-center md:gap-3">
           <RunsOn className="hidden md:flex" />
           <BalanceBadgeIsland />
-          <div data-testid="connect-button-slot" className="order-4 ml-auto min-w-[138px] md:order-none md:ml-0">
+          {/* The rest of the first row on a phone (the button's max-width is this slot's). */}
+          <div
+            data-testid="connect-button-slot"
+            className="order-4 flex min-w-[138px] flex-1 basis-0 justify-end md:order-none md:flex-none md:basis-auto"
+          >
             <WalletButtonIsland />
           </div>
         </div>

@@ -27,7 +27,7 @@ export function TaglineView({
     <p
       data-testid="tagline"
       data-bouncing={bouncing ? "true" : "false"}
-      className="order-5 grow basis-3/5 select-none whitespace-nowrap text-xs leading-4 text-muted sm:text-sm md:order-none md:grow-0 md:basis-auto"
+      className="select-none whitespace-nowrap text-xs leading-4 text-muted sm:text-sm"
     >
       {/* Read as one phrase; the bouncing letters are decoration. */}
       <span className="sr-only">{BrandDefaults.tagline}</span>
