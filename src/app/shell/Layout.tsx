@@ -102,7 +102,7 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
       </main>
       <ToastsIsland />
       <ValidatorDialogIsland />
-      <ShellStartupIsland />
+      <ShellStartupIsland drawerOpen={drawerOpen} />
     </div>
   )
 }
