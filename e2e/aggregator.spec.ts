@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { makeTradeMount } from "../src/devnet/trade/index"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
-import { blockExternal, closeWelcomeToast, snap } from "./helpers"
+import { blockExternal, closeWelcomeToast, forgetWelcomeShown, snap } from "./helpers"
 
 const R = DevnetAddresses.resources
 const DEFAULT_NAMES = ["XRD → hUSDC", "hUSDC → hWBTC", "hUSDC → hETH", "hUSDC → LSULP"]
@@ -223,7 +223,8 @@ test("add, edit, delete and reload", async ({ page }, info) => {
   await expect(selected(page)).toHaveText("XRD → hUSDC")
   await expect(page.getByTestId("trading-iframe")).toHaveAttribute("src", frameSrc(R.XRD, R.hUSDC))
 
-  // Everything survives a reload.
+  // Everything survives a reload (a new visit, so the welcome toast opens by itself again and is closed below).
+  await forgetWelcomeShown(page)
   await page.reload()
   await expect(routes(page)).toHaveText(["XRD → hUSDC", "Dollars to Bitcoin", "hUSDC → hETH", "hUSDC → LSULP"])
   await expect(selected(page)).toHaveText("XRD → hUSDC")

@@ -279,6 +279,14 @@ test("the panel never covers a toast: at a phone's width the toasts sit above it
   page
 }, info) => {
   const welcome = page.getByTestId("toast").filter({ hasText: "Welcome to hSwap" })
+  // Each load a new visit: the welcome toast opens by itself on both.
+  await page.addInitScript(() => {
+    try {
+      window.sessionStorage.removeItem("hswap:welcome-shown")
+    } catch {
+      // about:blank has no storage of its own.
+    }
+  })
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 844 })
     await page.goto("/")

@@ -24,7 +24,7 @@ export const blockExternal = async (page: Page) => {
 }
 
 /**
- * The welcome toast opens 4 s after every load; toasts show one at a time, the others wait (the welcome toast steps
+ * The welcome toast opens 4 s after the first load of a visit (for a visitor who is not connected); toasts show one at a time, the others wait (the welcome toast steps
  * back for any other). A spec that wants the screen to itself waits for the welcome toast and closes it first, right
  * after loading. The 4 s count from when the live chunk has started the shell, which under a loaded CI machine can be
  * seconds after load.
@@ -35,6 +35,13 @@ export const closeWelcomeToast = async (page: Page) => {
   await welcome.getByRole("button", { name: "Close" }).click()
   await welcome.waitFor({ state: "hidden" })
 }
+
+/**
+ * The welcome toast opens by itself once per visit (sessionStorage `hswap:welcome-shown`, src/app/shell/welcome.ts).
+ * A spec that reloads and wants it to open by itself again starts a new visit for it.
+ */
+export const forgetWelcomeShown = (page: Page) =>
+  page.evaluate(() => window.sessionStorage.removeItem("hswap:welcome-shown"))
 
 /**
  * The app has put its own render on the page: the first commit (hydrating `/`, or rendering over the frame-only copy

@@ -184,7 +184,9 @@ export const ConnectButton = (props: ConnectButtonProps) => {
           props.onIntent?.()
           onOpenChange(!open)
         }}
-        style={{ width: `${width}px`, height: "42px" }}
+        // Never wider than its container: a narrow header row gets a shorter button (the name cut with an ellipsis),
+        // not a row that overflows.
+        style={{ width: `${width}px`, maxWidth: "100%", height: "42px" }}
         className={`inline-flex items-center justify-center gap-2 rounded-md px-3 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-[#52e3c2] ${themeClasses[theme]}`}
       >
         {pending ? <Spinner /> : <RadixMark />}

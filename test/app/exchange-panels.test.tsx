@@ -444,7 +444,7 @@ describe("Your Transactions", () => {
 })
 
 describe("Network Activity", () => {
-  it("shows the last 10 transactions, loaded once", async () => {
+  it("shows the last 10 transactions, loaded at once and again every 30 s", async () => {
     const records = Array.from({ length: 12 }, (_, i) => record({ tx_in: `txid_${i}` }))
     const h = await mount(<NetworkActivity />, {
       route: transactionsRoute((k) => (k === "latest" ? json({ transactions: records }) : undefined))
@@ -454,8 +454,46 @@ describe("Network Activity", () => {
     const calls = () => h.requests.filter((r) => r.endsWith("/api/transactions/latest")).length
     const atLoad = calls()
     expect(atLoad).toBeGreaterThanOrEqual(1)
-    await h.advance("2 minutes")
+    await h.advance("29999 millis")
     expect(calls()).toBe(atLoad)
+    await h.advance("1 millis")
+    expect(calls()).toBe(atLoad + 1)
+    await h.advance("90 seconds")
+    expect(calls()).toBe(atLoad + 4)
+  })
+
+  it("reloads after the user's own swap, and on its Refresh button; a failed reload keeps the list", async () => {
+    let latest: ReadonlyArray<TransactionRecord> = []
+    let down = false
+    const h = await mount(<NetworkActivity />, {
+      route: transactionsRoute((k) =>
+        k !== "latest" ? undefined : down ? json({ error: "down" }, 503) : json({ transactions: latest })
+      )
+    })
+    const calls = () => h.requests.filter((r) => r.endsWith("/api/transactions/latest")).length
+    expect(await screen.findByText("No recent transactions")).toBeVisible()
+    const atLoad = calls()
+    // The swap card publishes the swap once its tracking is done; the server lists it by then.
+    latest = [record({ tx_in: "txid_mine", status: "pending" })]
+    const swap: SwapSubmitted = { txHash: "txid_mine", account: A1, from: "hETH", to: "hUSDC", amountIn: "0.5" }
+    await h.run(Effect.flatMap(SwapEvents, (e) => e.publish(swap)))
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    expect(calls()).toBe(atLoad + 1)
+    expect(within(rows()[0]!).getByTestId("transaction-status")).toHaveTextContent("pending")
+    // Settled meanwhile: Refresh shows it, without waiting for the timer.
+    latest = [record({ tx_in: "txid_mine", status: "completed" })]
+    await userEvent.click(within(screen.getByTestId("network-activity")).getByRole("button", { name: "Refresh" }))
+    await waitFor(() =>
+      expect(within(rows()[0]!).getByTestId("transaction-status")).toHaveTextContent("completed")
+    )
+    expect(calls()).toBe(atLoad + 2)
+    // The server is down at the next tick: the list stays, the failure is logged.
+    down = true
+    await h.advance("30 seconds")
+    expect(calls()).toBe(atLoad + 3)
+    expect(rows()).toHaveLength(1)
+    expect(screen.queryByText("Failed to load transactions")).toBeNull()
+    expect(messagesAt(h.logs, "WARN")).toContain("Failed to load transactions")
   })
 
   it("shows loading, then 'No recent transactions' for an empty list", async () => {

@@ -13,6 +13,7 @@ import { Celebration } from "../../src/app/features/exchange/machine/ports"
 import { makeLedgerParts, makeServicesLayer, makeSwapLayer } from "../../src/app/runtime/layers"
 import { TradingRoutesLive } from "../../src/app/features/aggregator/TradingRoutes"
 import { Browser } from "../../src/app/services/Browser"
+import { VisitStore } from "../../src/app/services/flags"
 import { Crypto, Environment } from "../../src/toolkit/index"
 import { apiHttpFromHttpClient } from "../../src/exchange/apiHttpClient"
 import { lazyGateway } from "../../src/gateway/lazy"
@@ -88,6 +89,8 @@ export interface HarnessOptions {
   readonly session?: SessionState
   readonly balance?: BalanceBadge
   readonly storage?: Readonly<Record<string, string>>
+  /** What sessionStorage holds at load (the VisitStore). */
+  readonly visit?: Readonly<Record<string, string>>
   readonly env?: Env
   /** The values Effect's Random service hands out, in order (cycled); default: a seeded generator. */
   readonly random?: [number, ...Array<number>]
@@ -107,9 +110,18 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
       return kv
     })
   ).pipe(Layer.provide(KeyValueStore.layerMemory), Layer.orDie)
+  const visit = Layer.effect(
+    VisitStore,
+    Effect.gen(function* () {
+      const kv = yield* VisitStore
+      for (const [k, v] of Object.entries(options.visit ?? {})) yield* kv.set(k, v)
+      return kv
+    })
+  ).pipe(Layer.provide(VisitStore.memory), Layer.orDie)
   const platform = Layer.mergeAll(
     fakeHttp(options.route ?? (() => undefined), requests),
     storage,
+    visit,
     WalletSession.fromState(options.session ?? emptySession, options.balance ?? { _tag: "Hidden" }),
     Browser.recording(navigations),
     TestContext.TestContext

@@ -9,6 +9,8 @@ import type { SwapEvents } from "../features/exchange/SwapEvents"
 import type { Browser } from "../services/Browser"
 import type { Overlays } from "../services/Overlays"
 import type { Toaster } from "../services/Toaster"
+import type { VisitStore } from "../services/flags"
+import type { UserInput } from "../services/UserInput"
 import type { ValidatorSupport } from "../services/ValidatorSupport"
 import type { WalletSession } from "../services/WalletSession"
 import { useLive } from "./live-context"
@@ -29,6 +31,8 @@ export type AppServices =
   | WalletRequest
   | Gateway
   | KeyValueStore.KeyValueStore
+  | VisitStore
+  | UserInput
 
 export const { useRuntime, useEffectResult, useStream, useRun, useFork } = makeRuntimeContext<AppServices>(
   () => useLive().runtime

@@ -1,3 +1,4 @@
+import { KeyValueStore } from "@effect/platform"
 import { BrowserKeyValueStore } from "@effect/platform-browser"
 import { Layer } from "effect"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig"
@@ -10,8 +11,10 @@ import { Celebration, SwapWallet } from "../features/exchange/machine/ports"
 import { SwapMachine } from "../features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../features/exchange/SwapEvents"
 import { Browser } from "../services/Browser"
+import { VisitStore } from "../services/flags"
 import { Overlays } from "../services/Overlays"
 import { Toaster } from "../services/Toaster"
+import { UserInput } from "../services/UserInput"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { WalletSessionLive } from "../services/WalletSessionLive"
 import { importInStages } from "./inStages"
@@ -40,6 +43,7 @@ export const makeServicesLayer = (
         Overlays.Default,
         SwapEvents.Default,
         ValidatorSupport.Default,
+        UserInput.Live,
         ExchangeApi.Default.pipe(Layer.provide(ExchangeApiConfig.layer({ apiBase: config.apiBase })))
       )
     )
@@ -49,7 +53,12 @@ export const makeServicesLayer = (
  * The browser platform under the services. No `HttpClient`: the product API client, the Gateway client and the
  * toolkit's relay send with `fetch` itself, so a first visit does not load `@effect/platform`'s HTTP client.
  */
-export const BrowserPlatform = Layer.mergeAll(BrowserKeyValueStore.layerLocalStorage, Browser.Live, ApiHttp.fetch)
+export const BrowserPlatform = Layer.mergeAll(
+  BrowserKeyValueStore.layerLocalStorage,
+  Layer.effect(VisitStore, KeyValueStore.KeyValueStore).pipe(Layer.provide(BrowserKeyValueStore.layerSessionStorage)),
+  Browser.Live,
+  ApiHttp.fetch
+)
 
 /**
  * The Gateway client's module (loaded on its first call, gateway/lazy.ts) in stages, each evaluated in a task of its

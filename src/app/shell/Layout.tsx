@@ -1,4 +1,4 @@
-import { Outlet } from "@tanstack/react-router"
+import { Outlet, useRouterState } from "@tanstack/react-router"
 import { useEffect, useLayoutEffect, useState, type ReactNode } from "react"
 import { brandNameFrom } from "../brand"
 import { DRAWER } from "./drawer"
@@ -15,6 +15,7 @@ import {
 } from "./islands"
 import { Logo, RunsOn } from "./Logos"
 import { Sidebar } from "./Sidebar"
+import { documentTitle } from "./title"
 
 const brandName = brandNameFrom(import.meta.env)
 
@@ -27,6 +28,11 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
 
   // The build's static copy of this frame (vite.config.ts, prerenderShell) goes before this one paints.
   useLayoutEffect(() => document.getElementById(PRERENDERED_SHELL_ID)?.remove(), [])
+
+  const pathname = useRouterState({ select: (s) => s.location.pathname })
+  useEffect(() => {
+    document.title = documentTitle(pathname, brandName)
+  }, [pathname])
 
   useEffect(() => {
     if (!drawerOpen) return
@@ -63,12 +69,21 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
           </svg>
         </button>
         <Logo name={brandName} />
-        <TaglineIsland />
-        <WelcomeButtonIsland />
+        {/* Under 768 px the tagline and its info button open the second row (at least 3/5 of it, so they never fit
+            on the first): the first row keeps its room for the wallet button, wide enough there for a persona's
+            name ("Devnet Persona" at 360 px; it read "Devnet Pers..." beside the info button). */}
+        <div className="order-5 flex grow basis-3/5 items-center gap-1 md:order-none md:grow-0 md:basis-auto md:gap-3">
+          <TaglineIsland />
+          <WelcomeButtonIsland />
+        </div>
         <div className="contents md:ml-auto md:flex md:items-center md:gap-3">
           <RunsOn className="hidden md:flex" />
           <BalanceBadgeIsland />
-          <div data-testid="connect-button-slot" className="order-4 ml-auto min-w-[138px] md:order-none md:ml-0">
+          {/* The rest of the first row on a phone (the button's max-width is this slot's). */}
+          <div
+            data-testid="connect-button-slot"
+            className="order-4 flex min-w-[138px] flex-1 basis-0 justify-end md:order-none md:flex-none md:basis-auto"
+          >
             <WalletButtonIsland />
           </div>
         </div>
@@ -87,7 +102,7 @@ export function Layout({ children }: { readonly children?: ReactNode }) {
       </main>
       <ToastsIsland />
       <ValidatorDialogIsland />
-      <ShellStartupIsland />
+      <ShellStartupIsland drawerOpen={drawerOpen} />
     </div>
   )
 }

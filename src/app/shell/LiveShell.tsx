@@ -5,15 +5,20 @@
 import { Effect } from "effect"
 import { useAppConfig } from "../config/useAppConfig"
 import { useEffectResult, useFork } from "../runtime/app-runtime"
+import { Overlays } from "../services/Overlays"
 import { ValidatorSupport } from "../services/ValidatorSupport"
 import { ExternalLink } from "../ui/kit"
 import { sidebarLinkBase } from "./nav"
 import { WelcomeButtonView } from "./views"
 import { shellStartup, showWelcome } from "./welcome"
 
-/** Started once per mount of the shell: the delayed welcome toast and the validator dialog's auto-open. */
-export function ShellStartup() {
+/**
+ * Started once per mount of the shell: the delayed welcome toast and the validator dialog's auto-open. The open
+ * drawer (a phone's sidebar, the shell's own state) counts as an overlay: neither opens over it.
+ */
+export function ShellStartup({ drawerOpen }: { readonly drawerOpen: boolean }) {
   useEffectResult(shellStartup, [])
+  useEffectResult(drawerOpen ? Overlays.holdWhileRunning : Effect.void, [drawerOpen])
   return null
 }
 

@@ -1,5 +1,5 @@
 import { Effect, Stream } from "effect"
-import { useState, useSyncExternalStore } from "react"
+import { useState } from "react"
 import { type ConnectButtonState, connectButtonState } from "../../toolkit/connectButtonState"
 import { ConnectButton } from "../../toolkit/ConnectButton"
 import { WalletRequest, type WalletRequestApi } from "../../toolkit/walletRequestTag"
@@ -20,33 +20,20 @@ const sessionStream = Stream.unwrap(
   Effect.map(WalletSession, (w) => w.session as Stream.Stream<SessionState | undefined>)
 )
 
-const useMedia = (query: string): boolean =>
-  useSyncExternalStore(
-    (onChange) => {
-      const list = window.matchMedia?.(query)
-      list?.addEventListener("change", onChange)
-      return () => list?.removeEventListener("change", onChange)
-    },
-    () => window.matchMedia?.(query).matches ?? false,
-    () => false
-  )
-
-/**
- * The toolkit's default width, and the most the persona may take at each header width: on a phone the first row also
- * holds the menu, the brand and the info button (about 220 px with their gaps and the padding).
- */
+/** The toolkit's default width, and the most the persona's name may widen the button to. */
 const BUTTON_WIDTH = 138
-const MAX_WIDTH = { narrow: 138, phone: 160, wide: 260 } as const
+const MAX_WIDTH = 260
 
 /**
- * How wide the button is: 138 px, or wide enough for the persona's name (icon, gap and padding take about 52 px, a
- * semibold 14 px character up to about 9.5), within what the header has room for at this width. A longer name is
- * cut with an ellipsis; the button's accessible name is always the whole of it.
+ * How wide the button asks to be: 138 px, or wide enough for the persona's name (icon, gap and padding take about
+ * 52 px, a semibold 14 px character up to about 9.5), at most 260 px. The header's slot caps it at the room the row
+ * has (the button's max-width is its slot's), so a phone shows as much of the name as fits: all of "Devnet Persona"
+ * at 360 px. A longer name is cut with an ellipsis; the button's accessible name is always the whole of it.
  */
-export const walletButtonWidth = (label: string | undefined, room: keyof typeof MAX_WIDTH): number => {
+export const walletButtonWidth = (label: string | undefined): number => {
   if (label === undefined) return BUTTON_WIDTH
   const wanted = Math.ceil(52 + 9.5 * Array.from(label).length)
-  return Math.max(BUTTON_WIDTH, Math.min(wanted, MAX_WIDTH[room]))
+  return Math.max(BUTTON_WIDTH, Math.min(wanted, MAX_WIDTH))
 }
 
 /**
@@ -59,8 +46,6 @@ export function WalletButton() {
   const state = useStream(buttonState, undefined)
   const session = useStream(sessionStream, undefined)
   const fork = useFork()
-  const wide = useMedia("(min-width: 768px)")
-  const roomy = useMedia("(min-width: 390px)")
   const [popoverOpen, setPopoverOpen] = useState(false)
   // The open popover counts as an overlay: the validator dialog does not open on top of it.
   useEffectResult(popoverOpen ? Overlays.holdWhileRunning : Effect.void, [popoverOpen])
@@ -71,9 +56,10 @@ export function WalletButton() {
       state={state}
       mode="dark"
       theme="custom"
-      width={walletButtonWidth(state.connected ? state.personaLabel : undefined, wide ? "wide" : roomy ? "phone" : "narrow")}
-      // Under 768 px the popover covers the page: it closes once the wallet has connected.
-      closeOnConnect={!wide || state.isMobile}
+      width={walletButtonWidth(state.connected ? state.personaLabel : undefined)}
+      // Once the wallet has connected the popover has done its job: left open it covered 'Your Transactions' on a
+      // wide screen and the page on a phone. The button opens it again for the sharing and requests tabs.
+      closeOnConnect
       onPopoverOpenChange={setPopoverOpen}
       onIntent={() => wallet((w) => w.prepare)}
       onConnect={() => wallet((w) => w.connect())}

@@ -12,7 +12,10 @@ import {
 } from "./loadFailure"
 import { BrandDefaults } from "../brand"
 
-/** 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart. */
+/**
+ * 'Swap, Bridge, Save and Earn': the letters bounce at 1 s, then every 30 s, for 2 s, 0.06 s apart, as a wave of
+ * colour (index.css, letter-bounce): no letter leaves its place, and with reduced motion nothing plays.
+ */
 export function TaglineView({
   bouncing,
   letterDelaySeconds
@@ -24,7 +27,7 @@ export function TaglineView({
     <p
       data-testid="tagline"
       data-bouncing={bouncing ? "true" : "false"}
-      className="order-5 grow basis-3/5 select-none whitespace-nowrap text-xs leading-4 text-muted sm:text-sm md:order-none md:grow-0 md:basis-auto"
+      className="select-none whitespace-nowrap text-xs leading-4 text-muted sm:text-sm"
     >
       {/* Read as one phrase; the bouncing letters are decoration. */}
       <span className="sr-only">{BrandDefaults.tagline}</span>
@@ -32,7 +35,7 @@ export function TaglineView({
         <span
           key={i}
           aria-hidden
-          className={`inline-block whitespace-pre ${bouncing ? "motion-safe-bounce animate-letter-bounce" : ""}`}
+          className={`whitespace-pre ${bouncing ? "motion-safe-bounce animate-letter-bounce" : ""}`}
           style={bouncing ? { animationDelay: `${(i * letterDelaySeconds).toFixed(2)}s` } : undefined}
         >
           {ch}

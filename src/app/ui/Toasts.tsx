@@ -108,11 +108,13 @@ export function Toasts() {
   const onScreenId = onScreen?.id
   const announcement = useMemo(() => announcementOf(onScreen), [onScreen])
   const close = (id: string) => fork(Effect.flatMap(Toaster, (s) => s.dismiss(id)))
-  // Below 820 px this region (bottom right, up to 420 px wide) meets the devnet wallet's panel (bottom left, up to
-  // 392 px), so it keeps above the panel's reach: --devnet-wallet-inset, which only that panel sets (0 elsewhere).
+  // Under 768 px the region sits at the top, just under the header: at the bottom a toast covered the swap card's
+  // action area and its details. From 768 px it is bottom right; below 820 px there it meets the devnet wallet's panel
+  // (bottom left, up to 392 px), so it keeps above the panel's reach: --devnet-wallet-inset, which only that panel
+  // sets (0 elsewhere).
   return (
     <ToastViewport
-      className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col gap-2 p-4 outline-none max-[820px]:pb-[calc(1rem+var(--devnet-wallet-inset,0px))]"
+      className="fixed right-0 top-24 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col gap-2 px-4 pb-4 outline-none md:bottom-0 md:top-auto md:pt-4 md:max-[820px]:pb-[calc(1rem+var(--devnet-wallet-inset,0px))]"
       current={onScreenId}
       onPause={() => onScreenId !== undefined && fork(Effect.flatMap(Toaster, (s) => s.pause(onScreenId)))}
       onResume={() => onScreenId !== undefined && fork(Effect.flatMap(Toaster, (s) => s.resume(onScreenId)))}

@@ -129,6 +129,24 @@ export function Progress({
   )
 }
 
+/**
+ * A page's frame: every page starts at the swap page's left edge (a max-w-6xl column, centred), whatever its own
+ * width; `width` caps the content inside that column, from its left edge.
+ */
+export function Page({
+  width,
+  children
+}: {
+  readonly width: "max-w-4xl" | "max-w-5xl" | "max-w-6xl"
+  readonly children: ReactNode
+}) {
+  return (
+    <div className="mx-auto max-w-6xl">
+      <div className={width}>{children}</div>
+    </div>
+  )
+}
+
 export function PageTitle({ children, subtitle }: { readonly children: ReactNode; readonly subtitle?: ReactNode }) {
   return (
     <header className="mb-6">

@@ -4,7 +4,7 @@ import { shortenAddressAirdrop } from "../../../exchange/format"
 import { useAppConfig } from "../../config/useAppConfig"
 import { useRun, useStream } from "../../runtime/app-runtime"
 import { emptySession, WalletSession } from "../../services/WalletSession"
-import { Badge, Button, Card, PageTitle } from "../../ui/kit"
+import { Badge, Button, Card, Page, PageTitle } from "../../ui/kit"
 import { simulateClaim, walletRequiredToast } from "./claim"
 
 const sessionStream = Stream.unwrap(Effect.map(WalletSession, (w) => w.session))
@@ -33,8 +33,12 @@ export function AirdropPage() {
   }
 
   return (
-    <div className="mx-auto max-w-4xl">
-      <PageTitle subtitle="Earn GKS by using the product.">{`${brand.name} Airdrop - Season 1`}</PageTitle>
+    <Page width="max-w-4xl">
+      <PageTitle subtitle="Earn GKS by using the product.">
+        {/* "Season 1" wraps as one: a lone "1" on a line of its own reads as a stray digit. */}
+        {`${brand.name} Airdrop - `}
+        <span className="whitespace-nowrap">Season 1</span>
+      </PageTitle>
       <div className="grid gap-5 md:grid-cols-[1.2fr_1fr]">
         <Card testId="airdrop-claim">
           <h2 className="text-lg font-semibold">Your allocation</h2>
@@ -95,6 +99,6 @@ export function AirdropPage() {
           </dl>
         </Card>
       </div>
-    </div>
+    </Page>
   )
 }

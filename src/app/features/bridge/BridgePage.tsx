@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { useAppConfig } from "../../config/useAppConfig"
 import { useFork } from "../../runtime/app-runtime"
 import { Browser } from "../../services/Browser"
-import { Badge, Button, Card, PageTitle } from "../../ui/kit"
+import { Badge, Button, Card, Page, PageTitle } from "../../ui/kit"
 import { BRIDGE_ASSETS, BRIDGE_NETWORKS, BRIDGE_PARTNERS, type BridgePartner } from "./partners"
 
 function PartnerCard({ partner }: { readonly partner: BridgePartner }) {
@@ -46,7 +46,7 @@ function PartnerCard({ partner }: { readonly partner: BridgePartner }) {
 export function BridgePage() {
   const { brand } = useAppConfig()
   return (
-    <div className="mx-auto max-w-5xl">
+    <Page width="max-w-5xl">
       <PageTitle
         subtitle={`Bring ${BRIDGE_ASSETS.join(", ")} to Radix from ${BRIDGE_NETWORKS.join(", ")} through our partners.`}
       >
@@ -67,6 +67,6 @@ export function BridgePage() {
           above.
         </p>
       </Card>
-    </div>
+    </Page>
   )
 }

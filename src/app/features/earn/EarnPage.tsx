@@ -1,10 +1,10 @@
-import { Badge, Card, PageTitle } from "../../ui/kit"
+import { Badge, Card, Page, PageTitle } from "../../ui/kit"
 
 const EARN_ASSETS = ["hUSDC", "hUSDT", "hETH", "hWBTC"] as const
 
 export function EarnPage() {
   return (
-    <div className="mx-auto max-w-4xl">
+    <Page width="max-w-4xl">
       <PageTitle subtitle="Put your hAssets to work.">Earn Rewards</PageTitle>
       <Card testId="earn-card">
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -33,6 +33,6 @@ export function EarnPage() {
           </div>
         </dl>
       </Card>
-    </div>
+    </Page>
   )
 }

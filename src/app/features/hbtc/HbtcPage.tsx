@@ -10,7 +10,7 @@ import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
 import { Loading, type Remote } from "../../runtime/remote"
 import { Toaster } from "../../services/Toaster"
 import { emptySession, WalletSession } from "../../services/WalletSession"
-import { Badge, Button, Card, ExternalLink, FlipIcon, Progress, Spinner } from "../../ui/kit"
+import { Badge, Button, Card, ExternalLink, FlipIcon, Page, Progress, Spinner } from "../../ui/kit"
 import { btcPriceErrorMessage, btcPriceStream } from "./btcPrice"
 import { bridgeInDevelopmentToast, type Destination, type Direction, hbtcButtonLabel } from "./labels"
 
@@ -147,7 +147,7 @@ export function HbtcPage() {
   }
 
   return (
-    <div className="mx-auto max-w-5xl">
+    <Page width="max-w-5xl">
       <header className="mb-6 flex items-center gap-4">
         <svg aria-hidden viewBox="0 0 64 64" className="h-14 w-14 shrink-0">
           <circle cx="32" cy="32" r="30" fill="#f7931a" />
@@ -332,6 +332,6 @@ export function HbtcPage() {
           .
         </p>
       </div>
-    </div>
+    </Page>
   )
 }

@@ -1,6 +1,6 @@
 import { useAppConfig } from "../../config/useAppConfig"
 import { dashboardLink } from "../../config/AppConfig"
-import { Badge, Card, ExternalLink, PageTitle } from "../../ui/kit"
+import { Badge, Card, ExternalLink, Page, PageTitle } from "../../ui/kit"
 
 export interface Fund {
   readonly id: string
@@ -36,7 +36,7 @@ export function ProofOfFundsPage() {
     }
   ]
   return (
-    <div className="mx-auto max-w-4xl">
+    <Page width="max-w-4xl">
       <PageTitle subtitle="Our funds are on-ledger: check them yourself on the dashboard.">Proof of Funds</PageTitle>
       {funds.map((f) => (
         <Card key={f.id} testId={`fund-${f.id}`}>
@@ -79,6 +79,6 @@ export function ProofOfFundsPage() {
         Disclaimer: the figures in this text may be out of date. The ledger is the source of truth; the Details button
         shows the account as it is now.
       </p>
-    </div>
+    </Page>
   )
 }

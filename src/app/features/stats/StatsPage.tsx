@@ -4,7 +4,7 @@ import type { StatsResponse } from "../../../exchange/api"
 import { formatCurrency } from "../../../exchange/format"
 import { useStream } from "../../runtime/app-runtime"
 import { Loading, polled, type Remote } from "../../runtime/remote"
-import { Badge, Card, PageTitle, Spinner } from "../../ui/kit"
+import { Badge, Card, Page, PageTitle, Spinner } from "../../ui/kit"
 
 /** Spec §7/§9: GET {api}/api/stats on load and every 30 s. */
 export const STATS_REFRESH = Duration.millis(30_000)
@@ -43,7 +43,7 @@ export function StatsView({ stats }: { readonly stats: Remote<StatsResponse, unk
 export function StatsPage() {
   const stats = useStream(statsStream, Loading as Remote<StatsResponse, unknown>)
   return (
-    <div className="mx-auto max-w-5xl">
+    <Page width="max-w-5xl">
       <PageTitle subtitle="Live figures from the exchange server, refreshed every 30 seconds.">Stats</PageTitle>
       <StatsView stats={stats} />
       <Card className="mt-6" testId="advanced-analytics">
@@ -53,6 +53,6 @@ export function StatsPage() {
         </div>
         <p className="mt-2 text-sm text-muted">Volume by pair, fee history and liquidity over time.</p>
       </Card>
-    </div>
+    </Page>
   )
 }

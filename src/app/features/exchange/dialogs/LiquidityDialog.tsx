@@ -13,6 +13,19 @@ import {
   nativeFirst
 } from "../liquidity"
 
+/** A row as a 2 × 2 grid under 640 px (see the table below); a table row from there up. */
+const TWO_LINES = "max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-4"
+/**
+ * Where each column goes: on a phone, asset and allocation on the first line, amount (under the asset, left) and USD
+ * value (under the allocation) on the second; from 640 px up, four columns with room between them.
+ */
+const AT = {
+  asset: "max-sm:col-start-1 max-sm:row-start-1",
+  amount: "pl-3 max-sm:col-start-1 max-sm:row-start-2 max-sm:pl-0 max-sm:text-left",
+  usd: "pl-3 max-sm:col-start-2 max-sm:row-start-2",
+  allocation: "pl-3 max-sm:col-start-2 max-sm:row-start-1"
+} as const
+
 /** The dialog's body: mounted only while the dialog is open, so it loads on opening (spec §7). */
 function LiquidityBody() {
   const config = useAppConfig()
@@ -40,30 +53,51 @@ function LiquidityBody() {
         </p>
       ) : (
         <>
-          <table className="w-full text-sm">
-            <thead>
-              <tr className="text-left text-xs text-muted">
-                <th className="pb-2 font-semibold">Asset</th>
-                <th className="pb-2 text-right font-semibold">Amount</th>
-                <th className="pb-2 text-right font-semibold">USD</th>
-                <th className="pb-2 text-right font-semibold">Allocation</th>
+          {/* Under 640 px each row is two lines, the header row too: asset and allocation, then amount and USD value.
+              Four columns side by side ran together on a phone ("USDAllocation"). The roles keep the table a table
+              for assistive technology, whatever its display. */}
+          <table role="table" className="w-full text-sm max-sm:block">
+            <thead role="rowgroup" className="max-sm:block">
+              <tr role="row" className={`text-left text-xs text-muted ${TWO_LINES}`}>
+                <th role="columnheader" className={`pb-2 font-semibold ${AT.asset}`}>
+                  Asset
+                </th>
+                <th role="columnheader" className={`pb-2 text-right font-semibold ${AT.amount}`}>
+                  Amount
+                </th>
+                <th role="columnheader" className={`pb-2 text-right font-semibold ${AT.usd}`}>
+                  USD
+                </th>
+                <th role="columnheader" className={`pb-2 text-right font-semibold ${AT.allocation}`}>
+                  Allocation
+                </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-line">
+            <tbody role="rowgroup" className="divide-y divide-line max-sm:block">
               {nativeFirst(result.value.assets, config.tokenResources.XRD).map((a) => {
                 const high = a.allocation_percentage >= HIGH_ALLOCATION_PERCENT
                 return (
-                  <tr key={`${a.symbol}-${a.resource_address}`} data-testid="liquidity-asset" className="tabular-nums">
-                    <td className="py-2">
+                  <tr
+                    key={`${a.symbol}-${a.resource_address}`}
+                    role="row"
+                    data-testid="liquidity-asset"
+                    className={`tabular-nums ${TWO_LINES} max-sm:py-2`}
+                  >
+                    <td role="cell" className={`py-2 max-sm:py-0 ${AT.asset}`}>
                       <span className="font-semibold">{a.symbol}</span>
                       {a.native && <span className="block text-xs text-muted">Gas balance</span>}
                     </td>
-                    <td className="py-2 text-right">{formatTokenAmountList(a.amount, liquidityDigits(a.symbol))}</td>
-                    <td className="py-2 text-right">{formatUsd(a.amount_usd)}</td>
+                    <td role="cell" className={`whitespace-nowrap py-2 text-right max-sm:py-0 ${AT.amount}`}>
+                      {formatTokenAmountList(a.amount, liquidityDigits(a.symbol))}
+                    </td>
+                    <td role="cell" className={`whitespace-nowrap py-2 text-right max-sm:py-0 ${AT.usd}`}>
+                      {formatUsd(a.amount_usd)}
+                    </td>
                     <td
+                      role="cell"
                       data-testid="liquidity-allocation"
                       data-high={high}
-                      className={`py-2 text-right ${high ? "font-semibold text-orange-400" : ""}`}
+                      className={`whitespace-nowrap py-2 text-right max-sm:py-0 ${AT.allocation} ${high ? "font-semibold text-orange-400" : ""}`}
                     >
                       {formatPercent(a.allocation_percentage)}
                     </td>
