@@ -5,7 +5,7 @@
  * ErrorResponse shape saying it is not supported by the devnet.
  *
  * This module is the router: one module per API group of the Gateway (`routes/status.ts`, `transaction.ts`,
- * `stream.ts`, `state.ts`) builds its handlers over the shared `EmulatorContext` (`context.ts`).
+ * `stream.ts`, `state.ts`, `extensions.ts`) builds its handlers over the shared `EmulatorContext` (`context.ts`).
  */
 import { Cause, Effect } from "effect"
 import { vaultAddress } from "../ledger/address.js"
@@ -18,6 +18,7 @@ import {
   type RouteHandler,
   gatewayFailure
 } from "./failure.js"
+import { EXTENSIONS_PATHS, extensionsRoutes } from "./routes/extensions.js"
 import { STATE_PATHS, stateRoutes } from "./routes/state.js"
 import { STATUS_PATHS, statusRoutes } from "./routes/status.js"
 import { STREAM_PATHS, streamRoutes } from "./routes/stream.js"
@@ -33,7 +34,13 @@ export {
 } from "./failure.js"
 export { DEVNET_RELEASE_INFO } from "./routes/status.js"
 
-export const SUPPORTED_PATHS = [...STATUS_PATHS, ...TRANSACTION_PATHS, ...STREAM_PATHS, ...STATE_PATHS] as const
+export const SUPPORTED_PATHS = [
+  ...STATUS_PATHS,
+  ...TRANSACTION_PATHS,
+  ...STREAM_PATHS,
+  ...STATE_PATHS,
+  ...EXTENSIONS_PATHS
+] as const
 type SupportedPath = (typeof SUPPORTED_PATHS)[number]
 
 const notSupported = (path: string) =>
@@ -55,7 +62,8 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
     ...statusRoutes(ctx),
     ...transactionRoutes(ctx),
     ...streamRoutes(ctx),
-    ...stateRoutes(ctx)
+    ...stateRoutes(ctx),
+    ...extensionsRoutes(ctx)
   }
 
   const findRoute = (path: string) => {

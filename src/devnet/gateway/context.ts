@@ -240,6 +240,26 @@ export const makeEmulatorContext = Effect.gen(function* () {
       if (kind !== expected) return yield* invalidEntity(address)
     })
 
+  /**
+   * What the Gateway's entity table holds at `address` (`GetNonPreAllocatedEntity`, or a direct lookup): a
+   * pre-allocated account or identity is there only once something was written to it, on the devnet an account once
+   * it holds a vault.
+   */
+  const storedEntityKind = (address: string, version: number) =>
+    Effect.gen(function* () {
+      const kind = yield* entityKindOf(address, version)
+      if (kind !== "Component") return kind
+      const written = isAccountAddress(address) && (yield* ledger.accountVaults(address, version)).length > 0
+      return written ? kind : undefined
+    })
+
+  /** `GetEntity<GlobalAccountEntity>`: an account, pre-allocated or not; 404 when nothing is there, else 400. */
+  const requireAccount = (address: string, version: number) =>
+    Effect.gen(function* () {
+      yield* requireEntity(address, version, "Component")
+      if (!isAccountAddress(address)) return yield* invalidEntity(address)
+    })
+
   return {
     ledger,
     networkConfig,
@@ -252,7 +272,9 @@ export const makeEmulatorContext = Effect.gen(function* () {
     validateExplicit,
     nonFungibleBadge,
     entityKindOf,
-    requireEntity
+    storedEntityKind,
+    requireEntity,
+    requireAccount
   } as const
 })
 

@@ -199,6 +199,7 @@ export const makeLedger = Effect.gen(function* () {
     resource: store.resource,
     resources: store.resources,
     metadata: store.metadata,
+    resourceHolders: store.resourceHolders,
     ledgerStateAt: store.ledgerStateAt,
     stateVersionAt: store.stateVersionAt,
     currentStateVersion: Effect.sync(store.stateVersion),

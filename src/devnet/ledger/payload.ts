@@ -7,8 +7,9 @@
  * (`submit.ts`: payload tracking, resubmission, the node's answer) and the storage (`store.ts`) never look inside
  * a payload, so another format is a sibling validator and executor plus one entry in `formats.ts`.
  *
- * A format whose intents carry subintents (TransactionV2) reports, in its commit, the subintent hashes the
- * transaction finalizes (`finalizedSubintents`); the store marks them used only when the commit succeeded.
+ * What a format with subintents (TransactionV2) adds beside V1: its executor runs each intent on its own worktop
+ * with yields between parent and child, and its commit names the subintent hashes it finalizes, which the store
+ * records in the same SQL transaction as the commit, and only for a successful one.
  */
 import type { Effect } from "effect"
 import type { BalanceChange } from "./execute.js"
@@ -40,8 +41,6 @@ export interface UserCommit {
   readonly classes: ReadonlyArray<"General" | "Transfer">
   /** Per manifest instruction, the SBOR hex of its output. */
   readonly outputs: ReadonlyArray<string>
-  /** Subintent hashes this transaction finalizes; recorded as used only when `success`. */
-  readonly finalizedSubintents?: ReadonlyArray<string>
 }
 
 /** The node's execution of a payload: a commit, or a rejection that changes nothing. */

@@ -17,6 +17,7 @@ import {
   LedgerConfig,
   type LedgerState,
   type MetadataEntry,
+  type ResourceHolder,
   type ResourceInfo,
   type StreamQuery,
   type TransactionKind,
@@ -93,6 +94,13 @@ const MetadataRow = Schema.Struct({
   type: Schema.Literal("String", "Url", "U8"),
   value: Schema.String,
   state_version: Schema.Number
+})
+
+const HolderRow = Schema.Struct({
+  account: Schema.String,
+  amount: Schema.String,
+  state_version: Schema.Number,
+  first_seen: Schema.Number
 })
 
 const MetaRow = Schema.Struct({ key: Schema.String, value: Schema.String })
@@ -524,6 +532,38 @@ export const makeLedgerStore = Effect.gen(function* () {
     } satisfies TransactionPage
   })
 
+  /**
+   * Every account holding `resource` now, most first; equal balances in the order the accounts first held anything
+   * (the Gateway's `ORDER BY balance DESC, entity_id ASC`, its entity ids being in order of first appearance).
+   * Emptied vaults are left out.
+   */
+  const resourceHolders = Effect.fn("Ledger.resourceHolders")(function* (resource: string) {
+    const rows = yield* sql`
+      SELECT v.account, v.amount, v.state_version,
+        (SELECT MIN(f.state_version) FROM vault_history f WHERE f.account = v.account) AS first_seen
+      FROM vault_history v
+      WHERE v.resource = ${resource} AND v.state_version = (
+        SELECT MAX(h.state_version) FROM vault_history h WHERE h.account = v.account AND h.resource = v.resource)`.pipe(
+      Effect.flatMap(decodeRows(HolderRow)),
+      Effect.orDie
+    )
+    return rows
+      .map((r) => ({ ...r, atto: parseDecimal(r.amount) ?? 0n }))
+      .filter((r) => r.atto > 0n)
+      .sort((a, b) =>
+        a.atto !== b.atto
+          ? a.atto > b.atto
+            ? -1
+            : 1
+          : a.first_seen - b.first_seen || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
+      )
+      .map((r): ResourceHolder => ({
+        account: r.account,
+        amount: r.amount,
+        lastUpdatedAtStateVersion: r.state_version
+      }))
+  })
+
   const StateRow = Schema.Struct({
     state_version: Schema.Number,
     epoch: Schema.Number,
@@ -602,6 +642,7 @@ export const makeLedgerStore = Effect.gen(function* () {
     resources: Effect.sync((): ReadonlyArray<ResourceInfo> => [...resources.values()]),
     metadata,
     transactions,
+    resourceHolders,
     ledgerStateAt,
     stateVersionAt
   } as const

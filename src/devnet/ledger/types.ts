@@ -61,6 +61,13 @@ export interface VaultBalance {
   readonly lastUpdatedAtStateVersion: number
 }
 
+/** An account's holding of a resource (`/extensions/resource-holders/page`). */
+export interface ResourceHolder {
+  readonly account: string
+  readonly amount: string
+  readonly lastUpdatedAtStateVersion: number
+}
+
 export interface ResourceInfo {
   readonly address: string
   readonly symbol: string
@@ -231,6 +238,8 @@ export interface LedgerService {
   readonly vaultOwner: (address: string) => Effect.Effect<Option.Option<{ account: string; resource: string }>>
   readonly resource: (address: string) => Effect.Effect<Option.Option<ResourceInfo>>
   readonly resources: Effect.Effect<ReadonlyArray<ResourceInfo>>
+  /** Every account holding `resource` now, most first (no empty vaults). */
+  readonly resourceHolders: (resource: string) => Effect.Effect<ReadonlyArray<ResourceHolder>>
   readonly metadata: (address: string, at?: number) => Effect.Effect<ReadonlyArray<MetadataEntry>>
   /** The ledger state as of a committed state version (none when it is not committed yet). */
   readonly ledgerStateAt: (version: number) => Effect.Effect<Option.Option<LedgerState>>

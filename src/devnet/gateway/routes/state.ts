@@ -1,6 +1,7 @@
-/** The State group: entities, non-fungibles and key-value stores, each in its own module under `state/`. */
+/** The State group: entities, non-fungibles, key-value stores and account settings, each in its own module under `state/`. */
 import type { EmulatorContext } from "../context.js"
 import type { Routes } from "../failure.js"
+import { accountHandlers } from "./state/account.js"
 import { entityHandlers } from "./state/entity.js"
 import { keyValueStoreHandlers } from "./state/keyValueStore.js"
 import { nonFungibleHandlers } from "./state/nonFungible.js"
@@ -17,13 +18,16 @@ export const STATE_PATHS = [
   "/state/non-fungible/data",
   "/state/non-fungible/location",
   "/state/key-value-store/keys",
-  "/state/key-value-store/data"
+  "/state/key-value-store/data",
+  "/state/account/page/resource-preferences",
+  "/state/account/page/authorized-depositors"
 ] as const
 
 export const stateRoutes = (ctx: EmulatorContext): Routes<typeof STATE_PATHS> => {
   const entity = entityHandlers(ctx)
   const nonFungible = nonFungibleHandlers(ctx)
   const keyValueStore = keyValueStoreHandlers(ctx)
+  const account = accountHandlers(ctx)
   return {
     "/state/entity/details": entity.entityDetails,
     "/state/entity/page/metadata": entity.metadataPage,
@@ -36,6 +40,8 @@ export const stateRoutes = (ctx: EmulatorContext): Routes<typeof STATE_PATHS> =>
     "/state/non-fungible/data": nonFungible.nonFungibleData,
     "/state/non-fungible/location": nonFungible.nonFungibleLocation,
     "/state/key-value-store/keys": keyValueStore.keyValueStoreKeys,
-    "/state/key-value-store/data": keyValueStore.keyValueStoreData
+    "/state/key-value-store/data": keyValueStore.keyValueStoreData,
+    "/state/account/page/resource-preferences": account.resourcePreferencesPage,
+    "/state/account/page/authorized-depositors": account.authorizedDepositorsPage
   }
 }

@@ -19,7 +19,7 @@ import {
   previewSignerAccounts
 } from "../preview.js"
 import { statusResponse } from "../status.js"
-import { LedgerStateSelector, decodeBody, opt } from "../request.js"
+import { Address, LedgerStateSelector, decodeBody, opt } from "../request.js"
 
 export const TRANSACTION_PATHS = [
   "/transaction/construction",
@@ -27,8 +27,48 @@ export const TRANSACTION_PATHS = [
   "/transaction/submit",
   "/transaction/status",
   "/transaction/committed-details",
-  "/transaction/subintent-status"
+  "/transaction/subintent-status",
+  "/transaction/account-deposit-pre-validation"
 ] as const
+
+/** `TransactionAccountDepositPreValidationMaxResourceItems`. */
+export const MAX_DEPOSIT_PRE_VALIDATION_RESOURCES = 20
+
+const DepositPreValidationRequest = Schema.Struct({
+  account_address: Address,
+  resource_addresses: Schema.Array(Address),
+  badge: opt(
+    Schema.Union(
+      Schema.Struct({ badge_type: Schema.Literal("ResourceBadge"), resource_address: Address }),
+      Schema.Struct({
+        badge_type: Schema.Literal("NonFungibleBadge"),
+        resource_address: Address,
+        non_fungible_id: Schema.String
+      })
+    )
+  )
+})
+
+type DefaultDepositRule = "Accept" | "Reject" | "AllowExisting"
+type ResourcePreferenceRule = "Allowed" | "Disallowed"
+
+/**
+ * The account blueprint's `try_deposit_*` decision for one resource: an authorized depositor's badge always may;
+ * otherwise a resource preference decides; otherwise the default rule (`AllowExisting`: a vault exists, or XRD).
+ */
+const allowsTryDeposit = (
+  badgeAuthorized: boolean,
+  rule: DefaultDepositRule,
+  detail: {
+    readonly vault_exists: boolean
+    readonly is_xrd: boolean
+    readonly preference: ResourcePreferenceRule | undefined
+  }
+): boolean =>
+  badgeAuthorized ||
+  (detail.preference !== undefined
+    ? detail.preference === "Allowed"
+    : rule === "Accept" || (rule === "AllowExisting" && (detail.vault_exists || detail.is_xrd)))
 
 const SubmitRequest = Schema.Struct({ notarized_transaction_hex: Schema.String })
 const StatusRequest = Schema.Struct({ intent_hash: Schema.String })
@@ -40,7 +80,7 @@ const CommittedDetailsRequest = Schema.Struct({
 })
 
 export const transactionRoutes = (ctx: EmulatorContext): Routes<typeof TRANSACTION_PATHS> => {
-  const { atState, ledger } = ctx
+  const { atState, ledger, requireAccount, validateAddress } = ctx
 
   /**
    * `/transaction/status`: babylon-gateway v1.10.1 `PendingTransactionResponseAggregator` over what the ledger knows
@@ -161,12 +201,67 @@ export const transactionRoutes = (ctx: EmulatorContext): Routes<typeof TRANSACTI
       }
     })
 
+  /**
+   * `/transaction/account-deposit-pre-validation` (babylon-gateway v1.10.1 `DepositPreValidationQuerier`): at the
+   * current state version, whether `try_deposit_*` of each resource into the account would succeed, and why. Devnet
+   * accounts keep the default deposit rule `Accept`, with no resource preference and no authorized depositor (the
+   * ledger has no method that changes them), so every deposit is allowed; `vault_exists` is read from the ledger.
+   * A resource the ledger does not know has no vault (the real Gateway answers that case with a 500 for an account
+   * that was written to, and `false` for a pre-allocated one).
+   */
+  const accountDepositPreValidation = (body: unknown) =>
+    Effect.gen(function* () {
+      const request = yield* decodeBody(DepositPreValidationRequest, body)
+      yield* validateAddress("account_address", request.account_address)
+      const resources = request.resource_addresses
+      if (resources.length === 0)
+        return yield* invalidField("resource_addresses", "'Resource Addresses' must not be empty.")
+      if (resources.length > MAX_DEPOSIT_PRE_VALIDATION_RESOURCES) {
+        return yield* invalidField(
+          "resource_addresses.Count",
+          `'Count' must be less than or equal to '${MAX_DEPOSIT_PRE_VALIDATION_RESOURCES}'. You entered ${resources.length}.`
+        )
+      }
+      for (const [i, r] of resources.entries()) yield* validateAddress(`resource_addresses[${i}]`, r)
+      if (request.badge !== undefined) yield* validateAddress("badge.resource_address", request.badge.resource_address)
+      const ledgerState = yield* ledger.state
+      yield* requireAccount(request.account_address, ledgerState.state_version)
+      const vaults = yield* ledger.accountVaults(request.account_address, ledgerState.state_version)
+      const rule: DefaultDepositRule = "Accept"
+      const badgeAuthorized = false
+      const details = resources.map((resource_address) => ({
+        resource_address,
+        vault_exists: vaults.some((v) => v.resource === resource_address),
+        is_xrd: resource_address === ledger.xrd,
+        preference: undefined
+      }))
+      const behaviour = details.map((d) => ({
+        resource_address: d.resource_address,
+        allows_try_deposit: allowsTryDeposit(badgeAuthorized, rule, d)
+      }))
+      return {
+        ledger_state: ledgerState,
+        allows_try_deposit_batch: behaviour.every((b) => b.allows_try_deposit),
+        resource_specific_behaviour: behaviour,
+        deciding_factors: {
+          ...(request.badge === undefined ? {} : { is_badge_authorized_depositor: badgeAuthorized }),
+          default_deposit_rule: rule,
+          resource_specific_details: details.map((d) => ({
+            resource_address: d.resource_address,
+            vault_exists: d.vault_exists,
+            is_xrd: d.is_xrd
+          }))
+        }
+      }
+    })
+
   return {
     "/transaction/construction": () => Effect.map(ledger.state, (ledger_state) => ({ ledger_state })),
     "/transaction/preview": transactionPreview,
     "/transaction/submit": submit,
     "/transaction/status": transactionStatus,
     "/transaction/committed-details": committedDetails,
-    "/transaction/subintent-status": subintentStatus
+    "/transaction/subintent-status": subintentStatus,
+    "/transaction/account-deposit-pre-validation": accountDepositPreValidation
   }
 }

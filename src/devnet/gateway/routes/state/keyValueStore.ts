@@ -5,7 +5,6 @@
  * the request is validated as the Gateway validates it.
  */
 import { Effect, Schema } from "effect"
-import { isAccountAddress } from "../../../ledger/address.js"
 import type { EmulatorContext } from "../../context.js"
 import {
   MAX_PAGE_SIZE,
@@ -25,7 +24,7 @@ const KeyValueStoreDataRequest = Schema.Struct({
 })
 
 export const keyValueStoreHandlers = (ctx: EmulatorContext) => {
-  const { atState, entityKindOf, ledger, pageParams, validateAddress } = ctx
+  const { atState, pageParams, storedEntityKind, validateAddress } = ctx
 
   /**
    * `GetNonPreAllocatedEntity<InternalKeyValueStoreEntity>`: a virtual account or identity that was never written is
@@ -33,12 +32,7 @@ export const keyValueStoreHandlers = (ctx: EmulatorContext) => {
    */
   const requireKeyValueStore = (address: string, version: number) =>
     Effect.gen(function* () {
-      const kind = yield* entityKindOf(address, version)
-      const persisted =
-        kind === "Component"
-          ? isAccountAddress(address) && (yield* ledger.accountVaults(address, version)).length > 0
-          : true
-      if (kind === undefined || !persisted) return yield* entityNotFound(address)
+      if ((yield* storedEntityKind(address, version)) === undefined) return yield* entityNotFound(address)
       return yield* invalidEntity(address)
     })
 
