@@ -1,7 +1,8 @@
-import { HttpClient, HttpClientResponse } from "@effect/platform"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { emulatorHttpClientLayer } from "../../src/devnet/gateway/httpClient.js"
 import { type GatewayEmulator, SUPPORTED_PATHS, makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator.js"
 import { derivedResourceAddress, virtualAccountAddress } from "../../src/devnet/ledger/address.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
@@ -20,15 +21,8 @@ const handle = async (path: string, body: unknown) => {
   return new Response(JSON.stringify(res.json), { status: res.status, headers: { "content-type": "application/json" } })
 }
 
-const emulatorHttpClient = Layer.sync(HttpClient.HttpClient, () =>
-  HttpClient.make((request, url) =>
-    Effect.promise(async () => {
-      const text = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : ""
-      const res = await handle(url.pathname.replace(/^\/gateway/, ""), text === "" ? undefined : JSON.parse(text))
-      return HttpClientResponse.fromWeb(request, res)
-    })
-  )
-)
+/** Our client reaches the emulator through the devnet's in-process HttpClient. */
+const emulatorHttpClient = Layer.suspend(() => emulatorHttpClientLayer(emulator))
 
 /** Our Gateway client over the emulator: the value, or the failure (never thrown). */
 const ours = <A, E>(f: (g: Gateway["Type"]) => Effect.Effect<A, E>) =>
@@ -306,5 +300,17 @@ describe("paths the devnet serves beyond the product's own", () => {
         (e: unknown) => e
       )
     expect(sdkMissing).toMatchObject({ status: 404, errorResponse: { details: { type: "EntityNotFoundError" } } })
+  })
+
+  it("the in-process HttpClient answers a body that is not JSON as the Gateway's bad request", async () => {
+    const answer = await Effect.runPromise(
+      Effect.flatMap(HttpClient.HttpClient, (client) =>
+        client.execute(HttpClientRequest.bodyText(HttpClientRequest.post(`${BASE}/status/gateway-status`), "{nope"))
+      ).pipe(
+        Effect.flatMap((res) => Effect.map(res.json, (json) => ({ status: res.status, json }))),
+        Effect.provide(emulatorHttpClient)
+      )
+    )
+    expect(answer).toMatchObject({ status: 400, json: { message: "Bad http request", code: 400, details: null } })
   })
 })
