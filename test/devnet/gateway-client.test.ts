@@ -1,8 +1,8 @@
-import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { GatewayApiClient } from "@radixdlt/babylon-gateway-api-sdk"
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { emulatorHttpClientLayer } from "../../src/devnet/gateway/httpClient.js"
 import { makeGatewayEmulator, type GatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator.js"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
@@ -24,16 +24,8 @@ const handle = async (path: string, body: unknown) => {
   return new Response(JSON.stringify(res.json), { status: res.status, headers: { "content-type": "application/json" } })
 }
 
-/** An HttpClient that serves every request from the emulator, in process. */
-const emulatorHttpClient = Layer.sync(HttpClient.HttpClient, () =>
-  HttpClient.make((request, url) =>
-    Effect.promise(async () => {
-      const text = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : ""
-      const res = await handle(url.pathname.replace(/^\/gateway/, ""), text === "" ? undefined : JSON.parse(text))
-      return HttpClientResponse.fromWeb(request, res)
-    })
-  )
-)
+/** Our client reaches the emulator through the devnet's in-process HttpClient. */
+const emulatorHttpClient = Layer.suspend(() => emulatorHttpClientLayer(emulator))
 
 const ours = <A, E>(f: (g: Gateway["Type"]) => Effect.Effect<A, E>) =>
   Effect.runPromise(
@@ -135,7 +127,13 @@ describe("the Gateway client and the official SDK read the devnet emulator alike
     const holder = ledger.genesis.dAppDefinition.address
     for (let i = 0; i < 250; i++) {
       await runtime.runPromise(
-        ledger.createFungibleResource({ symbol: `P${i}`, name: `Paged ${i}`, divisibility: 6, initialSupply: `${i}.5`, to: holder })
+        ledger.createFungibleResource({
+          symbol: `P${i}`,
+          name: `Paged ${i}`,
+          divisibility: 6,
+          initialSupply: `${i}.5`,
+          to: holder
+        })
       )
     }
     const [ourItem] = await ours((g) => g.state.getEntityDetailsVaultAggregated([holder]))

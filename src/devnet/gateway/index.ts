@@ -9,3 +9,4 @@ export {
   makeGatewayEmulator
 } from "./GatewayEmulator.js"
 export { type DevnetGateway, gatewayNodeHandler, startDevnetGateway } from "./node.js"
+export { emulatorHttpClient, emulatorHttpClientLayer } from "./httpClient.js"
