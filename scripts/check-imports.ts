@@ -12,9 +12,12 @@ import ts from "typescript"
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
 const src = join(root, "src")
 
-/** What each top-level folder of `src/` may import, besides itself. */
+/**
+ * What each top-level folder of `src/` may import, besides itself: a folder, or one file of a folder (`txv2` uses
+ * the dependency-free bech32m codec that the app's address checks use, rather than a copy of it).
+ */
 export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
-  txv2: [],
+  txv2: ["exchange/bech32m.ts"],
   gateway: [],
   exchange: ["gateway"],
   toolkit: ["gateway"],
@@ -59,9 +62,13 @@ export const check = (): ReadonlyArray<Problem> => {
       }
       edges.push(target)
       const fromLayer = relative(src, file).split("/")[0] ?? ""
-      const toLayer = relative(src, target).split("/")[0] ?? ""
+      const toPath = relative(src, target)
+      const toLayer = toPath.split("/")[0] ?? ""
       const allowed = ALLOWED[fromLayer]
-      if (fromLayer !== toLayer && (allowed === undefined || !allowed.includes(toLayer))) {
+      if (
+        fromLayer !== toLayer &&
+        (allowed === undefined || !(allowed.includes(toLayer) || allowed.includes(toPath)))
+      ) {
         problems.push({
           kind: "layer",
           text: `${relative(root, file)} imports ${relative(root, target)}: ${fromLayer} may not import ${toLayer}`
@@ -101,7 +108,13 @@ export const check = (): ReadonlyArray<Problem> => {
       }
       const selfLoop = (graph.get(v) ?? []).includes(v)
       if (component.length > 1 || selfLoop) {
-        problems.push({ kind: "cycle", text: component.map((f) => relative(root, f)).sort().join(" <-> ") })
+        problems.push({
+          kind: "cycle",
+          text: component
+            .map((f) => relative(root, f))
+            .sort()
+            .join(" <-> ")
+        })
       }
     }
   }
