@@ -16,7 +16,7 @@
 import type { ManagedRuntime } from "effect"
 import { createContext, type ReactNode, use, useCallback, useEffect, useSyncExternalStore } from "react"
 import type { AppConfigShape } from "../config/AppConfig"
-import type { AppServices } from "./app-runtime"
+import type { AppServices } from "./services"
 
 export interface Live {
   readonly config: AppConfigShape

@@ -1,23 +1,10 @@
 import { Effect } from "effect"
-import { lazy, type RefObject, Suspense, useLayoutEffect, useRef, useState, type ReactNode } from "react"
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from "react"
 import { useEffectResult } from "../runtime/app-runtime"
 import { Overlays } from "../services/Overlays"
+import type { DialogProps } from "./dialogProps"
 
-export interface DialogProps {
-  readonly open: boolean
-  readonly onOpenChange: (open: boolean) => void
-  readonly title: ReactNode
-  readonly description?: ReactNode
-  readonly children?: ReactNode
-  readonly testId?: string
-  /** Wider panel (up to 2xl) for forms that would otherwise scroll. */
-  readonly wide?: boolean
-}
-
-export interface DialogPanelProps extends DialogProps {
-  /** The control that had focus when the dialog opened; focus goes back to it when the dialog closes. */
-  readonly opener: RefObject<HTMLElement | null>
-}
+export type { DialogPanelProps, DialogProps } from "./dialogProps"
 
 const DialogPanel = lazy(() => import("./DialogPanel").then((m) => ({ default: m.DialogPanel })))
 

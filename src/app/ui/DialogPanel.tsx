@@ -1,5 +1,5 @@
 import * as RadixDialog from "@radix-ui/react-dialog"
-import type { DialogPanelProps } from "./Dialog"
+import type { DialogPanelProps } from "./dialogProps"
 import { isInToastRegion } from "./toast"
 
 /** The dialog itself, on Radix Dialog; loaded by {@link Dialog} the first time one opens. */

@@ -1,13 +1,8 @@
-import { lazy, Suspense, type ReactNode } from "react"
+import { lazy, Suspense } from "react"
 
-/** Spec §9: tooltip delay 700 ms, skip delay 300 ms. */
-export const TOOLTIP_DELAY_MS = 700
-export const TOOLTIP_SKIP_DELAY_MS = 300
+import type { TooltipProps } from "./tooltipProps"
 
-export interface TooltipProps {
-  readonly content: ReactNode
-  readonly children: ReactNode
-}
+export { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS, type TooltipProps } from "./tooltipProps"
 
 const TooltipPanel = lazy(() => import("./TooltipPanel").then((m) => ({ default: m.TooltipPanel })))
 

@@ -1,5 +1,5 @@
 import * as RadixTooltip from "@radix-ui/react-tooltip"
-import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS, type TooltipProps } from "./Tooltip"
+import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS, type TooltipProps } from "./tooltipProps"
 
 /**
  * The tooltip itself, on Radix Tooltip, with its own provider (spec §9 delays): loaded by {@link Tooltip} with the

@@ -1,11 +1,27 @@
 import { KeyValueStore } from "@effect/platform"
-import { Clock, Data, Duration, Effect, Either, Layer, Option, Random, Schema, Stream, SubscriptionRef } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Option, Random, Schema, Stream, SubscriptionRef } from "effect"
 import { AppConfig } from "../../config/AppConfig"
 import { Toaster } from "../../services/Toaster"
 import { escapeHtml } from "../../ui/escape"
+import {
+  LastRouteBlocked,
+  RoutesNotSaved,
+  TradingRoute,
+  type RouteDraft,
+  type RoutesState,
+  type RouteToken
+} from "./routesModel"
 import { TradingRoutes, type TradingRoutesNeeds, type TradingRoutesShape } from "./routesTag"
 
 export { TradingRoutes, type TradingRoutesShape } from "./routesTag"
+export {
+  LastRouteBlocked,
+  RouteToken,
+  RoutesNotSaved,
+  TradingRoute,
+  type RouteDraft,
+  type RoutesState
+} from "./routesModel"
 
 /** Spec §2/§4: the favourite routes live in the browser under 'tradingRoutes'. */
 export const TRADING_ROUTES_KEY = "tradingRoutes"
@@ -15,21 +31,6 @@ export const SELECTED_ROUTE_KEY = "tradingRoutes.selected"
 export const ROUTE_SELECTION_TOAST = Duration.seconds(2)
 /** Spec §3: custom routes have an id starting with 'custom-'. */
 export const CUSTOM_ID_PREFIX = "custom-"
-
-export const RouteToken = Schema.Struct({
-  name: Schema.String,
-  image: Schema.String,
-  address: Schema.String
-})
-export type RouteToken = typeof RouteToken.Type
-
-export const TradingRoute = Schema.Struct({
-  id: Schema.String.pipe(Schema.minLength(1)),
-  name: Schema.String,
-  sellToken: RouteToken,
-  buyToken: RouteToken
-})
-export type TradingRoute = typeof TradingRoute.Type
 
 /** What the browser holds under 'tradingRoutes': a JSON array of at least one route, ids unique. */
 export const StoredRoutes = Schema.parseJson(
@@ -42,17 +43,9 @@ export const StoredRoutes = Schema.parseJson(
 
 const SelectedId = Schema.String.pipe(Schema.minLength(1))
 
-export interface RoutesState {
-  readonly routes: ReadonlyArray<TradingRoute>
-  readonly selectedId: string | undefined
-}
-
 /** The selected route, or the first one when the selection is unknown. */
 export const selectedRoute = (state: RoutesState): TradingRoute | undefined =>
   state.routes.find((r) => r.id === state.selectedId) ?? state.routes[0]
-
-/** A route as the Add/Edit dialog produces it (no id yet for a new one). */
-export type RouteDraft = Omit<TradingRoute, "id">
 
 /** Default routes (spec §2): XRD→hUSDC, hUSDC→hWBTC, hUSDC→hETH, hUSDC→LSULP; images are same-origin assets. */
 const DEFAULT_PAIRS: ReadonlyArray<readonly [string, string]> = [
@@ -124,12 +117,6 @@ export const validateDraft = (draft: RouteDraft): Either.Either<RouteDraft, Draf
   return Object.keys(errors).length === 0 ? Either.right(clean) : Either.left(errors)
 }
 
-/** The routes could not be written to the browser; the change holds until the page is reloaded. */
-export class RoutesNotSaved extends Data.TaggedError("RoutesNotSaved")<{ readonly cause: unknown }> {}
-
-/** Delete refused: spec §4, at least one route must remain. */
-export class LastRouteBlocked extends Data.TaggedError("LastRouteBlocked")<{ readonly id: string }> {}
-
 /** Shown when the browser refuses to store the routes. */
 export const notSavedToast = Toaster.show({
   title: "Routes not saved",
@@ -147,113 +134,112 @@ export const CORRUPT_ROUTES_TOAST = {
  * KeyValueStore (localStorage in the browser) the first time the page asks, decoded with Schema. Nothing stored
  * gives the defaults; anything that does not decode gives the defaults, stores them, and tells the user.
  */
-export const makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, TradingRoutesNeeds> =
-  Effect.gen(function* () {
-    const kv = yield* KeyValueStore.KeyValueStore
-    const config = yield* AppConfig
-    const toaster = yield* Toaster
-    const defaults = defaultRoutes(config.tokenResources)
-    const ref = yield* SubscriptionRef.make<RoutesState>({ routes: defaults, selectedId: defaults[0]?.id })
+export const makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, TradingRoutesNeeds> = Effect.gen(function* () {
+  const kv = yield* KeyValueStore.KeyValueStore
+  const config = yield* AppConfig
+  const toaster = yield* Toaster
+  const defaults = defaultRoutes(config.tokenResources)
+  const ref = yield* SubscriptionRef.make<RoutesState>({ routes: defaults, selectedId: defaults[0]?.id })
 
-    const persist = (state: RoutesState) =>
-      Effect.gen(function* () {
-        yield* kv.set(TRADING_ROUTES_KEY, JSON.stringify(state.routes))
-        if (state.selectedId !== undefined) yield* kv.set(SELECTED_ROUTE_KEY, state.selectedId)
-        else yield* kv.remove(SELECTED_ROUTE_KEY)
-      }).pipe(Effect.mapError((cause) => new RoutesNotSaved({ cause })))
+  const persist = (state: RoutesState) =>
+    Effect.gen(function* () {
+      yield* kv.set(TRADING_ROUTES_KEY, JSON.stringify(state.routes))
+      if (state.selectedId !== undefined) yield* kv.set(SELECTED_ROUTE_KEY, state.selectedId)
+      else yield* kv.remove(SELECTED_ROUTE_KEY)
+    }).pipe(Effect.mapError((cause) => new RoutesNotSaved({ cause })))
 
-    const readKey = (key: string) =>
-      kv
-        .get(key)
-        .pipe(
-          Effect.catchAll((e) => Effect.logWarning(`could not read ${key}`, e).pipe(Effect.as(Option.none<string>())))
+  const readKey = (key: string) =>
+    kv
+      .get(key)
+      .pipe(
+        Effect.catchAll((e) => Effect.logWarning(`could not read ${key}`, e).pipe(Effect.as(Option.none<string>())))
+      )
+
+  const initialise = Effect.gen(function* () {
+    const raw = yield* readKey(TRADING_ROUTES_KEY)
+    const storedSelection = Option.flatMap(yield* readKey(SELECTED_ROUTE_KEY), Schema.decodeOption(SelectedId))
+    let routes: ReadonlyArray<TradingRoute> = defaults
+    if (Option.isSome(raw)) {
+      const decoded = Schema.decodeEither(StoredRoutes)(raw.value)
+      if (Either.isRight(decoded)) routes = decoded.right
+      else {
+        yield* Effect.logWarning("stored trading routes are invalid; using the defaults", decoded.left.message)
+        yield* toaster.show({ ...CORRUPT_ROUTES_TOAST, variant: "destructive" })
+        yield* persist({ routes, selectedId: undefined }).pipe(
+          Effect.catchAll((e) => Effect.logWarning("could not store the default routes", e.cause))
         )
-
-    const initialise = Effect.gen(function* () {
-      const raw = yield* readKey(TRADING_ROUTES_KEY)
-      const storedSelection = Option.flatMap(yield* readKey(SELECTED_ROUTE_KEY), Schema.decodeOption(SelectedId))
-      let routes: ReadonlyArray<TradingRoute> = defaults
-      if (Option.isSome(raw)) {
-        const decoded = Schema.decodeEither(StoredRoutes)(raw.value)
-        if (Either.isRight(decoded)) routes = decoded.right
-        else {
-          yield* Effect.logWarning("stored trading routes are invalid; using the defaults", decoded.left.message)
-          yield* toaster.show({ ...CORRUPT_ROUTES_TOAST, variant: "destructive" })
-          yield* persist({ routes, selectedId: undefined }).pipe(
-            Effect.catchAll((e) => Effect.logWarning("could not store the default routes", e.cause))
-          )
-        }
       }
-      const wanted = Option.getOrUndefined(storedSelection)
-      const selectedId = routes.some((r) => r.id === wanted) ? wanted : routes[0]?.id
-      yield* SubscriptionRef.set(ref, { routes, selectedId })
-    }).pipe(Effect.withSpan("TradingRoutes.load"))
-
-    /** Reads the browser once, the first time anybody asks. */
-    const load = yield* Effect.cached(initialise)
-
-    /** Applies `f` to the loaded state and stores the result. */
-    const change = (f: (s: RoutesState) => RoutesState) =>
-      Effect.gen(function* () {
-        yield* load
-        const next = yield* SubscriptionRef.updateAndGet(ref, f)
-        yield* persist(next)
-        return next
-      })
-
-    const newId = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const salt = yield* Random.nextIntBetween(0, 36 ** 4)
-      return `${CUSTOM_ID_PREFIX}${now.toString(36)}-${salt.toString(36).padStart(4, "0")}`
-    })
-
-    /** Clicking a route selects it, with the 2 s route-selection toast. */
-    const select = Effect.fn("TradingRoutes.select")(function* (id: string) {
-      yield* load
-      const route = (yield* SubscriptionRef.get(ref)).routes.find((r) => r.id === id)
-      if (route === undefined) return
-      yield* change((s) => ({ ...s, selectedId: id }))
-      yield* toaster.show({
-        title: "Route Selected",
-        description: escapeHtml(route.name === "" ? `${route.sellToken.name} → ${route.buyToken.name}` : route.name),
-        duration: ROUTE_SELECTION_TOAST
-      })
-    })
-
-    /** Appends a custom route and selects it (the caller closes the dialog and reloads). */
-    const add = Effect.fn("TradingRoutes.add")(function* (draft: RouteDraft) {
-      const route: TradingRoute = { id: yield* newId, ...draft }
-      yield* change((s) => ({ routes: [...s.routes, route], selectedId: route.id }))
-      return route
-    })
-
-    /** Saving an edit replaces the route with the same id. */
-    const update = Effect.fn("TradingRoutes.update")(function* (route: TradingRoute) {
-      yield* change((s) => ({ ...s, routes: s.routes.map((r) => (r.id === route.id ? route : r)) }))
-    })
-
-    /** Removes a route unless it is the last; removing the selected one selects the first remaining route. */
-    const remove = Effect.fn("TradingRoutes.remove")(function* (id: string) {
-      yield* load
-      const before = yield* SubscriptionRef.get(ref)
-      if (!before.routes.some((r) => r.id === id)) return
-      if (before.routes.length <= 1) return yield* new LastRouteBlocked({ id })
-      yield* change((s) => {
-        const routes = s.routes.filter((r) => r.id !== id)
-        return { routes, selectedId: s.selectedId === id ? routes[0]?.id : s.selectedId }
-      })
-    })
-
-    return {
-      /** The routes and the selection, once loaded. */
-      state: Stream.unwrap(Effect.as(load, ref.changes)),
-      current: Effect.zipRight(load, SubscriptionRef.get(ref)),
-      select,
-      add,
-      update,
-      remove
     }
+    const wanted = Option.getOrUndefined(storedSelection)
+    const selectedId = routes.some((r) => r.id === wanted) ? wanted : routes[0]?.id
+    yield* SubscriptionRef.set(ref, { routes, selectedId })
+  }).pipe(Effect.withSpan("TradingRoutes.load"))
+
+  /** Reads the browser once, the first time anybody asks. */
+  const load = yield* Effect.cached(initialise)
+
+  /** Applies `f` to the loaded state and stores the result. */
+  const change = (f: (s: RoutesState) => RoutesState) =>
+    Effect.gen(function* () {
+      yield* load
+      const next = yield* SubscriptionRef.updateAndGet(ref, f)
+      yield* persist(next)
+      return next
+    })
+
+  const newId = Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const salt = yield* Random.nextIntBetween(0, 36 ** 4)
+    return `${CUSTOM_ID_PREFIX}${now.toString(36)}-${salt.toString(36).padStart(4, "0")}`
   })
+
+  /** Clicking a route selects it, with the 2 s route-selection toast. */
+  const select = Effect.fn("TradingRoutes.select")(function* (id: string) {
+    yield* load
+    const route = (yield* SubscriptionRef.get(ref)).routes.find((r) => r.id === id)
+    if (route === undefined) return
+    yield* change((s) => ({ ...s, selectedId: id }))
+    yield* toaster.show({
+      title: "Route Selected",
+      description: escapeHtml(route.name === "" ? `${route.sellToken.name} → ${route.buyToken.name}` : route.name),
+      duration: ROUTE_SELECTION_TOAST
+    })
+  })
+
+  /** Appends a custom route and selects it (the caller closes the dialog and reloads). */
+  const add = Effect.fn("TradingRoutes.add")(function* (draft: RouteDraft) {
+    const route: TradingRoute = { id: yield* newId, ...draft }
+    yield* change((s) => ({ routes: [...s.routes, route], selectedId: route.id }))
+    return route
+  })
+
+  /** Saving an edit replaces the route with the same id. */
+  const update = Effect.fn("TradingRoutes.update")(function* (route: TradingRoute) {
+    yield* change((s) => ({ ...s, routes: s.routes.map((r) => (r.id === route.id ? route : r)) }))
+  })
+
+  /** Removes a route unless it is the last; removing the selected one selects the first remaining route. */
+  const remove = Effect.fn("TradingRoutes.remove")(function* (id: string) {
+    yield* load
+    const before = yield* SubscriptionRef.get(ref)
+    if (!before.routes.some((r) => r.id === id)) return
+    if (before.routes.length <= 1) return yield* new LastRouteBlocked({ id })
+    yield* change((s) => {
+      const routes = s.routes.filter((r) => r.id !== id)
+      return { routes, selectedId: s.selectedId === id ? routes[0]?.id : s.selectedId }
+    })
+  })
+
+  return {
+    /** The routes and the selection, once loaded. */
+    state: Stream.unwrap(Effect.as(load, ref.changes)),
+    current: Effect.zipRight(load, SubscriptionRef.get(ref)),
+    select,
+    add,
+    update,
+    remove
+  }
+})
 
 /** The service over the KeyValueStore, the app's configuration and the Toaster. */
 export const TradingRoutesLive = Layer.effect(TradingRoutes, makeTradingRoutes)

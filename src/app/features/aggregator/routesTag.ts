@@ -8,7 +8,7 @@ import { Context, Effect } from "effect"
 import type { Stream } from "effect"
 import type { AppConfig } from "../../config/AppConfig"
 import type { Toaster } from "../../services/Toaster"
-import type { LastRouteBlocked, RouteDraft, RoutesNotSaved, RoutesState, TradingRoute } from "./TradingRoutes"
+import type { LastRouteBlocked, RouteDraft, RoutesNotSaved, RoutesState, TradingRoute } from "./routesModel"
 
 /** What building the service needs: the browser's storage, the app's configuration and the Toaster. */
 export type TradingRoutesNeeds = KeyValueStore.KeyValueStore | AppConfig | Toaster
