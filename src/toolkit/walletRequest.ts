@@ -35,9 +35,6 @@ import {
   CanceledByUser,
   ChallengeGeneratorError,
   ChallengeValidationError,
-  type CouldNotGetOrCreateIdentity,
-  type CouldNotHashMessage,
-  type CouldNotSignMessage,
   FailedToCreateRequestItem,
   FailedToPoll,
   FailedToReadRdtState,
@@ -45,19 +42,16 @@ import {
   FailedToUpdateRdtState,
   fromWalletFailure,
   LoginRejectedByDapp,
-  type MissingExtension,
   PreAuthorizationTimedOut,
   RequestIgnored,
   RequestInterceptorError,
   SupportedTransportNotFound,
   TransactionFailed,
-  type UnhandledEnvironment,
-  type WalletError,
   WalletResponseValidation
 } from "./errors.js"
 import { Extension } from "./extension.js"
 import { pollSubintentStatus, pollTransactionStatus, ToolkitGateway } from "./gateway.js"
-import { Relay, type RelayDelivery, type RelayEntryError } from "./relay.js"
+import { Relay, type RelayDelivery } from "./relay.js"
 import {
   type RdtState,
   type RequestItem,
@@ -74,12 +68,10 @@ import { Storage } from "./storage.js"
 import { decodeUntrusted } from "./untrusted.js"
 import type {
   ButtonStatus,
-  DataRequestFailure,
   PreAuthorizationResult,
   RequestFailure,
   SendTransactionInput,
-  SendTransactionResult,
-  WalletRequestApi
+  SendTransactionResult
 } from "./walletRequestApi.js"
 
 interface ItemPatch {
