@@ -1,55 +1,35 @@
-/** The Gateway service: every path, grouped like the API, plus the high-level helpers. */
+/**
+ * The Gateway client: every path's method built from the endpoint tables, and the helpers that page, chunk and pin
+ * to one ledger state. The service's type is in `service.ts`.
+ */
 import { Effect } from "effect"
 import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
+import type { OtherEndpoints } from "./endpointsOther.js"
 import { StateEndpoints } from "./endpointsState.js"
 import type { GatewayError, UnknownNetworkError } from "./errors.js"
 import { clientNotLoaded, GatewayDecodeError, type GatewayTransportError } from "./errors.js"
-import type { Built, GatewayCall, GatewayCallAll } from "./http.js"
+import type { Built, Endpoint, GatewayCall, GatewayCallAll } from "./http.js"
 import { built, makeGatewayCall } from "./http.js"
 import { fetchTransport, type Transport } from "./transport.js"
 import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo } from "./paging.js"
 import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
 import type * as State from "./schemas/state.js"
-import type * as Statistics from "./schemas/statistics.js"
-import type * as Stream from "./schemas/stream.js"
 import type * as Tx from "./schemas/transaction.js"
-import type * as Ext from "./schemas/extensions.js"
+import type {
+  EntityDetailsVaultAggregatedOptions,
+  FungibleResourcesVaultCollection,
+  GatewayService,
+  NonFungibleResourcesVaultCollection,
+  RequestOf,
+  StateEntityDetailsVaultResponseItem
+} from "./service.js"
 
-/** Options of {@link GatewayService.state.getEntityDetailsVaultAggregated} (the SDK's `StateEntityDetailsOptions`). */
-export interface EntityDetailsVaultAggregatedOptions {
-  readonly explicitMetadata?: ReadonlyArray<string>
-  readonly ancestorIdentities?: boolean
-  /** Default true: non-fungible vaults list their ids (and every id page is read). */
-  readonly nonFungibleIncludeNfids?: boolean
-  readonly packageRoyaltyVaultBalance?: boolean
-  readonly componentRoyaltyVaultBalance?: boolean
-  readonly dappTwoWayLinks?: boolean
-  readonly nativeResourceDetails?: boolean
-}
-
-/** A fungible resource collection of vault-aggregated items, every page read. */
-export interface FungibleResourcesVaultCollection {
-  readonly total_count?: number | undefined
-  readonly items: ReadonlyArray<State.FungibleResourcesCollectionItemVaultAggregated>
-}
-/** A non-fungible resource collection of vault-aggregated items, every page read. */
-export interface NonFungibleResourcesVaultCollection {
-  readonly total_count?: number | undefined
-  readonly items: ReadonlyArray<State.NonFungibleResourcesCollectionItemVaultAggregated>
-}
-
-/**
- * An entity with every resource, vault, id and metadata page read. Absent resource collections (internal entities)
- * become empty ones; items are vault-aggregated (anything else from the server is a {@link GatewayDecodeError}).
- */
-export type StateEntityDetailsVaultResponseItem = Omit<
-  State.StateEntityDetailsResponseItem,
-  "fungible_resources" | "non_fungible_resources"
-> & {
-  readonly fungible_resources: FungibleResourcesVaultCollection
-  readonly non_fungible_resources: NonFungibleResourcesVaultCollection
-}
+export type {
+  EntityDetailsVaultAggregatedOptions,
+  GatewayService,
+  StateEntityDetailsVaultResponseItem
+} from "./service.js"
 
 /** Committed-details opt-ins sent unless overridden: all of them on, except `detailed_events`. */
 export const defaultCommittedDetailsOptIns = {
@@ -96,6 +76,123 @@ export const otherEndpoints = (
         catch: (cause) => clientNotLoaded(method, cause)
       }).pipe(Effect.map((module) => (otherLoaded = module.OtherEndpoints)))
 
+// --- the endpoint tables as methods ---------------------------------------------------------------------------------
+
+/** Every group's endpoint table, by the service's name of the group. */
+interface Tables {
+  readonly status: (typeof OtherEndpoints)["status"]
+  readonly transaction: (typeof OtherEndpoints)["transaction"]
+  readonly stream: (typeof OtherEndpoints)["stream"]
+  readonly state: typeof StateEndpoints
+  readonly statistics: (typeof OtherEndpoints)["statistics"]
+  readonly extensions: (typeof OtherEndpoints)["extensions"]
+}
+type Group = keyof Tables
+type OtherGroup = Exclude<Group, "state">
+
+/**
+ * The paths of the groups loaded on first use, known before their table is: a method exists from the start and loads
+ * its endpoint when called. Checked against the table, so a path added there and not here does not compile.
+ */
+const otherPaths = {
+  status: { gatewayStatus: true, networkConfiguration: true },
+  transaction: {
+    construction: true,
+    preview: true,
+    previewV2: true,
+    submit: true,
+    status: true,
+    subintentStatus: true,
+    committedDetails: true,
+    accountDepositPreValidation: true
+  },
+  stream: { transactions: true },
+  statistics: { validatorsUptime: true },
+  extensions: {
+    resourceHoldersPage: true,
+    entitiesByRoleRequirementPage: true,
+    entitiesByRoleRequirementLookup: true,
+    implicitRequirementsLookup: true
+  }
+} as const satisfies { readonly [G in OtherGroup]: { readonly [P in keyof Tables[G]]: true } }
+
+/** The methods that take something else than their path's request: what they send. */
+type Adapters = {
+  readonly [G in Group]?: {
+    readonly [P in keyof Tables[G] & keyof GatewayService[G]]?: GatewayService[G][P] extends (
+      ...args: infer Args
+    ) => unknown
+      ? (...args: Args) => RequestOf<Tables[G][P]>
+      : never
+  }
+}
+const adapters = {
+  transaction: {
+    submit: (notarizedTransactionHex) => ({ notarized_transaction_hex: notarizedTransactionHex }),
+    status: (intentHash) => ({ intent_hash: intentHash }),
+    subintentStatus: (subintentHash) => ({ subintent_hash: subintentHash }),
+    committedDetails: (intentHash, optIns, atLedgerState) => ({
+      intent_hash: intentHash,
+      opt_ins: { ...defaultCommittedDetailsOptIns, ...optIns },
+      ...(atLedgerState === undefined ? {} : { at_ledger_state: atLedgerState })
+    })
+  },
+  state: {
+    /** Non-fungible vaults list their ids unless the request says otherwise. */
+    entityDetails: (request) =>
+      request === null || request === undefined
+        ? request
+        : { ...request, opt_ins: { non_fungible_include_nfids: true, ...request.opt_ins } }
+  }
+} satisfies Adapters
+
+/**
+ * A group's per-path methods as the service has them: each path's request to its response (`PathMethods` in
+ * service.ts), or the arguments its adapter takes.
+ */
+type GroupPaths<G extends Group> = Pick<GatewayService[G], keyof Tables[G] & keyof GatewayService[G]>
+
+/** Any row of a table, as `call` takes it: the types of its schemas are the table's, carried by `GroupPaths`. */
+type AnyEndpoint = Endpoint<unknown, unknown, unknown, unknown>
+type Method = (...args: ReadonlyArray<unknown>) => Effect.Effect<unknown, GatewayError>
+type Adapter = (...args: ReadonlyArray<unknown>) => unknown
+
+/** The row `path` of `table`. */
+const rowOf = (table: object, path: string): AnyEndpoint => (table as Record<string, AnyEndpoint>)[path] as AnyEndpoint
+
+/**
+ * The methods of one group, one per path: `row` gives the path's endpoint (the table's, or the table loaded with the
+ * call), and the method sends its request, or what its adapter builds from its arguments, through `call`.
+ */
+const pathMethods = <G extends Group>(
+  call: GatewayCall,
+  group: G,
+  paths: ReadonlyArray<string>,
+  row: (path: string) => Effect.Effect<AnyEndpoint, GatewayTransportError>
+): GroupPaths<G> => {
+  const methods: Record<string, Method> = {}
+  for (const path of paths) {
+    const adapt = (adapters as Partial<Record<Group, Record<string, Adapter>>>)[group]?.[path]
+    methods[path] = Effect.fn(`Gateway.${group}.${path}`)(function* (...args: ReadonlyArray<unknown>) {
+      const endpoint = yield* row(path)
+      return yield* call(endpoint, adapt === undefined ? args[0] : adapt(...args))
+    })
+  }
+  return methods as unknown as GroupPaths<G>
+}
+
+/** The state group: its table is at hand. */
+const stateMethods = (call: GatewayCall): GroupPaths<"state"> => {
+  const rows = new Map(Object.keys(StateEndpoints).map((path) => [path, Effect.succeed(rowOf(StateEndpoints, path))]))
+  return pathMethods(call, "state", [...rows.keys()], (path) => rows.get(path) as Effect.Effect<AnyEndpoint>)
+}
+
+/** A group loaded on first use: each call takes its endpoint from the loaded table (see {@link otherEndpoints}). */
+const otherMethods = <G extends OtherGroup>(call: GatewayCall, group: G): GroupPaths<G> =>
+  pathMethods(call, group, Object.keys(otherPaths[group]), (path) =>
+    Effect.map(otherEndpoints(`${group}.${path}`), (tables) => rowOf(tables[group], path))
+  )
+
 const makeService = (
   config: ResolvedGatewayConfig,
   call: GatewayCall,
@@ -103,145 +200,14 @@ const makeService = (
   callAll: GatewayCallAll,
   /** What each paging helper's whole run goes through (the transport's; see `Transport.around`). */
   around: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-) => {
+): GatewayService => {
   const S = StateEndpoints
   // How much work the helpers keep pending at once; the client's adaptive limiter decides what is in flight.
   const concurrency = config.maxConcurrency
 
-  // --- per-path methods -------------------------------------------------------------------------------------------
-
-  const status = {
-    gatewayStatus: Effect.fn("Gateway.status.gatewayStatus")(function* () {
-      return yield* call((yield* otherEndpoints("status.gatewayStatus")).status.gatewayStatus, undefined)
-    }),
-    networkConfiguration: Effect.fn("Gateway.status.networkConfiguration")(function* () {
-      return yield* call((yield* otherEndpoints("status.networkConfiguration")).status.networkConfiguration, undefined)
-    })
-  }
-
-  const transaction = {
-    construction: Effect.fn("Gateway.transaction.construction")(function* () {
-      return yield* call((yield* otherEndpoints("transaction.construction")).transaction.construction, undefined)
-    }),
-    preview: Effect.fn("Gateway.transaction.preview")(function* (request: Tx.TransactionPreviewRequest) {
-      return yield* call((yield* otherEndpoints("transaction.preview")).transaction.preview, request)
-    }),
-    previewV2: Effect.fn("Gateway.transaction.previewV2")(function* (request: Tx.TransactionPreviewV2Request) {
-      return yield* call((yield* otherEndpoints("transaction.previewV2")).transaction.previewV2, request)
-    }),
-    /** Never retried: resubmitting the same payload later is safe and answers `duplicate: true`. */
-    submit: Effect.fn("Gateway.transaction.submit")(function* (notarizedTransactionHex: string) {
-      return yield* call((yield* otherEndpoints("transaction.submit")).transaction.submit, {
-        notarized_transaction_hex: notarizedTransactionHex
-      })
-    }),
-    status: Effect.fn("Gateway.transaction.status")(function* (intentHash: string) {
-      return yield* call((yield* otherEndpoints("transaction.status")).transaction.status, { intent_hash: intentHash })
-    }),
-    subintentStatus: Effect.fn("Gateway.transaction.subintentStatus")(function* (subintentHash: string) {
-      return yield* call((yield* otherEndpoints("transaction.subintentStatus")).transaction.subintentStatus, {
-        subintent_hash: subintentHash
-      })
-    }),
-    /** Opt-ins default to {@link defaultCommittedDetailsOptIns}; pass `{ raw_hex: false }` etc. to turn one off. */
-    committedDetails: Effect.fn("Gateway.transaction.committedDetails")(function* (
-      intentHash: string,
-      optIns?: Tx.TransactionDetailsOptIns,
-      atLedgerState?: LedgerStateSelector
-    ) {
-      return yield* call((yield* otherEndpoints("transaction.committedDetails")).transaction.committedDetails, {
-        intent_hash: intentHash,
-        opt_ins: { ...defaultCommittedDetailsOptIns, ...optIns },
-        ...(atLedgerState === undefined ? {} : { at_ledger_state: atLedgerState })
-      })
-    }),
-    accountDepositPreValidation: Effect.fn("Gateway.transaction.accountDepositPreValidation")(function* (
-      request: Tx.TransactionAccountDepositPreValidationRequest
-    ) {
-      return yield* call(
-        (yield* otherEndpoints("transaction.accountDepositPreValidation")).transaction.accountDepositPreValidation,
-        request
-      )
-    })
-  }
-
-  const streamTransactions = Effect.fn("Gateway.stream.transactions")(function* (
-    request: Stream.StreamTransactionsRequest
-  ) {
-    return yield* call((yield* otherEndpoints("stream.transactions")).stream.transactions, request)
-  })
-
-  const stream = {
-    transactions: streamTransactions,
-    /** One page of committed transactions, optionally filtered to those affecting `affectedEntities`. */
-    getTransactionsList: Effect.fn("Gateway.stream.getTransactionsList")(function* (
-      affectedEntities?: ReadonlyArray<string>,
-      cursor?: string
-    ) {
-      return yield* streamTransactions({
-        ...(cursor === undefined ? {} : { cursor }),
-        ...(affectedEntities === undefined ? {} : { affected_global_entities_filter: affectedEntities })
-      })
-    })
-  }
-
-  const entityDetails = Effect.fn("Gateway.state.entityDetails")(function* (request: State.StateEntityDetailsRequest) {
-    const withDefaults =
-      request === null || request === undefined
-        ? request
-        : { ...request, opt_ins: { non_fungible_include_nfids: true, ...request.opt_ins } }
-    return yield* call(S.entityDetails, withDefaults)
-  })
-  const entityMetadataPage = Effect.fn("Gateway.state.entityMetadataPage")(function* (
-    request: State.StateEntityMetadataPageRequest
-  ) {
-    return yield* call(S.entityMetadataPage, request)
-  })
-  const entityFungiblesPage = Effect.fn("Gateway.state.entityFungiblesPage")(function* (
-    request: State.StateEntityFungiblesPageRequest
-  ) {
-    return yield* call(S.entityFungiblesPage, request)
-  })
-  const entityFungibleVaultsPage = Effect.fn("Gateway.state.entityFungibleVaultsPage")(function* (
-    request: State.StateEntityFungibleResourceVaultsPageRequest
-  ) {
-    return yield* call(S.entityFungibleVaultsPage, request)
-  })
-  const entityNonFungiblesPage = Effect.fn("Gateway.state.entityNonFungiblesPage")(function* (
-    request: State.StateEntityNonFungiblesPageRequest
-  ) {
-    return yield* call(S.entityNonFungiblesPage, request)
-  })
-  const entityNonFungibleVaultsPage = Effect.fn("Gateway.state.entityNonFungibleVaultsPage")(function* (
-    request: State.StateEntityNonFungibleResourceVaultsPageRequest
-  ) {
-    return yield* call(S.entityNonFungibleVaultsPage, request)
-  })
-  const entityNonFungibleVaultIdsPage = Effect.fn("Gateway.state.entityNonFungibleVaultIdsPage")(function* (
-    request: State.StateEntityNonFungibleIdsPageRequest
-  ) {
-    return yield* call(S.entityNonFungibleVaultIdsPage, request)
-  })
-  const nonFungibleIds = Effect.fn("Gateway.state.nonFungibleIds")(function* (
-    request: State.StateNonFungibleIdsRequest
-  ) {
-    return yield* call(S.nonFungibleIds, request)
-  })
-  const nonFungibleData = Effect.fn("Gateway.state.nonFungibleData")(function* (
-    request: State.StateNonFungibleDataRequest
-  ) {
-    return yield* call(S.nonFungibleData, request)
-  })
-  const nonFungibleLocation = Effect.fn("Gateway.state.nonFungibleLocation")(function* (
-    request: State.StateNonFungibleLocationRequest
-  ) {
-    return yield* call(S.nonFungibleLocation, request)
-  })
-  const validatorsList = Effect.fn("Gateway.state.validatorsList")(function* (
-    request: State.StateValidatorsListRequest
-  ) {
-    return yield* call(S.validatorsList, request)
-  })
+  const statePaths = stateMethods(call)
+  const streamPaths = otherMethods(call, "stream")
+  const statisticsPaths = otherMethods(call, "statistics")
 
   // --- helpers ----------------------------------------------------------------------------------------------------
 
@@ -761,146 +727,9 @@ const makeService = (
     return items
   }, around)
 
-  const state = {
-    entityDetails,
-    entityMetadataPage,
-    entitySchemaPage: Effect.fn("Gateway.state.entitySchemaPage")(function* (
-      request: State.StateEntitySchemaPageRequest
-    ) {
-      return yield* call(S.entitySchemaPage, request)
-    }),
-    entityFungiblesPage,
-    entityFungibleVaultsPage,
-    entityNonFungiblesPage,
-    entityNonFungibleVaultsPage,
-    entityNonFungibleVaultIdsPage,
-    keyValueStoreKeys: Effect.fn("Gateway.state.keyValueStoreKeys")(function* (
-      request: State.StateKeyValueStoreKeysRequest
-    ) {
-      return yield* call(S.keyValueStoreKeys, request)
-    }),
-    keyValueStoreData: Effect.fn("Gateway.state.keyValueStoreData")(function* (
-      request: State.StateKeyValueStoreDataRequest
-    ) {
-      return yield* call(S.keyValueStoreData, request)
-    }),
-    nonFungibleIds,
-    nonFungibleData,
-    nonFungibleLocation,
-    packageBlueprintsPage: Effect.fn("Gateway.state.packageBlueprintsPage")(function* (
-      request: State.StatePackageBlueprintPageRequest
-    ) {
-      return yield* call(S.packageBlueprintsPage, request)
-    }),
-    packageCodesPage: Effect.fn("Gateway.state.packageCodesPage")(function* (
-      request: State.StatePackageCodePageRequest
-    ) {
-      return yield* call(S.packageCodesPage, request)
-    }),
-    validatorsList,
-    accountResourcePreferencesPage: Effect.fn("Gateway.state.accountResourcePreferencesPage")(function* (
-      request: State.StateAccountResourcePreferencesPageRequest
-    ) {
-      return yield* call(S.accountResourcePreferencesPage, request)
-    }),
-    accountAuthorizedDepositorsPage: Effect.fn("Gateway.state.accountAuthorizedDepositorsPage")(function* (
-      request: State.StateAccountAuthorizedDepositorsPageRequest
-    ) {
-      return yield* call(S.accountAuthorizedDepositorsPage, request)
-    }),
-    accountLockerVaultsPage: Effect.fn("Gateway.state.accountLockerVaultsPage")(function* (
-      request: State.StateAccountLockerPageVaultsRequest
-    ) {
-      return yield* call(S.accountLockerVaultsPage, request)
-    }),
-    accountLockersTouchedAt: Effect.fn("Gateway.state.accountLockersTouchedAt")(function* (
-      request: State.StateAccountLockersTouchedAtRequest
-    ) {
-      return yield* call(S.accountLockersTouchedAt, request)
-    }),
-    getEntityDetailsVaultAggregated,
-    getAllEntityMetadata,
-    getAllValidators,
-    getNonFungibleData,
-    getNonFungibleLocation,
-    getAllNonFungibleIds
-  }
-
-  const validatorsUptime = Effect.fn("Gateway.statistics.validatorsUptime")(function* (
-    request: Statistics.ValidatorsUptimeRequest
-  ) {
-    return yield* call((yield* otherEndpoints("statistics.validatorsUptime")).statistics.validatorsUptime, request)
-  })
-
-  const statistics = {
-    validatorsUptime,
-    /**
-     * Uptime of many validators between `from` and `to` (a Date is a timestamp, a number a state version): chunks
-     * of `maxValidatorsUptimeCount`, merged in order, at one ledger state.
-     */
-    getValidatorsUptimeFromTo: Effect.fn("Gateway.statistics.getValidatorsUptimeFromTo")(function* (
-      addresses: ReadonlyArray<string>,
-      fromLedgerState?: Date | number,
-      toLedgerState?: Date | number
-    ) {
-      const fromSelector = selector(fromLedgerState)
-      const { items } = yield* chunkedAtOneLedgerState(
-        chunk(addresses, config.maxValidatorsUptimeCount),
-        selector(toLedgerState),
-        concurrency,
-        (c, atLedgerState) =>
-          Effect.map(
-            validatorsUptime({
-              validator_addresses: c,
-              ...(fromSelector === undefined ? {} : { from_ledger_state: fromSelector }),
-              ...at(atLedgerState)
-            }),
-            (r) => ({ ledger_state: r.ledger_state, items: r.validators.items })
-          )
-      )
-      return items
-    })
-  }
-
-  const extensions = {
-    resourceHoldersPage: Effect.fn("Gateway.extensions.resourceHoldersPage")(function* (
-      request: Ext.ResourceHoldersRequest
-    ) {
-      return yield* call(
-        (yield* otherEndpoints("extensions.resourceHoldersPage")).extensions.resourceHoldersPage,
-        request
-      )
-    }),
-    entitiesByRoleRequirementPage: Effect.fn("Gateway.extensions.entitiesByRoleRequirementPage")(function* (
-      request: Ext.EntitiesByRoleRequirementPageRequest
-    ) {
-      return yield* call(
-        (yield* otherEndpoints("extensions.entitiesByRoleRequirementPage")).extensions.entitiesByRoleRequirementPage,
-        request
-      )
-    }),
-    entitiesByRoleRequirementLookup: Effect.fn("Gateway.extensions.entitiesByRoleRequirementLookup")(function* (
-      request: Ext.EntitiesByRoleRequirementLookupRequest
-    ) {
-      return yield* call(
-        (yield* otherEndpoints("extensions.entitiesByRoleRequirementLookup")).extensions
-          .entitiesByRoleRequirementLookup,
-        request
-      )
-    }),
-    implicitRequirementsLookup: Effect.fn("Gateway.extensions.implicitRequirementsLookup")(function* (
-      request: Ext.ImplicitRequirementsLookupRequest
-    ) {
-      return yield* call(
-        (yield* otherEndpoints("extensions.implicitRequirementsLookup")).extensions.implicitRequirementsLookup,
-        request
-      )
-    })
-  }
-
   /** The dApp's `name` metadata (a String value), or 'Unnamed dApp'. Reads metadata pages until it finds `name`. */
   const dAppName = Effect.fn("Gateway.dAppName")(function* (dAppDefinitionAddress: string) {
-    const first = yield* entityMetadataPage({ address: dAppDefinitionAddress })
+    const first = yield* statePaths.entityMetadataPage({ address: dAppDefinitionAddress })
     const pin = pinTo(first.ledger_state)
     let page: { readonly items: ReadonlyArray<EntityMetadataItem>; readonly next_cursor?: string | undefined } = first
     for (;;) {
@@ -910,7 +739,7 @@ const makeService = (
         return typed.type === "String" && typed.value !== "" ? typed.value : UnnamedDapp
       }
       if (page.next_cursor === undefined || page.next_cursor === "") return UnnamedDapp
-      page = yield* entityMetadataPage({
+      page = yield* statePaths.entityMetadataPage({
         address: dAppDefinitionAddress,
         cursor: page.next_cursor,
         at_ledger_state: pin
@@ -918,11 +747,60 @@ const makeService = (
     }
   })
 
-  return { config, status, transaction, stream, state, statistics, extensions, dAppName }
+  return {
+    config,
+    status: otherMethods(call, "status"),
+    transaction: otherMethods(call, "transaction"),
+    stream: {
+      ...streamPaths,
+      getTransactionsList: Effect.fn("Gateway.stream.getTransactionsList")(function* (
+        affectedEntities?: ReadonlyArray<string>,
+        cursor?: string
+      ) {
+        return yield* streamPaths.transactions({
+          ...(cursor === undefined ? {} : { cursor }),
+          ...(affectedEntities === undefined ? {} : { affected_global_entities_filter: affectedEntities })
+        })
+      })
+    },
+    state: {
+      ...statePaths,
+      getEntityDetailsVaultAggregated,
+      getAllEntityMetadata,
+      getAllValidators,
+      getNonFungibleData,
+      getNonFungibleLocation,
+      getAllNonFungibleIds
+    },
+    statistics: {
+      ...statisticsPaths,
+      getValidatorsUptimeFromTo: Effect.fn("Gateway.statistics.getValidatorsUptimeFromTo")(function* (
+        addresses: ReadonlyArray<string>,
+        fromLedgerState?: Date | number,
+        toLedgerState?: Date | number
+      ) {
+        const fromSelector = selector(fromLedgerState)
+        const { items } = yield* chunkedAtOneLedgerState(
+          chunk(addresses, config.maxValidatorsUptimeCount),
+          selector(toLedgerState),
+          concurrency,
+          (c, atLedgerState) =>
+            Effect.map(
+              statisticsPaths.validatorsUptime({
+                validator_addresses: c,
+                ...(fromSelector === undefined ? {} : { from_ledger_state: fromSelector }),
+                ...at(atLedgerState)
+              }),
+              (r) => ({ ledger_state: r.ledger_state, items: r.validators.items })
+            )
+        )
+        return items
+      })
+    },
+    extensions: otherMethods(call, "extensions"),
+    dAppName
+  }
 }
-
-/** The shape of the Gateway service. */
-export type GatewayService = ReturnType<typeof makeService>
 
 /**
  * Builds a Gateway client over `transport`. This module imports nothing of `@effect/platform`: the client over an
@@ -955,6 +833,3 @@ export const makeGatewayWithFetch = (
       init: options.init ?? {}
     })
   )
-
-/** The tag, in a module of its own so that code needing only the tag does not load this implementation. */
-export { Gateway } from "./tag.js"

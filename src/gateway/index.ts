@@ -12,7 +12,7 @@ export type {
   GatewayService,
   EntityDetailsVaultAggregatedOptions,
   StateEntityDetailsVaultResponseItem
-} from "./Gateway.js"
+} from "./service.js"
 export {
   GatewayClientName,
   GatewayClientVersion,

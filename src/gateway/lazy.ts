@@ -13,7 +13,7 @@ import type { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { type GatewayConfig, resolveGatewayConfig } from "./config.js"
 import { clientNotLoaded, type GatewayTransportError, type UnknownNetworkError } from "./clientErrors.js"
-import type { GatewayService } from "./Gateway.js"
+import type { GatewayService } from "./service.js"
 import { Gateway } from "./tag.js"
 
 type GatewayModule = typeof import("./Gateway.js")

@@ -7,7 +7,8 @@ import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Effect, Option } from "effect"
 import type { GatewayConfig } from "./config.js"
 import type { UnknownNetworkError } from "./errors.js"
-import { type GatewayService, makeGatewayOver, makeGatewayWithFetch } from "./Gateway.js"
+import { makeGatewayOver, makeGatewayWithFetch } from "./Gateway.js"
+import type { GatewayService } from "./service.js"
 import { httpClientTransport } from "./httpClientTransport.js"
 
 /** Builds a Gateway client over whatever `HttpClient` is provided (middleware, a test double). */

@@ -7,7 +7,7 @@ import type { HttpClient } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
 import type { GatewayConfig } from "./config.js"
 import type { UnknownNetworkError } from "./errors.js"
-import type { GatewayService } from "./Gateway.js"
+import type { GatewayService } from "./service.js"
 
 /**
  * The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`; `Gateway.layerFetch(config)` needs

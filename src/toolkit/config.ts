@@ -3,7 +3,7 @@
  * service (defaults applied) that every toolkit service reads.
  */
 import { Context, Layer } from "effect"
-import type { WalletData, WalletInteraction } from "./schemas.js"
+import type { RdtState, WalletData, WalletInteraction } from "./schemas.js"
 import type { DataRequest } from "./dataRequest.js"
 
 /** Network ids, gateways and dashboards (wallet-protocol.md §6). */
@@ -134,6 +134,9 @@ export const storageKey = (dAppDefinitionAddress: string, networkId: number, par
 
 /** No accounts, persona or proofs: a wallet that has shared nothing. */
 export const emptyWalletData: WalletData = { accounts: [], personaData: [], proofs: [] }
+
+/** The state before any wallet has connected (and after a disconnect). */
+export const defaultRdtState: RdtState = { walletData: emptyWalletData, loggedInTimestamp: "", sharedData: {} }
 
 export class ToolkitConfig extends Context.Tag("hswap/toolkit/ToolkitConfig")<ToolkitConfig, ResolvedToolkitConfig>() {
   static readonly layer = (options: ToolkitOptions): Layer.Layer<ToolkitConfig> =>

@@ -9,6 +9,8 @@ export {
   DEFAULT_RELAY_URL,
   DEFAULT_WALLET_URL,
   defaultConnectRequest,
+  defaultRdtState,
+  emptyWalletData,
   GET_WALLET_URL,
   RadixNetworks,
   resolveConfig,
@@ -17,7 +19,8 @@ export {
   ToolkitConfig
 } from "./config.js"
 export type { ResolvedToolkitConfig, ToolkitOptions } from "./config.js"
-export { WalletRequest, applyPatch, makeWalletRequest } from "./walletRequest.js"
+export { applyPatch, makeWalletRequest } from "./walletRequest.js"
+export { WalletRequest } from "./walletRequestTag.js"
 export type {
   ButtonStatus,
   WalletRequestApi,

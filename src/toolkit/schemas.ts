@@ -6,7 +6,6 @@
  * wire order the official toolkit emits, so an encoded value serialises byte for byte like the official one.
  */
 import { Either, ParseResult, Schema, SchemaAST } from "effect"
-import { emptyWalletData as emptyWalletDataValue } from "./config.js"
 
 /** An optional field: absent or null on the way in, absent on the way out. */
 const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true, nullable: true })
@@ -432,8 +431,6 @@ export const WalletData = Schema.Struct({
 })
 export type WalletData = typeof WalletData.Type
 
-export { emptyWalletData } from "./config.js"
-
 export const SharedData = Schema.Struct({
   persona: opt(Schema.Struct({ proof: Schema.Boolean })),
   ongoingAccounts: opt(Schema.Struct({ numberOfAccounts: opt(NumberOfValues), proof: Schema.Boolean })),
@@ -447,8 +444,6 @@ export const RdtState = Schema.Struct({
   sharedData: SharedData
 })
 export type RdtState = typeof RdtState.Type
-
-export const defaultRdtState: RdtState = { walletData: emptyWalletDataValue, loggedInTimestamp: "", sharedData: {} }
 
 export const RequestStatus = Schema.Literal(
   "pending",

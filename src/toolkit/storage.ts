@@ -7,11 +7,10 @@
  */
 import { KeyValueStore } from "@effect/platform"
 import { Effect, Either, Layer, Option, Schema, SubscriptionRef } from "effect"
-import { storageKey, ToolkitConfig, type PartitionName } from "./config.js"
+import { defaultRdtState, storageKey, ToolkitConfig, type PartitionName } from "./config.js"
 import { FailedToReadFromLocalStorage, FailedToWriteToLocalStorage, PatchingStateFailed } from "./errors.js"
 import {
   ConnectorExtensionState,
-  defaultRdtState,
   Identity,
   RdtState,
   RequestItem,

@@ -12,7 +12,7 @@ import { Extension } from "./extension.js"
 import { ToolkitGateway } from "./gateway.js"
 import { Relay } from "./relay.js"
 import { Storage } from "./storage.js"
-import { WalletRequest } from "./walletRequest.js"
+import { WalletRequest } from "./walletRequestTag.js"
 
 export interface ToolkitParts {
   /** Default: the browser (`Environment.Browser`). */

@@ -17,7 +17,7 @@ import {
   Stream,
   SubscriptionRef
 } from "effect"
-import { timing, ToolkitConfig } from "./config.js"
+import { defaultRdtState, emptyWalletData, timing, ToolkitConfig } from "./config.js"
 import { Crypto } from "./crypto.js"
 import {
   canBeAnsweredFromState,
@@ -35,9 +35,6 @@ import {
   CanceledByUser,
   ChallengeGeneratorError,
   ChallengeValidationError,
-  type CouldNotGetOrCreateIdentity,
-  type CouldNotHashMessage,
-  type CouldNotSignMessage,
   FailedToCreateRequestItem,
   FailedToPoll,
   FailedToReadRdtState,
@@ -45,22 +42,17 @@ import {
   FailedToUpdateRdtState,
   fromWalletFailure,
   LoginRejectedByDapp,
-  type MissingExtension,
   PreAuthorizationTimedOut,
   RequestIgnored,
   RequestInterceptorError,
   SupportedTransportNotFound,
   TransactionFailed,
-  type UnhandledEnvironment,
-  type WalletError,
   WalletResponseValidation
 } from "./errors.js"
 import { Extension } from "./extension.js"
 import { pollSubintentStatus, pollTransactionStatus, ToolkitGateway } from "./gateway.js"
-import { Relay, type RelayDelivery, type RelayEntryError } from "./relay.js"
+import { Relay, type RelayDelivery } from "./relay.js"
 import {
-  defaultRdtState,
-  emptyWalletData,
   type RdtState,
   type RequestItem,
   type RequestItemMetadata,
@@ -74,52 +66,13 @@ import {
 } from "./schemas.js"
 import { Storage } from "./storage.js"
 import { decodeUntrusted } from "./untrusted.js"
-
-import type { ButtonStatus } from "./walletRequestTag.js"
-
-/** Everything a request can end with, other than success. */
-export type RequestFailure =
-  | WalletError
-  | MissingExtension
-  | CanceledByUser
-  | WalletResponseValidation
-  | LoginRejectedByDapp
-  | FailedToPoll
-  | TransactionFailed
-  | RequestIgnored
-  | PreAuthorizationTimedOut
-  | SupportedTransportNotFound
-  | RequestInterceptorError
-  | UnhandledEnvironment
-  | FailedToSendDappRequest
-  | CouldNotGetOrCreateIdentity
-  | CouldNotSignMessage
-  | CouldNotHashMessage
-  | FailedToCreateRequestItem
-  | FailedToUpdateRdtState
-  | RelayEntryError
-
-export type DataRequestFailure = RequestFailure | ChallengeGeneratorError | ChallengeValidationError | FailedToReadRdtState
-
-export interface SendTransactionInput {
-  readonly transactionManifest: string
-  readonly version?: number
-  readonly blobs?: ReadonlyArray<string>
-  readonly message?: string
-  /** Called with the intent hash as soon as the wallet answers, before the status poll. */
-  readonly onTransactionId?: (transactionIntentHash: string) => void
-}
-
-export interface SendTransactionResult {
-  readonly transactionIntentHash: string
-  readonly status: string
-}
-
-export interface PreAuthorizationResult {
-  readonly signedPartialTransaction: string
-  readonly expirationTimestamp: number
-  readonly subintentHash: string
-}
+import type {
+  ButtonStatus,
+  PreAuthorizationResult,
+  RequestFailure,
+  SendTransactionInput,
+  SendTransactionResult
+} from "./walletRequestApi.js"
 
 interface ItemPatch {
   readonly status?: RequestStatus
@@ -786,5 +739,12 @@ export const makeWalletRequest = Effect.gen(function* () {
   } as const
 })
 
-export { WalletRequest } from "./walletRequestTag.js"
-export type { ButtonStatus, WalletRequestApi } from "./walletRequestTag.js"
+export type {
+  ButtonStatus,
+  DataRequestFailure,
+  PreAuthorizationResult,
+  RequestFailure,
+  SendTransactionInput,
+  SendTransactionResult,
+  WalletRequestApi
+} from "./walletRequestApi.js"

@@ -12,12 +12,17 @@ import type { Extension } from "./extension.js"
 import type { ToolkitGateway } from "./gateway.js"
 import type { Relay } from "./relay.js"
 import type { Storage } from "./storage.js"
-import type { makeWalletRequest } from "./walletRequest.js"
+import type { WalletRequestApi } from "./walletRequestApi.js"
 
-export type ButtonStatus = "default" | "pending" | "success" | "error"
-
-/** What WalletRequest offers (see `makeWalletRequest`). */
-export type WalletRequestApi = Effect.Effect.Success<typeof makeWalletRequest>
+export type {
+  ButtonStatus,
+  DataRequestFailure,
+  PreAuthorizationResult,
+  RequestFailure,
+  SendTransactionInput,
+  SendTransactionResult,
+  WalletRequestApi
+} from "./walletRequestApi.js"
 
 /** What the WalletRequest implementation is built from. */
 export type WalletRequestDependencies =

@@ -13,7 +13,7 @@ import {
   WalletRequest,
   walletSessionToast
 } from "../../src/toolkit/index.js"
-import { emptyWalletData } from "../../src/toolkit/schemas.js"
+import { emptyWalletData } from "../../src/toolkit/config.js"
 import { fakeExtension, type FakeExtension, fakeRelay } from "./fakes.js"
 import { dAppDefinitionAddress, origin } from "./layers.js"
 

@@ -8,7 +8,8 @@ import {
   toWalletData,
   toWalletRequest
 } from "../../src/toolkit/dataRequest.js"
-import { defaultRdtState, emptyWalletData, type RdtState, type WalletData } from "../../src/toolkit/schemas.js"
+import { defaultRdtState, emptyWalletData } from "../../src/toolkit/config.js"
+import type { RdtState, WalletData } from "../../src/toolkit/schemas.js"
 
 const challenge = "7807c2904fd1867738639c8e402fe55320da2c6275189ef0513de36dda20f7ee"
 const loggedIn: WalletData = { ...emptyWalletData, persona: { identityAddress: "identity_x", label: "P" } }

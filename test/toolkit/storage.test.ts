@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import { ToolkitConfig } from "../../src/toolkit/config.js"
 import { MAX_CORRUPTIONS_KEPT, Storage, storageKey } from "../../src/toolkit/storage.js"
-import { defaultRdtState } from "../../src/toolkit/schemas.js"
+import { defaultRdtState } from "../../src/toolkit/config.js"
 
 const address = "account_tdx_2_12yf9gd53yfep7a669fv2t3wm7nz9zeezwd04n02a433ker8vza6rhe"
 const config = ToolkitConfig.layer({ networkId: 2, dAppDefinitionAddress: address })
