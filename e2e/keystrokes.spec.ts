@@ -73,7 +73,8 @@ const typeOnce = async (
     // The machine has the amount once the field is hydrated and the card's USD figure is that amount's. A lost key
     // shows as another figure (never as this one), so a run that lost keys waits here in vain, and is reported below.
     const usd = page.getByTestId("from-usd")
-    await expect(page.locator("html")).not.toHaveAttribute("data-first-paint", /.*/, { timeout: 30_000 })
+    // The app's first commit: on a 2-core machine under other load, at 6x, it has taken more than 30 s.
+    await expect(page.locator("html")).not.toHaveAttribute("data-first-paint", /.*/, { timeout: 90_000 })
     const settled = () =>
       input.evaluate(
         (el, expected) =>
@@ -97,7 +98,7 @@ test.describe("keystrokes typed while / comes to life", { tag: "@desktop-only" }
       browser,
       baseURL
     }, info) => {
-      test.setTimeout(60_000 + 40_000 * RUNS * WIDTHS.length * DELAYS_MS.length * (rate > 1 ? 1.5 : 1))
+      test.setTimeout(60_000 + 60_000 * RUNS * WIDTHS.length * DELAYS_MS.length * (rate > 1 ? 1.5 : 1))
       const lost: Array<string> = []
       const phases: Partial<Record<Phase, number>> = {}
       for (let run = 0; run < RUNS; run++)
