@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { createMemoryHistory } from "@tanstack/react-router"
-import { act, screen } from "@testing-library/react"
+import { act, fireEvent, screen } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { createAppRouter } from "../../src/app/router"
 import { makeLiveResource, readyLiveResource } from "../../src/app/runtime/live-context"
@@ -8,7 +8,7 @@ import { FIRST_PAINT_ATTRIBUTE, PRERENDERED_SHELL_ID } from "../../src/app/shell
 import { loadLiveModule } from "../../src/app/shell/islands"
 import { mountApp, type Mounted } from "../../src/app/shell/mount"
 import { renderPageHtml, renderShellHtml } from "../../src/app/shell/prerender"
-import { json, makeHarnessRuntime } from "./harness"
+import { type FakeRoute, json, makeHarnessRuntime } from "./harness"
 
 let cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -50,10 +50,15 @@ const loadIndexHtml = async (firstPaint: "page" | "shell") => {
   return root
 }
 
-const mount = async (path: string, firstPaint: "page" | "shell") => {
+const mount = async (
+  path: string,
+  firstPaint: "page" | "shell",
+  options: { readonly route?: FakeRoute; readonly beforeHydration?: (container: HTMLElement) => void } = {}
+) => {
   const container = await loadIndexHtml(firstPaint)
+  options.beforeHydration?.(container)
   const heading = container.querySelector("h1")
-  const h = makeHarnessRuntime({ route: () => json({ status: "ok" }) })
+  const h = makeHarnessRuntime({ route: options.route ?? (() => json({ status: "ok" })) })
   cleanup.push(() => h.runtime.dispose())
   await h.runtime.runtime()
   await loadLiveModule()
@@ -82,6 +87,33 @@ describe("the first paint is what the app keeps", () => {
     expect(screen.getByTestId("welcome-info")).toBeEnabled()
     expect(document.getElementById(PRERENDERED_SHELL_ID)).toBeNull()
     expect(document.documentElement.hasAttribute(FIRST_PAINT_ATTRIBUTE)).toBe(false)
+  })
+
+  it("keeps the keys typed into the prerendered amount field, and those typed before the swap machine has read them", async () => {
+    // hETH at $3,000: the card's USD figure shows which amount the swap machine has.
+    const route: FakeRoute = (req) =>
+      new URL(req.url, "http://localhost").pathname === "/api/health"
+        ? json({ status: "healthy", pairs_status: { hETH: { price_available: true, price_usd: 3000 } } })
+        : json({ status: "ok" })
+    const amount = () => screen.getByLabelText<HTMLInputElement>("Amount to swap")
+    const { errors, mounted } = await mount("/", "page", {
+      route,
+      // Typed into the static markup, before the app is on the page: the DOM holds the text.
+      beforeHydration: (container) => {
+        const input = container.querySelector<HTMLInputElement>('input[aria-label="Amount to swap"]')
+        if (input === null) throw new Error("the prerendered page has no amount field")
+        input.value = "12"
+      }
+    })
+    expect(mounted?.hydrated).toBe(true)
+    expect(amount()).toHaveValue("12")
+    // Keys in one burst, each before the machine has read the one before (its fibers run after the burst).
+    for (const key of "34.5") fireEvent.input(amount(), { target: { value: amount().value + key } })
+    expect(amount()).toHaveValue("1234.5")
+    await flush()
+    expect(amount()).toHaveValue("1234.5")
+    expect(screen.getByTestId("from-usd")).toHaveTextContent("≈ $3,703,500.00")
+    expect(errors()).toEqual([])
   })
 
   it("renders anew on another path, over the frame-only copy, without a hydration error", async () => {

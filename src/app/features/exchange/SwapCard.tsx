@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router"
 import { Effect, Stream } from "effect"
-import { useLayoutEffect, useRef, useState } from "react"
+import { useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
 import { formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
@@ -18,6 +18,7 @@ import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
 import { type Balances, emptySession, WalletSession } from "../../services/WalletSession"
 import { Card, FlipIcon, Progress } from "../../ui/kit"
 import { Tooltip } from "../../ui/Tooltip"
+import { useAmountField } from "./amountField"
 import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
 import { initialSwapState, PRICE_CYCLE_SECONDS, type SwapState } from "./machine/state"
@@ -46,15 +47,10 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   // The card's timers run while it is shown.
   useEffectResult(runMachine, [])
   const [refreshing, setRefreshing] = useState(false)
-  // `/` is prerendered and hydrated: what the user typed into the static field before hydration is the DOM's value
-  // at the first commit. It is read once, through the same reader as typing, so no keystroke is lost.
-  const amountInput = useRef<HTMLInputElement>(null)
-  useLayoutEffect(() => {
-    const typed = amountInput.current?.value ?? ""
-    if (typed !== "") fork(Effect.flatMap(SwapMachine, (m) => m.setAmount(typed)))
-    // Only the first commit can follow typing into the static markup.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  // The field shows its own text until the machine has read it, the typing into the prerendered field included.
+  const amountField = useAmountField(s, (raw, input) =>
+    fork(Effect.flatMap(SwapMachine, (m) => m.setAmount(raw, input)))
+  )
 
   const tokens = buildTokenList(config.tokenResources, liquidity?.assets ?? [])
   const from = tokens.find((t) => t.symbol === s.from)
@@ -182,19 +178,14 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               onSelect={(t) => machine((m) => m.setFrom(t))}
             />
             <input
-              ref={amountInput}
+              ref={amountField.ref}
               aria-label="Amount to swap"
               inputMode="decimal"
               autoComplete="off"
               placeholder="0.0"
-              value={s.amount}
+              value={amountField.value}
               readOnly={s.swap !== undefined}
-              onChange={(e) => {
-                // Read now: the fiber runs later (the app's scheduler works in slices), and by then React has put the
-                // controlled value back to the machine's until the new state arrives.
-                const raw = e.target.value
-                machine((m) => m.setAmount(raw))
-              }}
+              onChange={(e) => amountField.onChange(e.target.value)}
               data-exceeds={exceeds ? "true" : "false"}
               aria-invalid={s.amountNotice !== undefined || exceeds}
               aria-describedby={s.amountNotice === undefined ? undefined : "amount-notice"}

@@ -534,7 +534,11 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       dispatch,
       setFrom: (symbol: string) => dispatch({ _tag: "FromChanged", symbol }),
       setTo: (symbol: string) => dispatch({ _tag: "ToChanged", symbol }),
-      setAmount: (raw: string) => Effect.flatMap(now, (at) => dispatch({ _tag: "AmountChanged", raw, now: at })),
+      /** `input`: the amount field's number for this input (see SwapState.amountInput). */
+      setAmount: (raw: string, input?: number) =>
+        Effect.flatMap(now, (at) =>
+          dispatch({ _tag: "AmountChanged", raw, now: at, ...(input === undefined ? {} : { input }) })
+        ),
       flip: dispatch({ _tag: "Flipped" }),
       prepare: unknownError(prepare),
       execute: unknownError(execute),

@@ -58,6 +58,11 @@ export interface SwapState {
   readonly to: string
   /** The from-amount as typed (sanitised). */
   readonly amount: string
+  /**
+   * The highest number of the amount field's inputs read so far (`AmountChanged.input`), whether accepted or not: the
+   * field shows its own text until the machine has read every input it sent (features/exchange/amountField.ts).
+   */
+  readonly amountInput: number
   readonly status: SwapStatus
   /** The current estimate or prepared quote, for `quoteKey`'s inputs. */
   readonly quote: Quote | undefined
@@ -94,6 +99,7 @@ export const initialSwapState: SwapState = {
   from: DEFAULT_PAIR.from,
   to: DEFAULT_PAIR.to,
   amount: "",
+  amountInput: 0,
   status: { _tag: "idle" },
   quote: undefined,
   quoteKey: undefined,
@@ -118,7 +124,8 @@ export const initialSwapState: SwapState = {
 export type SwapEvent =
   | { readonly _tag: "FromChanged"; readonly symbol: string }
   | { readonly _tag: "ToChanged"; readonly symbol: string }
-  | { readonly _tag: "AmountChanged"; readonly raw: string; readonly now?: number }
+  /** `input`: the field's number for this input, increasing (absent for an amount set another way, e.g. MAX). */
+  | { readonly _tag: "AmountChanged"; readonly raw: string; readonly now?: number; readonly input?: number }
   | { readonly _tag: "Flipped" }
   | { readonly _tag: "PrepareStarted" }
   | { readonly _tag: "PriceRequested"; readonly now: number }
@@ -188,6 +195,13 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
       if (e.symbol === s.to || swapping(s)) return s
       return cleared({ ...s, to: e.symbol, from: e.symbol === s.from ? s.to : s.from })
     case "AmountChanged": {
+      // Read or not, the field's input is acknowledged (see amountInput). One numbered below an input already read
+      // reached the machine late (a fiber forked before the runtime was built waits for the build, and later ones can
+      // run first): its text is part of the later input's, which holds the whole field.
+      if (e.input !== undefined) {
+        if (e.input <= s.amountInput) return s
+        s = { ...s, amountInput: e.input }
+      }
       if (swapping(s)) return s
       const read = readAmountInput(e.raw, s.amount)
       if (read._tag === "Refused") return s.amountNotice === read.reason ? s : { ...s, amountNotice: read.reason }
