@@ -539,6 +539,46 @@ describe("SwapMachine", () => {
     }
   )
 
+  it.scoped("the reset 5 s after a swap clears that swap's inputs only: an amount typed since is kept", () => {
+    const t = make({ transactions: () => json({ transactions: [] }) }, "ok", { [R.hETH]: "100" })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
+      // Within the 5 s, the user closes the dialog and types the next amount.
+      yield* TestClock.adjust("2 seconds")
+      yield* m.setAmount("42")
+      yield* TestClock.adjust("3 seconds")
+      const after = yield* state
+      expect(after.amount).toBe("42")
+      // Its auto-estimate went on with it: the 42 is priced, not wiped.
+      expect(after.quoteKey).toBe("hETH|hUSDC|42")
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* state).amount).toBe("42")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("the reset after a swap also keeps a token chosen since, and clears an untouched form", () => {
+    const t = make({ transactions: () => json({ transactions: [] }) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* TestClock.adjust("10 seconds")
+      yield* m.flip
+      const flipped = yield* state
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* state).from).toBe("hUSDC")
+      expect((yield* state).amount).toBe(flipped.amount)
+      // Pure: an untouched form is cleared, a changed one kept.
+      const done = { ...initialSwapState, amount: "0.05", editedAt: 1000 }
+      const key = "hETH|hUSDC|0.05"
+      expect(reduce(done, { _tag: "Reset", key, since: 2000 }).amount).toBe("")
+      expect(reduce({ ...done, editedAt: 2500 }, { _tag: "Reset", key, since: 2000 }).amount).toBe("0.05")
+      expect(reduce({ ...done, amount: "42" }, { _tag: "Reset", key, since: 2000 }).amount).toBe("42")
+    }).pipe(Effect.provide(t.layer))
+  })
+
   it.scoped("a swap whose tracking fails still shows as successful", () => {
     const t = make({ transactions: () => json({}, 500) })
     return Effect.gen(function* () {

@@ -424,7 +424,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         const seen = yield* track(account, txHash).pipe(
           Effect.catchAllDefect((d) => Effect.as(Effect.logError("tracking failed", d), undefined))
         )
-        yield* dispatch({ _tag: "SwapSucceeded", txHash, now: yield* now })
+        const succeededAt = yield* now
+        yield* dispatch({ _tag: "SwapSucceeded", txHash, now: succeededAt })
         const submitted = { txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount }
         yield* events.publish(seen === undefined ? submitted : { ...submitted, seen })
         const record = seen?.find((t) => t.tx_in === txHash)
@@ -435,7 +436,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           discard: true
         })
         yield* Effect.sleep(RESET_AFTER_SWAP)
-        yield* dispatch({ _tag: "Reset" })
+        yield* dispatch({ _tag: "Reset", key: quoteKeyOf(s), since: succeededAt })
       }).pipe(Effect.scoped, Effect.withSpan("SwapMachine.swap"))
 
     /**

@@ -145,7 +145,11 @@ export type SwapEvent =
   | { readonly _tag: "SwapCanceled"; readonly notice: string }
   | { readonly _tag: "SwapFailed"; readonly message: string }
   | { readonly _tag: "SwapSucceeded"; readonly txHash: string; readonly now: number }
-  | { readonly _tag: "Reset" }
+  /**
+   * The form reset 5 s after a swap (spec §4): it clears the inputs the swap was made with (`key`, as they stood when
+   * it succeeded at `since`). Anything typed or chosen since is the user's next swap and is kept.
+   */
+  | { readonly _tag: "Reset"; readonly key: string; readonly since: number }
 
 /** The inputs a quote belongs to; a quote for other inputs is stale and ignored. */
 export const quoteKeyOf = (s: Pick<SwapState, "from" | "to" | "amount">) => `${s.from}|${s.to}|${s.amount}`
@@ -308,6 +312,7 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
         swaps: recordRequest(s.swaps, e.now, SWAP_LIMIT.windowMillis)
       }
     case "Reset":
+      if (swapping(s) || quoteKeyOf(s) !== e.key || s.editedAt > e.since) return s
       return { ...cleared(s), amount: "" }
   }
 }
