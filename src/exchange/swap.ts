@@ -105,6 +105,9 @@ export const actionState = (i: ActionInputs): ActionState => {
   if (i.account === undefined) return "disconnected"
   if (!isAcceptedRoute(i.from, i.to)) return "err_routes"
   if (!isAmountPositive(i.amount)) return "err_min"
+  // Known while typing, before any quote: an amount above the balance is the one reason shown, whatever else is
+  // wrong with it (a limit it also breaks is moot until it fits the wallet).
+  if (i.balance !== undefined && exceedsBalance(i.amount, i.balance)) return "err_balance"
   if (liquidityTooLow(i)) return "err_insufficient_liquidity"
   if (i.limits !== undefined) {
     if (compareAmount(i.amount, i.limits.min) === -1) return "err_min_limit"
@@ -135,6 +138,16 @@ export const minLimitMessage = (min: string, symbol: string) =>
   `Minimum amount required 1 USD$ (${formatLimit(min, "min")} ${symbol})`
 export const maxLimitMessage = (max: string, symbol: string) =>
   `Maximum amount allowed 200 USD$ (${formatLimit(max, "max")} ${symbol})`
+
+/** Spec §5's toast when a swap above the balance is attempted. */
+export const balanceToast = (balance: string, symbol: string) => ({
+  title: "Amount exceeds balance",
+  description: `You have only ${formatTokenAmount(balance)} ${symbol} in your wallet.`
+})
+
+/** The action states that say the trade as entered cannot happen: the card shows the reason, not a rate panel. */
+export const isBlockingAmountState = (state: ActionState) =>
+  state === "err_balance" || state === "err_min_limit" || state === "err_max_limit"
 
 /** The orange state's text: what is wrong and what to do. */
 export const balanceLimitLabel = (balance: string, symbol: string) =>

@@ -87,6 +87,8 @@ export interface HarnessOptions {
   readonly route?: FakeRoute
   readonly session?: SessionState
   readonly balance?: BalanceBadge
+  /** The selected account's token balances by resource address (none held when left out). */
+  readonly balances?: Readonly<Record<string, string>>
   readonly storage?: Readonly<Record<string, string>>
   readonly env?: Env
   /** The values Effect's Random service hands out, in order (cycled); default: a seeded generator. */
@@ -110,7 +112,7 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
   const platform = Layer.mergeAll(
     fakeHttp(options.route ?? (() => undefined), requests),
     storage,
-    WalletSession.fromState(options.session ?? emptySession, options.balance ?? { _tag: "Hidden" }),
+    WalletSession.fromState(options.session ?? emptySession, options.balance ?? { _tag: "Hidden" }, options.balances),
     Browser.recording(navigations),
     TestContext.TestContext
   )

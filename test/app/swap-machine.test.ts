@@ -659,12 +659,17 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.scoped("an amount above the balance is refused with the spec's toast", () => {
+  it.scoped("an amount above the balance is never prepared; the orange button's press gives the spec's toast", () => {
     const t = make({}, "ok", { [R.hETH]: "0.01" })
     return Effect.gen(function* () {
       const { m } = yield* started
       yield* prepareAndExecute(m, "0.05")
       expect(t.sent).toHaveLength(0)
+      // No binding quote is prepared for it: the press of the orange button explains instead.
+      expect((yield* state).quotePrepared).toBe(false)
+      expect(priceCalls(t.requests)).toBe(0)
+      expect(yield* toasts).toEqual([])
+      yield* m.explainBalance
       expect(yield* toasts).toEqual(["Amount exceeds balance: You have only 0.01000000 hETH in your wallet."])
     }).pipe(Effect.provide(t.layer))
   })

@@ -9,6 +9,7 @@ import {
   actionState,
   type ActionState,
   formatNetworkFee,
+  isBlockingAmountState,
   NETWORK_FEE_TEXT,
   PRICE_IMPACT_TEXT
 } from "../../../exchange/swap"
@@ -96,7 +97,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     if (state === "disconnected") fork(Effect.flatMap(WalletRequest, (w) => w.connect()))
     else if (state === "ready") machine((m) => m.prepare)
     // Above the balance the button is orange, not a green Execute; a press gives the spec's balance toast (§5).
-    else if (state === "success" || state === "err_balance") machine((m) => m.execute)
+    else if (state === "success" || (state === "err_balance" && s.quotePrepared)) machine((m) => m.execute)
+    else if (state === "err_balance") machine((m) => m.explainBalance)
   }
   const binding = s.quote?.binding
   const heldSeconds = binding === undefined ? undefined : Math.max(0, Math.ceil((binding.expiresAt - s.now) / 1000))
@@ -254,7 +256,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           </div>
         </section>
 
-        {s.quote !== undefined && (
+        {/* A trade that cannot happen as entered (above the balance, outside the limits) shows its reason only. */}
+        {s.quote !== undefined && !isBlockingAmountState(state) && (
           <dl data-testid="rate-panel" className="space-y-1.5 rounded-xl border border-line p-3 text-sm">
             <Row label="Rate">
               1 {s.from} = {formatRate(s.quote.rate)} {s.to}

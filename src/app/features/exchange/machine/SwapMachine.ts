@@ -9,6 +9,7 @@ import { exceedsBalance, liquidityCovers } from "../../../../exchange/amount"
 import { ExchangeApi } from "../../../../exchange/ExchangeApi"
 import { formatTokenAmount } from "../../../../exchange/format"
 import {
+  balanceToast,
   buildSwapManifest,
   computeQuote,
   LOW_LIQUIDITY_MESSAGE,
@@ -455,10 +456,33 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
             })
       )
 
+    /** The amount is above the selected account's known balance of the from-token. */
+    const aboveBalance = (s: SwapState) =>
+      Effect.gen(function* () {
+        const balances = yield* latest(wallet.balances)
+        const from = yield* token(s.from)
+        if (balances?._tag !== "Ready" || from === undefined) return false
+        return exceedsBalance(s.amount, balances.amounts[from.resourceAddress] ?? "0")
+      })
+
+    /**
+     * A press of the orange above-balance button before any quote: the spec's balance toast (§5), nothing else.
+     */
+    const explainBalance = Effect.gen(function* () {
+      const s = yield* SubscriptionRef.get(state)
+      const balances = yield* latest(wallet.balances)
+      const from = yield* token(s.from)
+      if (balances?._tag !== "Ready" || from === undefined) return
+      const balance = balances.amounts[from.resourceAddress] ?? "0"
+      if (exceedsBalance(s.amount, balance)) yield* toaster.show({ ...balanceToast(balance, from.symbol), variant: "destructive" })
+    })
+
     /** A click on the action button in `ready`: prepare the quote. */
     const prepare = Effect.gen(function* () {
       const s = yield* SubscriptionRef.get(state)
       if (!canEstimate(s) || s.status._tag === "pending" || s.serviceMode !== "available") return
+      // No binding quote is issued for a trade the wallet cannot pay: the card already says why.
+      if (yield* aboveBalance(s)) return
       yield* dispatch({ _tag: "PrepareStarted" })
       yield* fetchQuote(true, true)
       // A quote that could not be prepared must not leave the button spinning.
@@ -490,10 +514,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         return yield* abort({ title: "No account selected", description: "Please select an account to execute the swap." })
       const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
       if (exceedsBalance(s.amount, balance))
-        return yield* abort({
-          title: "Amount exceeds balance",
-          description: `You have only ${formatTokenAmount(balance)} ${from.symbol} in your wallet.`
-        })
+        return yield* abort(balanceToast(balance, from.symbol))
       yield* refreshLiquidity
       const toLiquidity = liquidityOf(yield* SubscriptionRef.get(liquidity), to.symbol)
       if (!liquidityCovers(toLiquidity, quote.toAmount))
@@ -539,6 +560,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       flip: dispatch({ _tag: "Flipped" }),
       prepare: unknownError(prepare),
       execute: unknownError(execute),
+      explainBalance: unknownError(explainBalance),
       cancel: unknownError(cancel),
       /** For tests: waits for background swaps to finish. */
       awaitBackground: FiberMap.awaitEmpty(background)
