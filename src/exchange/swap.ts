@@ -40,6 +40,26 @@ export const ACCEPTED_ROUTES: ReadonlyArray<Route> = [
 export const isAcceptedRoute = (from: string, to: string, routes: ReadonlyArray<Route> = ACCEPTED_ROUTES) =>
   from !== to && routes.some((r) => r.from === from && r.to === to)
 
+/**
+ * Why choosing `symbol` on one side of `current` makes a pair with no accepted route, or undefined when it pairs.
+ * Choosing the other side's token swaps the pair (as the card does), so that choice is judged as the swapped pair.
+ */
+export const unpairedReason = (
+  side: "from" | "to",
+  symbol: string,
+  current: Route,
+  routes: ReadonlyArray<Route> = ACCEPTED_ROUTES
+): string | undefined => {
+  const pair =
+    side === "from"
+      ? { from: symbol, to: symbol === current.to ? current.from : current.to }
+      : { from: symbol === current.from ? current.to : current.from, to: symbol }
+  if (isAcceptedRoute(pair.from, pair.to, routes)) return undefined
+  if (side === "from")
+    return routes.some((r) => r.from === symbol) ? `No route to ${pair.to}` : `No route from ${symbol} on this exchange`
+  return routes.some((r) => r.to === symbol) ? `No route from ${pair.from}` : `No route to ${symbol} on this exchange`
+}
+
 /** Default pair (spec §9). */
 export const DEFAULT_PAIR: Route = { from: "hETH", to: "hUSDC" }
 

@@ -153,14 +153,29 @@ describe("the swap card", () => {
     await waitFor(() => expect(action()).toHaveTextContent("Maximum amount allowed 200 USD$ (0.06600000 hETH)"))
   })
 
-  it("says 'Invalid route' for a pair outside the list, and finds no token for a query that matches none", async () => {
-    await app({ route: api(), session: connected })
+  it("greys out, with why, the tokens that make no route with the other side; lists each token's balance", async () => {
+    await app({ route: api(), session: connected, balances: { [R.hETH]: "1.5", [R.hUSDC]: "4800" } })
     await userEvent.click(screen.getByRole("button", { name: "hUSDC To token" }))
     const dialog = await screen.findByTestId("token-dialog")
-    await userEvent.type(within(dialog).getByPlaceholderText("Search tokens..."), "btc")
-    await userEvent.click(within(dialog).getByRole("button", { name: /hBTC/ }))
-    expect(action()).toHaveTextContent("Invalid route")
-    await userEvent.click(screen.getByRole("button", { name: "hETH From token" }))
+    const option = (symbol: string) => within(dialog).getByTestId(`token-option-${symbol}`)
+    // From hETH the exchange only goes to hUSDC; choosing hETH itself swaps the pair into hUSDC → hETH.
+    expect(option("hBTC")).toBeDisabled()
+    expect(option("hBTC")).toHaveAccessibleDescription("No route from hETH")
+    expect(option("XRD")).toBeDisabled()
+    expect(option("XRD")).toHaveTextContent("No route to XRD on this exchange")
+    expect(option("hETH")).toBeEnabled()
+    expect(option("hUSDC")).toBeEnabled()
+    expect(option("hETH")).toHaveTextContent("1.50000000")
+    expect(option("hUSDC")).toHaveTextContent("4800.")
+    await userEvent.click(option("hETH"))
+    expect(screen.getByRole("button", { name: "hUSDC From token" })).toBeVisible()
+    // Now from hUSDC: hBTC pairs; no selectable pair leads to 'Invalid route'.
+    await userEvent.click(screen.getByRole("button", { name: "hETH To token" }))
+    const again = await screen.findByTestId("token-dialog")
+    expect(within(again).getByTestId("token-option-hBTC")).toBeEnabled()
+    await userEvent.click(within(again).getByTestId("token-option-hBTC"))
+    expect(action()).toHaveTextContent("Enter Amount to Swap")
+    await userEvent.click(screen.getByRole("button", { name: "hUSDC From token" }))
     await userEvent.type(
       within(await screen.findByTestId("token-dialog")).getByPlaceholderText("Search tokens..."),
       "zzz"

@@ -11,7 +11,8 @@ import {
   formatNetworkFee,
   isBlockingAmountState,
   NETWORK_FEE_TEXT,
-  PRICE_IMPACT_TEXT
+  PRICE_IMPACT_TEXT,
+  unpairedReason
 } from "../../../exchange/swap"
 import { WalletRequest } from "../../../toolkit/walletRequestTag"
 import { useAppConfig } from "../../config/useAppConfig"
@@ -22,7 +23,7 @@ import { Tooltip } from "../../ui/Tooltip"
 import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
 import { initialSwapState, PRICE_CYCLE_SECONDS, type SwapState } from "./machine/state"
-import { buildTokenList } from "./machine/tokens"
+import { buildTokenList, type TokenEntry } from "./machine/tokens"
 import { TokenSelect } from "./TokenSelect"
 
 const machineState = Stream.unwrap(Effect.map(SwapMachine, (m) => m.state))
@@ -62,6 +63,10 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   const to = tokens.find((t) => t.symbol === s.to)
   const balanceOf = (resource: string | undefined) =>
     balances._tag === "Ready" && resource !== undefined ? (balances.amounts[resource] ?? "0") : undefined
+  const listBalance = (t: TokenEntry) => {
+    const b = balanceOf(t.resourceAddress)
+    return b === undefined ? undefined : formatBalance(b)
+  }
   const fromBalance = balanceOf(from?.resourceAddress)
   const toBalance = balanceOf(to?.resourceAddress)
   const toLiquidity = liquidityOf(liquidity, s.to)
@@ -182,6 +187,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               value={s.from}
               tokens={tokens}
               onSelect={(t) => machine((m) => m.setFrom(t))}
+              unpairedReason={(t) => unpairedReason("from", t, s)}
+              balanceOf={listBalance}
             />
             <input
               ref={amountInput}
@@ -238,7 +245,14 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             <span>Balance: {toBalance === undefined ? "—" : formatBalance(toBalance)}</span>
           </div>
           <div className="mt-2 flex flex-wrap items-center gap-2 sm:flex-nowrap">
-            <TokenSelect label="To token" value={s.to} tokens={tokens} onSelect={(t) => machine((m) => m.setTo(t))} />
+            <TokenSelect
+              label="To token"
+              value={s.to}
+              tokens={tokens}
+              onSelect={(t) => machine((m) => m.setTo(t))}
+              unpairedReason={(t) => unpairedReason("to", t, s)}
+              balanceOf={listBalance}
+            />
             <output
               data-testid="to-amount"
               className="w-full min-w-0 basis-full break-all text-right text-2xl font-semibold tabular-nums text-muted sm:basis-auto sm:flex-1"
