@@ -5,11 +5,12 @@
  */
 import { Option } from "effect"
 import { exceedsBalance, isAmountPositive, liquidityCovers, minimumReceived } from "./amount"
-import { formatTokenAmount } from "./format"
+import { divisibilityOf, formatTokenAmount } from "./format"
 import {
   addDecimal,
   type Decimal,
   makeDecimal,
+  MAX_DIVISIBILITY,
   compareDecimal,
   decimalToString,
   divDecimal,
@@ -142,27 +143,28 @@ export const LOW_LIQUIDITY_MESSAGE = "Swap unavailable due to low liquidity. Ple
  * A limit as the spec's token rules print it (§9, `formatTokenAmount`). The minimum is rounded up at the printed
  * precision (and the maximum truncated), so an amount typed exactly as shown is always within the limit.
  */
-export const formatLimit = (value: string, bound: "min" | "max"): string => {
+export const formatLimit = (value: string, bound: "min" | "max", divisibility: number = MAX_DIVISIBILITY): string => {
   const d = parseLooseDecimal(value)
-  if (Option.isNone(d) || bound === "max") return formatTokenAmount(value)
+  if (Option.isNone(d) || bound === "max") return formatTokenAmount(value, divisibility)
   const v = d.value
-  const places = compareDecimal(v, ONE) < 0 ? 8 : compareDecimal(v, THOUSAND) < 0 ? 6 : undefined
-  if (places === undefined) return formatTokenAmount(value)
+  const band = compareDecimal(v, ONE) < 0 ? 8 : compareDecimal(v, THOUSAND) < 0 ? 6 : undefined
+  if (band === undefined) return formatTokenAmount(value, divisibility)
+  const places = Math.min(band, divisibility)
   const cut = truncateDecimal(v, places)
   const up = compareDecimal(cut, v) < 0 ? addDecimal(cut, makeDecimal(1n, places)) : cut
-  return formatTokenAmount(decimalToString(up))
+  return formatTokenAmount(decimalToString(up), divisibility)
 }
 const THOUSAND = makeDecimal(1000n, 0)
 
-export const minLimitMessage = (min: string, symbol: string) =>
-  `Minimum amount required 1 USD$ (${formatLimit(min, "min")} ${symbol})`
-export const maxLimitMessage = (max: string, symbol: string) =>
-  `Maximum amount allowed 200 USD$ (${formatLimit(max, "max")} ${symbol})`
+export const minLimitMessage = (min: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
+  `Minimum amount required 1 USD$ (${formatLimit(min, "min", divisibility)} ${symbol})`
+export const maxLimitMessage = (max: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
+  `Maximum amount allowed 200 USD$ (${formatLimit(max, "max", divisibility)} ${symbol})`
 
 /** Spec §5's toast when a swap above the balance is attempted. */
-export const balanceToast = (balance: string, symbol: string) => ({
+export const balanceToast = (balance: string, symbol: string, divisibility = divisibilityOf(symbol)) => ({
   title: "Amount exceeds balance",
-  description: `You have only ${formatTokenAmount(balance)} ${symbol} in your wallet.`
+  description: `You have only ${formatTokenAmount(balance, divisibility)} ${symbol} in your wallet.`
 })
 
 /** The action states that say the trade as entered cannot happen: the card shows the reason, not a rate panel. */
@@ -170,8 +172,8 @@ export const isBlockingAmountState = (state: ActionState) =>
   state === "err_balance" || state === "err_min_limit" || state === "err_max_limit"
 
 /** The orange state's text: what is wrong and what to do. */
-export const balanceLimitLabel = (balance: string, symbol: string) =>
-  `Amount exceeds balance (${formatTokenAmount(balance)} ${symbol}): lower it or press MAX`
+export const balanceLimitLabel = (balance: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
+  `Amount exceeds balance (${formatTokenAmount(balance, divisibility)} ${symbol}): lower it or press MAX`
 
 export interface LabelContext {
   readonly from: string
@@ -180,6 +182,8 @@ export interface LabelContext {
   readonly limits: Limits | undefined
   /** Seconds until the quote reloads; the suffix shows while it runs (above 0). */
   readonly countdown: number
+  /** The from-token's divisibility (its display rule); by default the one known for its symbol. */
+  readonly fromDivisibility?: number
 }
 
 /**
@@ -199,13 +203,13 @@ export const actionLabel = (state: ActionState, c: LabelContext): string => {
     case "err_min":
       return "Enter Amount to Swap"
     case "err_balance":
-      return balanceLimitLabel(c.balance ?? "0", c.from)
+      return balanceLimitLabel(c.balance ?? "0", c.from, c.fromDivisibility)
     case "err_insufficient_liquidity":
       return LOW_LIQUIDITY_MESSAGE
     case "err_min_limit":
-      return minLimitMessage(c.limits?.min ?? "?", c.from)
+      return minLimitMessage(c.limits?.min ?? "?", c.from, c.fromDivisibility)
     case "err_max_limit":
-      return maxLimitMessage(c.limits?.max ?? "?", c.from)
+      return maxLimitMessage(c.limits?.max ?? "?", c.from, c.fromDivisibility)
     case "ready":
       return c.balance !== undefined && !exceedsBalance(c.amount, c.balance)
         ? "Prepare the exchange"

@@ -3,7 +3,8 @@ import { Effect, Stream } from "effect"
 import { useLayoutEffect, useRef, useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
-import { formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
+import { divisibilityOf, formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
+import { Amount } from "./Amount"
 import {
   actionLabel,
   actionState,
@@ -65,8 +66,10 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     balances._tag === "Ready" && resource !== undefined ? (balances.amounts[resource] ?? "0") : undefined
   const listBalance = (t: TokenEntry) => {
     const b = balanceOf(t.resourceAddress)
-    return b === undefined ? undefined : formatBalance(b)
+    return b === undefined ? undefined : formatBalance(b, t.decimals)
   }
+  const fromDecimals = from?.decimals ?? divisibilityOf(s.from)
+  const toDecimals = to?.decimals ?? divisibilityOf(s.to)
   const fromBalance = balanceOf(from?.resourceAddress)
   const toBalance = balanceOf(to?.resourceAddress)
   const toLiquidity = liquidityOf(liquidity, s.to)
@@ -95,7 +98,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     amount: s.amount,
     balance: fromBalance,
     limits: s.quote?.limits,
-    countdown: s.countdown
+    countdown: s.countdown,
+    fromDivisibility: fromDecimals
   })
   const machine = <A, E>(f: (m: SwapMachine) => Effect.Effect<A, E>) => fork(Effect.flatMap(SwapMachine, f))
   const onAction = () => {
@@ -164,7 +168,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           <div className="flex items-center justify-between text-xs text-muted">
             <span>From</span>
             <span data-testid="from-balance">
-              Balance: {fromBalance === undefined ? "—" : formatBalance(fromBalance)}{" "}
+              Balance: {fromBalance === undefined ? "—" : <Amount value={fromBalance} decimals={fromDecimals} balance />}{" "}
               <button
                 type="button"
                 disabled={refreshing || session.selected === undefined}
@@ -242,7 +246,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
         <section aria-label="To" className="rounded-xl bg-panel-2 p-4">
           <div className="flex items-center justify-between text-xs text-muted">
             <span>To</span>
-            <span>Balance: {toBalance === undefined ? "—" : formatBalance(toBalance)}</span>
+            <span>Balance: {toBalance === undefined ? "—" : <Amount value={toBalance} decimals={toDecimals} balance />}</span>
           </div>
           <div className="mt-2 flex flex-wrap items-center gap-2 sm:flex-nowrap">
             <TokenSelect
@@ -257,12 +261,12 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               data-testid="to-amount"
               className="w-full min-w-0 basis-full break-all text-right text-2xl font-semibold tabular-nums text-muted sm:basis-auto sm:flex-1"
             >
-              {s.quote === undefined ? "0.0" : formatTokenAmount(s.quote.toAmount)}
+              {s.quote === undefined ? "0.0" : <Amount value={s.quote.toAmount} decimals={toDecimals} />}
             </output>
           </div>
           <div className="mt-1 flex flex-wrap justify-between gap-x-3 text-xs text-muted">
             <span data-testid="exchange-liquidity" className="whitespace-nowrap">
-              Exchange Liquidity: {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity)} ${s.to}`}
+              Exchange Liquidity: {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity, toDecimals)} ${s.to}`}
             </span>
             <span className="ml-auto whitespace-nowrap">
               <span className="text-warn">-$0.10</span> ≈ {usd(s.quote?.toAmount, s.to)}
@@ -295,12 +299,12 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               0.1% + 0.1 USD
             </Row>
             <Row label="Minimum received">
-              {formatTokenAmount(s.quote.minimumReceived)} {s.to}
+              <Amount value={s.quote.minimumReceived} decimals={toDecimals} /> {s.to}
             </Row>
             {binding !== undefined && s.quotePrepared && (
               <Row label="Quote">
                 <span data-testid="quote-binding">
-                  Fixed: you receive exactly {formatTokenAmount(s.quote.toAmount)} {s.to}
+                  Fixed: you receive exactly <Amount value={s.quote.toAmount} decimals={toDecimals} /> {s.to}
                 </span>
               </Row>
             )}

@@ -68,13 +68,12 @@ const successText = (
   to: TokenEntry,
   record: TransactionRecord | undefined
 ): string => {
-  const sent = `You sent ${formatTokenAmount(amount)} ${from.symbol}`
+  const sent = `You sent ${formatTokenAmount(amount, from.decimals)} ${from.symbol}`
+  const out = (value: string) => `${formatTokenAmount(value, to.decimals)} ${to.symbol}`
   if (record?.status === "completed" && record.amount_out !== undefined)
-    return `${sent} and received ${formatTokenAmount(record.amount_out)} ${to.symbol}.`
+    return `${sent} and received ${out(record.amount_out)}.`
   const promised =
-    quote.binding === undefined
-      ? ` for about ${formatTokenAmount(quote.toAmount)} ${to.symbol}`
-      : ` for ${formatTokenAmount(quote.toAmount)} ${to.symbol} at the quoted rate`
+    quote.binding === undefined ? ` for about ${out(quote.toAmount)}` : ` for ${out(quote.toAmount)} at the quoted rate`
   return `${sent}${promised}.${record === undefined ? " It will appear in your transactions shortly." : ""}`
 }
 
@@ -474,7 +473,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       const from = yield* token(s.from)
       if (balances?._tag !== "Ready" || from === undefined) return
       const balance = balances.amounts[from.resourceAddress] ?? "0"
-      if (exceedsBalance(s.amount, balance)) yield* toaster.show({ ...balanceToast(balance, from.symbol), variant: "destructive" })
+      if (exceedsBalance(s.amount, balance)) yield* toaster.show({ ...balanceToast(balance, from.symbol, from.decimals), variant: "destructive" })
     })
 
     /** A click on the action button in `ready`: prepare the quote. */
@@ -514,7 +513,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         return yield* abort({ title: "No account selected", description: "Please select an account to execute the swap." })
       const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
       if (exceedsBalance(s.amount, balance))
-        return yield* abort(balanceToast(balance, from.symbol))
+        return yield* abort(balanceToast(balance, from.symbol, from.decimals))
       yield* refreshLiquidity
       const toLiquidity = liquidityOf(yield* SubscriptionRef.get(liquidity), to.symbol)
       if (!liquidityCovers(toLiquidity, quote.toAmount))
