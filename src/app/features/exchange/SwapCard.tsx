@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router"
 import { Effect, Stream } from "effect"
-import { useLayoutEffect, useRef, useState } from "react"
+import { useEffect, useLayoutEffect, useRef, useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
 import { divisibilityOf, formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
@@ -11,7 +11,6 @@ import {
   type ActionState,
   formatNetworkFee,
   isBlockingAmountState,
-  NETWORK_FEE_TEXT,
   PRICE_IMPACT_TEXT,
   unpairedReason
 } from "../../../exchange/swap"
@@ -23,7 +22,13 @@ import { Card, FlipIcon, Progress } from "../../ui/kit"
 import { Tooltip } from "../../ui/Tooltip"
 import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
-import { initialSwapState, PRICE_CYCLE_SECONDS, type SwapState } from "./machine/state"
+import {
+  initialSwapState,
+  type NetworkFeeState,
+  networkFeeText,
+  PRICE_CYCLE_SECONDS,
+  type SwapState
+} from "./machine/state"
 import { buildTokenList, type TokenEntry } from "./machine/tokens"
 import { TokenSelect } from "./TokenSelect"
 
@@ -43,7 +48,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   const fork = useFork()
   const s: SwapState = useStream(machineState, initialSwapState)
   const liquidity: LiquidityResponse | undefined = useStream(machineLiquidity, undefined)
-  const networkFee: string | undefined = useStream(machineFee, undefined)
+  const networkFee: NetworkFeeState | undefined = useStream(machineFee, undefined)
   const session = useStream(sessionStream, emptySession)
   const balances = useStream(balancesStream, noBalances)
   // The card's timers run while it is shown.
@@ -58,6 +63,12 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     // Only the first commit can follow typing into the static markup.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
+
+  const actionArea = useRef<HTMLDivElement>(null)
+  const phase = s.swap?._tag
+  useEffect(() => {
+    if (phase === "wallet") actionArea.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" })
+  }, [phase])
 
   const tokens = buildTokenList(config.tokenResources, liquidity?.assets ?? [])
   const from = tokens.find((t) => t.symbol === s.from)
@@ -168,7 +179,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           <div className="flex items-center justify-between text-xs text-muted">
             <span>From</span>
             <span data-testid="from-balance">
-              Balance: {fromBalance === undefined ? "—" : <Amount value={fromBalance} decimals={fromDecimals} balance />}{" "}
+              Balance:{" "}
+              {fromBalance === undefined ? "—" : <Amount value={fromBalance} decimals={fromDecimals} balance />}{" "}
               <button
                 type="button"
                 disabled={refreshing || session.selected === undefined}
@@ -224,7 +236,13 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               MAX
             </button>
           </div>
-          <p id="amount-notice" role="status" aria-live="polite" data-testid="amount-notice" className="mt-1 text-right text-xs text-warn">
+          <p
+            id="amount-notice"
+            role="status"
+            aria-live="polite"
+            data-testid="amount-notice"
+            className="mt-1 text-right text-xs text-warn"
+          >
             {s.amountNotice ?? ""}
           </p>
           <p data-testid="from-usd" className="mt-1 text-right text-xs text-muted">
@@ -246,7 +264,9 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
         <section aria-label="To" className="rounded-xl bg-panel-2 p-4">
           <div className="flex items-center justify-between text-xs text-muted">
             <span>To</span>
-            <span>Balance: {toBalance === undefined ? "—" : <Amount value={toBalance} decimals={toDecimals} balance />}</span>
+            <span>
+              Balance: {toBalance === undefined ? "—" : <Amount value={toBalance} decimals={toDecimals} balance />}
+            </span>
           </div>
           <div className="mt-2 flex flex-wrap items-center gap-2 sm:flex-nowrap">
             <TokenSelect
@@ -266,7 +286,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           </div>
           <div className="mt-1 flex flex-wrap justify-between gap-x-3 text-xs text-muted">
             <span data-testid="exchange-liquidity" className="whitespace-nowrap">
-              Exchange Liquidity: {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity, toDecimals)} ${s.to}`}
+              Exchange Liquidity:{" "}
+              {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity, toDecimals)} ${s.to}`}
             </span>
             <span className="ml-auto whitespace-nowrap">
               <span className="text-warn">-$0.10</span> ≈ {usd(s.quote?.toAmount, s.to)}
@@ -285,7 +306,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             </Row>
             <Row label="Price impact">{PRICE_IMPACT_TEXT}</Row>
             <Row label="Network fee">
-              <span data-testid="network-fee">{networkFee === undefined ? NETWORK_FEE_TEXT : formatNetworkFee(networkFee)}</span>
+              <span data-testid="network-fee">{networkFeeText(networkFee, s.from, s.amount, formatNetworkFee)}</span>
             </Row>
             <Row
               label={
@@ -311,74 +332,82 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           </dl>
         )}
 
-        <button
-          type="button"
-          data-testid="swap-action"
-          data-state={state}
-          aria-disabled={!clickable}
-          onClick={clickable ? onAction : undefined}
-          className={`w-full rounded-xl px-4 py-3 text-base font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${
-            state === "err_balance"
-              ? "border border-warn bg-warn/10 text-warn hover:bg-warn/20"
-              : clickable
-                ? "bg-accent text-accent-ink hover:brightness-110"
-                : "cursor-not-allowed bg-panel-2 text-muted"
-          }`}
+        {/* What the user must act on stays in view: on a short screen the action area sticks to the bottom edge
+            while the card scrolls, and the wallet step is scrolled into view when it begins. */}
+        <div
+          ref={actionArea}
+          data-testid="swap-actions"
+          className="sticky bottom-0 z-10 -mx-1 -mb-1 flex flex-col gap-3 rounded-xl bg-panel px-1 pb-1 pt-1"
         >
-          {state === "swapping" && (
-            <span
-              aria-hidden
-              className="mr-2 inline-block h-4 w-4 animate-spin rounded-full border-2 border-accent-ink/30 border-t-accent-ink align-[-2px]"
-            />
-          )}
-          {label}
-        </button>
-        {s.swap !== undefined && s.swap._tag !== "checking" && (
-          <div
-            role="status"
-            aria-live="polite"
-            data-testid="wallet-pending"
-            data-phase={s.swap._tag}
-            className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-accent/40 bg-accent/5 p-3 text-sm"
+          <button
+            type="button"
+            data-testid="swap-action"
+            data-state={state}
+            aria-disabled={!clickable}
+            onClick={clickable ? onAction : undefined}
+            className={`w-full rounded-xl px-4 py-3 text-base font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${
+              state === "err_balance"
+                ? "border border-warn bg-warn/10 text-warn hover:bg-warn/20"
+                : clickable
+                  ? "bg-accent text-accent-ink hover:brightness-110"
+                  : "cursor-not-allowed bg-panel-2 text-muted"
+            }`}
           >
-            <div>
-              <p className="font-semibold">
-                {s.swap._tag === "wallet"
-                  ? "Approve in your wallet"
-                  : s.swap._tag === "canceling"
-                    ? "Canceling the request in your wallet..."
-                    : "Sent. Waiting for the ledger to confirm..."}
-              </p>
-              {heldSeconds !== undefined && s.swap._tag !== "confirming" && (
-                <p data-testid="rate-held" className="text-xs text-muted">
-                  {heldSeconds > 0
-                    ? `The rate is held for ${minutesSeconds(heldSeconds)}`
-                    : "The quote has expired: you are paid at the current rate if it is at least the minimum received, otherwise refunded in full"}
+            {state === "swapping" && (
+              <span
+                aria-hidden
+                className="mr-2 inline-block h-4 w-4 animate-spin rounded-full border-2 border-accent-ink/30 border-t-accent-ink align-[-2px]"
+              />
+            )}
+            {label}
+          </button>
+          {s.swap !== undefined && s.swap._tag !== "checking" && (
+            <div
+              role="status"
+              aria-live="polite"
+              data-testid="wallet-pending"
+              data-phase={s.swap._tag}
+              className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-accent/40 bg-accent/5 p-3 text-sm"
+            >
+              <div>
+                <p className="font-semibold">
+                  {s.swap._tag === "wallet"
+                    ? "Approve in your wallet"
+                    : s.swap._tag === "canceling"
+                      ? "Canceling the request in your wallet..."
+                      : "Sent. Waiting for the ledger to confirm..."}
                 </p>
+                {heldSeconds !== undefined && s.swap._tag !== "confirming" && (
+                  <p data-testid="rate-held" className="text-xs text-muted">
+                    {heldSeconds > 0
+                      ? `The rate is held for ${minutesSeconds(heldSeconds)}`
+                      : "The quote has expired: you are paid at the current rate if it is at least the minimum received, otherwise refunded in full"}
+                  </p>
+                )}
+              </div>
+              {s.swap._tag === "wallet" && (
+                <button
+                  type="button"
+                  data-testid="swap-cancel"
+                  onClick={() => machine((m) => m.cancel)}
+                  className="rounded-lg border border-line px-3 py-1.5 text-sm font-semibold hover:border-danger hover:text-danger focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+                >
+                  Cancel
+                </button>
               )}
             </div>
-            {s.swap._tag === "wallet" && (
-              <button
-                type="button"
-                data-testid="swap-cancel"
-                onClick={() => machine((m) => m.cancel)}
-                className="rounded-lg border border-line px-3 py-1.5 text-sm font-semibold hover:border-danger hover:text-danger focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-              >
-                Cancel
-              </button>
-            )}
-          </div>
-        )}
-        {s.status._tag === "error" && (
-          <p role="alert" data-testid="swap-error" className="text-center text-sm text-danger">
-            {s.status.message}
-          </p>
-        )}
-        {s.notice !== undefined && s.status._tag !== "error" && (
-          <p role="status" data-testid="swap-notice" className="text-center text-sm text-muted">
-            {s.notice}
-          </p>
-        )}
+          )}
+          {s.status._tag === "error" && (
+            <p role="alert" data-testid="swap-error" className="text-center text-sm text-danger">
+              {s.status.message}
+            </p>
+          )}
+          {s.notice !== undefined && s.status._tag !== "error" && (
+            <p role="status" data-testid="swap-notice" className="text-center text-sm text-muted">
+              {s.notice}
+            </p>
+          )}
+        </div>
       </Card>
 
       <Card testId="live-prices" className="flex flex-col gap-2">

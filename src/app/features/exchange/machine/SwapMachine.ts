@@ -26,6 +26,8 @@ import { SwapEvents } from "../SwapEvents"
 import { Celebration, SwapWallet } from "./ports"
 import {
   canEstimate,
+  feeKeyOf,
+  type NetworkFeeState,
   estimateSettled,
   initialSwapState,
   type LivePrice,
@@ -93,8 +95,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
     const signer = yield* SwapWallet
     const celebration = yield* Celebration
     const state = yield* SubscriptionRef.make<SwapState>(initialSwapState)
-    /** The previewed network fee of the prepared quote's deposit, in XRD; undefined until known. */
-    const networkFee = yield* SubscriptionRef.make<string | undefined>(undefined)
+    /** The previewed network fee of the current inputs' deposit: estimating until the preview answers. */
+    const networkFee = yield* SubscriptionRef.make<NetworkFeeState | undefined>(undefined)
     const liquidity = yield* SubscriptionRef.make<LiquidityResponse | undefined>(undefined)
     // Swaps and their follow-ups live as long as the app, not the card. Each runs under a key of its own, so none
     // replaces another (FiberMap rather than FiberSet: the app's other services use it, one module fewer to load).
@@ -238,7 +240,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         yield* dispatch({ _tag: "LivePriceReceived", price: live })
         yield* dispatch({ _tag: "ApiReachability", reachable: true })
         yield* dispatch({ _tag: "QuoteReceived", key, quote, prepared })
-        if (prepared) yield* inBackground(previewFee(s.amount, from))
+        yield* inBackground(previewFee(s.amount, from))
       })
 
     /** The deposit Execute sends, and the one the fee preview prices: the same manifest for the same inputs. */
@@ -257,28 +259,31 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
      * spec's text.
      */
     const feeByManifest = new Map<string, string>()
-    const previewFee = (amount: string, from: TokenEntry) =>
-      Effect.gen(function* () {
+    const previewFee = (amount: string, from: TokenEntry) => {
+      const key = feeKeyOf(from.symbol, amount)
+      const set = (fee: NetworkFeeState) => SubscriptionRef.set(networkFee, fee)
+      return Effect.gen(function* () {
         const account = (yield* latest(wallet.session))?.selected
-        if (account === undefined) return yield* SubscriptionRef.set(networkFee, undefined)
+        if (account === undefined) return yield* set({ key, _tag: "Unavailable" })
         const manifest = depositManifest(account, amount, from)
         const known = feeByManifest.get(manifest)
-        if (known !== undefined) return yield* SubscriptionRef.set(networkFee, known)
-        yield* SubscriptionRef.set(networkFee, undefined)
+        if (known !== undefined) return yield* set({ key, _tag: "Previewed", xrd: known })
+        // Nothing is shown as the fee until this very deposit's preview answers.
+        yield* set({ key, _tag: "Estimating" })
         // The preview and its receipt Schemas load with the first preview, not with the page.
         const { previewSwapFee } = yield* Effect.tryPromise(() => import("../../../../exchange/networkFee"))
         const fee = yield* previewSwapFee(manifest).pipe(Effect.provideService(Gateway, gateway))
         feeByManifest.set(manifest, fee)
-        const now = yield* SubscriptionRef.get(state)
-        if (now.amount === amount && now.from === from.symbol) yield* SubscriptionRef.set(networkFee, fee)
+        yield* set({ key, _tag: "Previewed", xrd: fee })
       }).pipe(
         Effect.catchAllCause((cause) =>
           Effect.zipRight(
-            Effect.logWarning("network fee preview failed; showing the spec's fee text", cause),
-            SubscriptionRef.set(networkFee, undefined)
+            Effect.logWarning("network fee preview failed; the wallet shows the fee", cause),
+            set({ key, _tag: "Unavailable" })
           )
         )
       )
+    }
 
     /** The figures for `amount` at a live price (exactly the binding quote's output when there is one). */
     const quoteAt = (live: LivePrice, amount: string, to: TokenEntry) =>
@@ -304,7 +309,11 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           const to = yield* token(s.to)
           if (to === undefined) return
           const quote = yield* quoteAt(live, s.amount, to)
-          if (quote !== undefined) return yield* dispatch({ _tag: "QuoteReceived", key: quoteKeyOf(s), quote, prepared: false })
+          const from = yield* token(s.from)
+          if (quote !== undefined) {
+            if (from !== undefined) yield* inBackground(previewFee(s.amount, from))
+            return yield* dispatch({ _tag: "QuoteReceived", key: quoteKeyOf(s), quote, prepared: false })
+          }
         }
         if (estimateSettled(s, at)) yield* fetchQuote(false, false)
       })
@@ -548,7 +557,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
     return {
       state: state.changes as Stream.Stream<SwapState>,
       liquidity: liquidity.changes as Stream.Stream<LiquidityResponse | undefined>,
-      networkFee: networkFee.changes as Stream.Stream<string | undefined>,
+      networkFee: networkFee.changes as Stream.Stream<NetworkFeeState | undefined>,
       tokens,
       current: SubscriptionRef.get(state),
       run,

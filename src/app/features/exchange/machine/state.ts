@@ -151,6 +151,29 @@ export type SwapEvent =
    */
   | { readonly _tag: "Reset"; readonly key: string; readonly since: number }
 
+/**
+ * The network fee line (issue 51): the Gateway's preview of the exact deposit for `key`'s inputs. `Estimating`
+ * until it answers; `Unavailable` when it cannot (no account, a failed preview): the wallet then shows the fee.
+ */
+export type NetworkFeeState =
+  | { readonly key: string; readonly _tag: "Estimating" }
+  | { readonly key: string; readonly _tag: "Previewed"; readonly xrd: string }
+  | { readonly key: string; readonly _tag: "Unavailable" }
+
+/** The deposit's inputs a fee belongs to. */
+export const feeKeyOf = (from: string, amount: string) => `${from}|${amount}`
+
+export const FEE_ESTIMATING_TEXT = "Estimating..."
+export const FEE_UNAVAILABLE_TEXT = "Shown in your wallet"
+
+/** The fee line for the card's current inputs: never a figure the preview of this deposit has not given. */
+export const networkFeeText = (fee: NetworkFeeState | undefined, from: string, amount: string, format: (xrd: string) => string) =>
+  fee === undefined || fee.key !== feeKeyOf(from, amount) || fee._tag === "Estimating"
+    ? FEE_ESTIMATING_TEXT
+    : fee._tag === "Previewed"
+      ? format(fee.xrd)
+      : FEE_UNAVAILABLE_TEXT
+
 /** The inputs a quote belongs to; a quote for other inputs is stale and ignored. */
 export const quoteKeyOf = (s: Pick<SwapState, "from" | "to" | "amount">) => `${s.from}|${s.to}|${s.amount}`
 
