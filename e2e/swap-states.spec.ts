@@ -64,27 +64,25 @@ test("a pair outside the accepted routes says 'Invalid route'", async ({ page },
   await snap(page, info, "swap-invalid-route")
 })
 
-test("an amount above the balance: orange border, 'Estimate the exchange', an orange button, and the balance toast on a press", async ({
+test("an amount above the balance: orange border and the orange reason while typing, no quote, the balance toast on a press", async ({
   page
 }, info) => {
-  // Widen the server's 200 USD limit for this page only, so that an amount above the balance can be quoted.
-  await page.route("**/api/liveprice/**", async (route) => {
-    const res = await route.fetch()
-    const body = (await res.json()) as Record<string, unknown>
-    await route.fulfill({ response: res, json: { ...body, max_amount_in: "1000000" } })
-  })
   await connect(page, "auto")
   await page.getByLabel("Amount to swap").fill("5")
   await expect(page.getByLabel("Amount to swap")).toHaveAttribute("data-exceeds", "true")
-  await expect(action(page)).toHaveText("Estimate the exchange")
-  await action(page).click()
-  // Prepared, but never a green Execute that can only fail: the orange state says what to do.
+  // Said at once, before any quote: one reason, not the 200 USD limit beside it and no rate panel.
   await expect(action(page)).toHaveText(/^Amount exceeds balance \([\d.]+ hETH\): lower it or press MAX$/)
   await expect(action(page)).toHaveAttribute("data-state", "err_balance")
+  await page.waitForTimeout(2000)
+  await expect(action(page)).toHaveAttribute("data-state", "err_balance")
+  await expect(page.getByTestId("rate-panel")).toHaveCount(0)
+  await expect(page.getByText(/Maximum amount allowed/)).toHaveCount(0)
   await action(page).click()
   await expect(page.getByTestId("toast").filter({ hasText: "Amount exceeds balance" })).toContainText(
     /You have only [\d.]+ hETH in your wallet\./
   )
+  // The press prepared nothing: no binding quote.
+  await expect(page.getByTestId("quote-binding")).toHaveCount(0)
   await snap(page, info, "swap-exceeds-balance")
 })
 

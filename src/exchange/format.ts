@@ -22,7 +22,9 @@ import {
   makeDecimal,
   parseLooseDecimal,
   roundDecimal,
+  MAX_DIVISIBILITY,
   toFixedDown,
+  truncateDecimal,
   ONE,
   toFixedRounded
 } from "./decimal"
@@ -41,23 +43,52 @@ const lessThan = (a: Decimal, b: Decimal): boolean => compareDecimal(a, b) < 0
 /** Exact division by 10^k. */
 const shiftDown = (d: Decimal, k: number): Decimal => makeDecimal(d.coefficient, d.scale + k)
 
+
+const clampDivisibility = (d: number): number =>
+  Number.isFinite(d) ? Math.min(MAX_DIVISIBILITY, Math.max(0, Math.trunc(d))) : MAX_DIVISIBILITY
+
 /**
- * Token amount (spec §9): 0 -> "0"; under 0.000001 -> "< 0.000001"; under 1 -> 8 decimals; under 1,000 -> 6
+ * Each token's divisibility, the other half of its display rule: no amount of a token is ever shown with more
+ * decimals than the token has (hUSDC's 6, not the band's 8). The card takes it from its token list (the exchange's
+ * liquidity assets may say otherwise); places that only know a symbol (records, toasts) read it here.
+ */
+export const TOKEN_DIVISIBILITY: Readonly<Record<string, number>> = {
+  XRD: 18,
+  hUSDC: 6,
+  hUSDT: 6,
+  hETH: 18,
+  hBTC: 8,
+  hWBTC: 8,
+  xUSDC: 6,
+  xUSDT: 6,
+  xETH: 18,
+  xBTC: 8,
+  LSULP: 18,
+  GKS: 18
+}
+
+/** A token's divisibility by symbol; an unknown token is read at the ledger's maximum. */
+export const divisibilityOf = (symbol: string | undefined): number =>
+  (symbol === undefined ? undefined : TOKEN_DIVISIBILITY[symbol]) ?? MAX_DIVISIBILITY
+
+/**
+ * Token amount (spec §9), at most `divisibility` decimals (the token's own; see {@link TOKEN_DIVISIBILITY}): 0 -> "0"; under 0.000001 -> "< 0.000001"; under 1 -> 8 decimals; under 1,000 -> 6
  * decimals; under 1,000,000 -> thousands with 4 decimals and "K"; otherwise millions with 4 decimals and "M".
  * Decimals are truncated (see the module comment). No thousands separators (the spec shows none here).
  *
  * Negative values (not expected for token amounts) print as "-" followed by the band of their magnitude; a negative
  * value closer to zero than 0.000001 prints "> -0.000001". Unreadable input prints "0".
  */
-export const formatTokenAmount = (value: number | string): string => {
+export const formatTokenAmount = (value: number | string, divisibility: number = MAX_DIVISIBILITY): string => {
+  const places = (band: number) => Math.min(band, clampDivisibility(divisibility))
   const d = readOrZero(value)
   if (isZero(d)) return "0"
   const negative = isNegative(d)
   const m = absDecimal(d)
   if (lessThan(m, TINY)) return negative ? "> -0.000001" : "< 0.000001"
   const sign = negative ? "-" : ""
-  if (lessThan(m, ONE)) return sign + toFixedDown(m, 8)
-  if (lessThan(m, THOUSAND)) return sign + toFixedDown(m, 6)
+  if (lessThan(m, ONE)) return sign + toFixedDown(m, places(8))
+  if (lessThan(m, THOUSAND)) return sign + toFixedDown(m, places(6))
   if (lessThan(m, MILLION)) return sign + toFixedDown(shiftDown(m, 3), 4) + "K"
   return sign + toFixedDown(shiftDown(m, 6), 4) + "M"
 }
@@ -113,8 +144,20 @@ export const formatCurrency = (value: number | string): string => {
   return (isNegative(r) ? "-$" : "$") + withSeparators(decimalToString(absDecimal(r)))
 }
 
-/** Balance (spec §9: 8 decimals), truncated: "0.12345678". Unreadable input prints "0.00000000". */
-export const formatBalance = (value: number | string): string => toFixedDown(readOrZero(value), 8)
+/**
+ * Balance (spec §9: 8 decimals, or the token's divisibility when it has fewer), truncated: "0.12345678", hUSDC
+ * "4800.000000". Unreadable input prints as zero in that style.
+ */
+export const formatBalance = (value: number | string, divisibility: number = MAX_DIVISIBILITY): string =>
+  toFixedDown(readOrZero(value), Math.min(8, clampDivisibility(divisibility)))
+
+/**
+ * An amount in full, for the user who asks for it (a tooltip, a copy button): every decimal the token has, cut to
+ * its divisibility, trailing zeros dropped ("0.999101", "149.75"). Unreadable input prints "0".
+ */
+export const formatTokenAmountFull = (value: number | string, divisibility: number = MAX_DIVISIBILITY): string => {
+  return decimalToString(truncateDecimal(readOrZero(value), clampDivisibility(divisibility)))
+}
 
 /** The GKS header badge (spec §9: 2 decimals), truncated: "12.34". Unreadable input prints "0.00". */
 export const formatBadgeBalance = (value: number | string): string => toFixedDown(readOrZero(value), 2)

@@ -5,11 +5,12 @@
  */
 import { Option } from "effect"
 import { exceedsBalance, isAmountPositive, liquidityCovers, minimumReceived } from "./amount"
-import { formatTokenAmount } from "./format"
+import { divisibilityOf, formatTokenAmount } from "./format"
 import {
   addDecimal,
   type Decimal,
   makeDecimal,
+  MAX_DIVISIBILITY,
   compareDecimal,
   decimalToString,
   divDecimal,
@@ -39,6 +40,26 @@ export const ACCEPTED_ROUTES: ReadonlyArray<Route> = [
 
 export const isAcceptedRoute = (from: string, to: string, routes: ReadonlyArray<Route> = ACCEPTED_ROUTES) =>
   from !== to && routes.some((r) => r.from === from && r.to === to)
+
+/**
+ * Why choosing `symbol` on one side of `current` makes a pair with no accepted route, or undefined when it pairs.
+ * Choosing the other side's token swaps the pair (as the card does), so that choice is judged as the swapped pair.
+ */
+export const unpairedReason = (
+  side: "from" | "to",
+  symbol: string,
+  current: Route,
+  routes: ReadonlyArray<Route> = ACCEPTED_ROUTES
+): string | undefined => {
+  const pair =
+    side === "from"
+      ? { from: symbol, to: symbol === current.to ? current.from : current.to }
+      : { from: symbol === current.from ? current.to : current.from, to: symbol }
+  if (isAcceptedRoute(pair.from, pair.to, routes)) return undefined
+  if (side === "from")
+    return routes.some((r) => r.from === symbol) ? `No route to ${pair.to}` : `No route from ${symbol} on this exchange`
+  return routes.some((r) => r.to === symbol) ? `No route from ${pair.from}` : `No route to ${symbol} on this exchange`
+}
 
 /** Default pair (spec §9). */
 export const DEFAULT_PAIR: Route = { from: "hETH", to: "hUSDC" }
@@ -105,6 +126,9 @@ export const actionState = (i: ActionInputs): ActionState => {
   if (i.account === undefined) return "disconnected"
   if (!isAcceptedRoute(i.from, i.to)) return "err_routes"
   if (!isAmountPositive(i.amount)) return "err_min"
+  // Known while typing, before any quote: an amount above the balance is the one reason shown, whatever else is
+  // wrong with it (a limit it also breaks is moot until it fits the wallet).
+  if (i.balance !== undefined && exceedsBalance(i.amount, i.balance)) return "err_balance"
   if (liquidityTooLow(i)) return "err_insufficient_liquidity"
   if (i.limits !== undefined) {
     if (compareAmount(i.amount, i.limits.min) === -1) return "err_min_limit"
@@ -119,26 +143,37 @@ export const LOW_LIQUIDITY_MESSAGE = "Swap unavailable due to low liquidity. Ple
  * A limit as the spec's token rules print it (§9, `formatTokenAmount`). The minimum is rounded up at the printed
  * precision (and the maximum truncated), so an amount typed exactly as shown is always within the limit.
  */
-export const formatLimit = (value: string, bound: "min" | "max"): string => {
+export const formatLimit = (value: string, bound: "min" | "max", divisibility: number = MAX_DIVISIBILITY): string => {
   const d = parseLooseDecimal(value)
-  if (Option.isNone(d) || bound === "max") return formatTokenAmount(value)
+  if (Option.isNone(d) || bound === "max") return formatTokenAmount(value, divisibility)
   const v = d.value
-  const places = compareDecimal(v, ONE) < 0 ? 8 : compareDecimal(v, THOUSAND) < 0 ? 6 : undefined
-  if (places === undefined) return formatTokenAmount(value)
+  const band = compareDecimal(v, ONE) < 0 ? 8 : compareDecimal(v, THOUSAND) < 0 ? 6 : undefined
+  if (band === undefined) return formatTokenAmount(value, divisibility)
+  const places = Math.min(band, divisibility)
   const cut = truncateDecimal(v, places)
   const up = compareDecimal(cut, v) < 0 ? addDecimal(cut, makeDecimal(1n, places)) : cut
-  return formatTokenAmount(decimalToString(up))
+  return formatTokenAmount(decimalToString(up), divisibility)
 }
 const THOUSAND = makeDecimal(1000n, 0)
 
-export const minLimitMessage = (min: string, symbol: string) =>
-  `Minimum amount required 1 USD$ (${formatLimit(min, "min")} ${symbol})`
-export const maxLimitMessage = (max: string, symbol: string) =>
-  `Maximum amount allowed 200 USD$ (${formatLimit(max, "max")} ${symbol})`
+export const minLimitMessage = (min: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
+  `Minimum amount required 1 USD$ (${formatLimit(min, "min", divisibility)} ${symbol})`
+export const maxLimitMessage = (max: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
+  `Maximum amount allowed 200 USD$ (${formatLimit(max, "max", divisibility)} ${symbol})`
+
+/** Spec §5's toast when a swap above the balance is attempted. */
+export const balanceToast = (balance: string, symbol: string, divisibility = divisibilityOf(symbol)) => ({
+  title: "Amount exceeds balance",
+  description: `You have only ${formatTokenAmount(balance, divisibility)} ${symbol} in your wallet.`
+})
+
+/** The action states that say the trade as entered cannot happen: the card shows the reason, not a rate panel. */
+export const isBlockingAmountState = (state: ActionState) =>
+  state === "err_balance" || state === "err_min_limit" || state === "err_max_limit"
 
 /** The orange state's text: what is wrong and what to do. */
-export const balanceLimitLabel = (balance: string, symbol: string) =>
-  `Amount exceeds balance (${formatTokenAmount(balance)} ${symbol}): lower it or press MAX`
+export const balanceLimitLabel = (balance: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
+  `Amount exceeds balance (${formatTokenAmount(balance, divisibility)} ${symbol}): lower it or press MAX`
 
 export interface LabelContext {
   readonly from: string
@@ -147,6 +182,8 @@ export interface LabelContext {
   readonly limits: Limits | undefined
   /** Seconds until the quote reloads; the suffix shows while it runs (above 0). */
   readonly countdown: number
+  /** The from-token's divisibility (its display rule); by default the one known for its symbol. */
+  readonly fromDivisibility?: number
 }
 
 /**
@@ -166,13 +203,13 @@ export const actionLabel = (state: ActionState, c: LabelContext): string => {
     case "err_min":
       return "Enter Amount to Swap"
     case "err_balance":
-      return balanceLimitLabel(c.balance ?? "0", c.from)
+      return balanceLimitLabel(c.balance ?? "0", c.from, c.fromDivisibility)
     case "err_insufficient_liquidity":
       return LOW_LIQUIDITY_MESSAGE
     case "err_min_limit":
-      return minLimitMessage(c.limits?.min ?? "?", c.from)
+      return minLimitMessage(c.limits?.min ?? "?", c.from, c.fromDivisibility)
     case "err_max_limit":
-      return maxLimitMessage(c.limits?.max ?? "?", c.from)
+      return maxLimitMessage(c.limits?.max ?? "?", c.from, c.fromDivisibility)
     case "ready":
       return c.balance !== undefined && !exceedsBalance(c.amount, c.balance)
         ? "Prepare the exchange"

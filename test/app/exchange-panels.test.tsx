@@ -792,6 +792,11 @@ describe("LatestTransactionDialog", () => {
     expect(within(card).getByTestId("transaction-status")).toHaveTextContent("completed")
     expect(card).toHaveTextContent("txid_loc1payout")
     expect(card).toHaveTextContent("617.25 hUSDC")
+    // The summary leads: sent and received by each token's display rule; the exact card is behind 'Details'.
+    const summary = within(dialog).getByTestId("latest-transaction-summary")
+    expect(summary).toHaveTextContent("Sent0.25000000 hETH")
+    expect(summary).toHaveTextContent("Received617.250000 hUSDC")
+    expect(within(dialog).getByTestId("latest-transaction-details")).not.toHaveAttribute("open")
     expect(within(dialog).queryByTestId("latest-transaction-note")).toBeNull()
     await h.advance("1 minute")
     expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(0)

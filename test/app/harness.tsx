@@ -88,6 +88,8 @@ export interface HarnessOptions {
   readonly route?: FakeRoute
   readonly session?: SessionState
   readonly balance?: BalanceBadge
+  /** The selected account's token balances by resource address (none held when left out). */
+  readonly balances?: Readonly<Record<string, string>>
   readonly storage?: Readonly<Record<string, string>>
   /** What sessionStorage holds at load (the VisitStore). */
   readonly visit?: Readonly<Record<string, string>>
@@ -122,7 +124,7 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
     fakeHttp(options.route ?? (() => undefined), requests),
     storage,
     visit,
-    WalletSession.fromState(options.session ?? emptySession, options.balance ?? { _tag: "Hidden" }),
+    WalletSession.fromState(options.session ?? emptySession, options.balance ?? { _tag: "Hidden" }, options.balances),
     Browser.recording(navigations),
     TestContext.TestContext
   )

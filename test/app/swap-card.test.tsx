@@ -67,6 +67,14 @@ const app = async (options: Parameters<typeof renderApp>[0]) => {
   return h
 }
 const action = () => screen.getByTestId("swap-action")
+/** Puts a whole amount into the field at once (a paste): one input event, whatever the machine's load. */
+const enter = async (amount: string) => {
+  const input = screen.getByLabelText("Amount to swap")
+  await userEvent.clear(input)
+  await userEvent.click(input)
+  await userEvent.paste(amount)
+  await waitFor(() => expect(input).toHaveValue(amount))
+}
 
 describe("the swap card", () => {
   it("says 'Connect Wallet' without an account", async () => {
@@ -75,10 +83,10 @@ describe("the swap card", () => {
     expect(action()).toHaveAttribute("data-state", "disconnected")
   })
 
-  it("walks from 'Enter Amount to Swap' to an estimate, then, above the balance, the orange state instead of Execute", async () => {
-    const h = await app({ route: api(), session: connected, balance: { _tag: "Ready", amount: "0" } })
+  it("walks from 'Enter Amount to Swap' to an estimate and 'Prepare the exchange' within the balance", async () => {
+    const h = await app({ route: api(), session: connected, balances: { [R.hETH]: "1" } })
     expect(action()).toHaveTextContent("Enter Amount to Swap")
-    await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
+    await enter("0.05")
     // The auto-estimate waits for typing to pause (checked every second): within 2 s.
     await h.advance("2 seconds")
     expect(screen.getByTestId("to-amount")).toHaveTextContent("149.750000")
@@ -88,16 +96,29 @@ describe("the swap card", () => {
     expect(panel).toHaveTextContent("0.1% + 0.1 USD")
     expect(panel).toHaveTextContent("148.252500 hUSDC")
     expect(screen.getByTestId("from-usd")).toHaveTextContent("$150.00")
-    // No balance is known in this session: the quote is an estimate.
-    expect(action()).toHaveTextContent("Estimate the exchange")
-    await userEvent.click(action())
-    // Prepared, but above the balance (0): the orange state says what to do, never a green Execute that must fail.
-    expect(action()).toHaveTextContent("Amount exceeds balance (0 hETH): lower it or press MAX")
+    expect(action()).toHaveTextContent("Prepare the exchange")
+  })
+
+  it("above the balance says so while typing, before any quote; above the limit too, it gives that one reason", async () => {
+    const h = await app({ route: api(), session: connected, balances: { [R.hETH]: "1" } })
+    const prices = () => h.requests.filter((r) => r.includes("/api/liveprice/")).length
+    // 5 hETH: above the 1 held and above the 200 USD maximum (0.066). No time passes: no quote has been asked for.
+    await enter("5")
+    expect(prices()).toBe(0)
+    expect(action()).toHaveTextContent(/^Amount exceeds balance \(1\.000000 hETH\): lower it or press MAX$/)
     expect(action()).toHaveAttribute("data-state", "err_balance")
-    // A press explains with the spec's toast and sends nothing.
-    await userEvent.click(action())
-    expect(await screen.findByText("You have only 0 hETH in your wallet.")).toBeVisible()
+    expect(screen.getByLabelText("Amount to swap")).toHaveAttribute("data-exceeds", "true")
+    await h.advance("2 seconds")
+    // Still the one reason, never the limit's text beside it, and no rate panel for a trade that cannot happen.
     expect(action()).toHaveAttribute("data-state", "err_balance")
+    expect(screen.queryByText(/Maximum amount allowed/)).toBeNull()
+    expect(screen.queryByTestId("rate-panel")).toBeNull()
+    // A press explains with the spec's toast; no quote is prepared.
+    await userEvent.click(action())
+    expect(await screen.findByText("You have only 1.000000 hETH in your wallet.")).toBeVisible()
+    await h.advance("1 second")
+    expect(action()).toHaveAttribute("data-state", "err_balance")
+    expect(screen.queryByTestId("quote-binding")).toBeNull()
   })
 
   it("explains the spread and fee in a tooltip that opens on keyboard focus", async () => {
@@ -107,8 +128,8 @@ describe("the swap card", () => {
       unobserve() {}
       disconnect() {}
     }
-    const h = await app({ route: api(), session: connected, balance: { _tag: "Ready", amount: "0" } })
-    await userEvent.type(screen.getByLabelText("Amount to swap"), "0.05")
+    const h = await app({ route: api(), session: connected, balances: { [R.hETH]: "1" } })
+    await enter("0.05")
     await h.advance("2 seconds")
     // The rate panel's tooltip loads its chunk when the panel first renders; the trigger is there meanwhile.
     const trigger = () => within(screen.getByTestId("rate-panel")).getByText("Spread + fee")
@@ -121,7 +142,7 @@ describe("the swap card", () => {
   })
 
   it("shows the server's limits in the spec's words", async () => {
-    const h = await app({ route: api(), session: connected })
+    const h = await app({ route: api(), session: connected, balances: { [R.hETH]: "2" } })
     await userEvent.type(screen.getByLabelText("Amount to swap"), "0.0001")
     await h.advance("2 seconds")
     // N by the spec's token rules (under 1: 8 decimals).
@@ -132,14 +153,29 @@ describe("the swap card", () => {
     await waitFor(() => expect(action()).toHaveTextContent("Maximum amount allowed 200 USD$ (0.06600000 hETH)"))
   })
 
-  it("says 'Invalid route' for a pair outside the list, and finds no token for a query that matches none", async () => {
-    await app({ route: api(), session: connected })
+  it("greys out, with why, the tokens that make no route with the other side; lists each token's balance", async () => {
+    await app({ route: api(), session: connected, balances: { [R.hETH]: "1.5", [R.hUSDC]: "4800" } })
     await userEvent.click(screen.getByRole("button", { name: "hUSDC To token" }))
     const dialog = await screen.findByTestId("token-dialog")
-    await userEvent.type(within(dialog).getByPlaceholderText("Search tokens..."), "btc")
-    await userEvent.click(within(dialog).getByRole("button", { name: /hBTC/ }))
-    expect(action()).toHaveTextContent("Invalid route")
-    await userEvent.click(screen.getByRole("button", { name: "hETH From token" }))
+    const option = (symbol: string) => within(dialog).getByTestId(`token-option-${symbol}`)
+    // From hETH the exchange only goes to hUSDC; choosing hETH itself swaps the pair into hUSDC → hETH.
+    expect(option("hBTC")).toBeDisabled()
+    expect(option("hBTC")).toHaveAccessibleDescription("No route from hETH")
+    expect(option("XRD")).toBeDisabled()
+    expect(option("XRD")).toHaveTextContent("No route to XRD on this exchange")
+    expect(option("hETH")).toBeEnabled()
+    expect(option("hUSDC")).toBeEnabled()
+    expect(option("hETH")).toHaveTextContent("1.50000000")
+    expect(option("hUSDC")).toHaveTextContent("4800.")
+    await userEvent.click(option("hETH"))
+    expect(screen.getByRole("button", { name: "hUSDC From token" })).toBeVisible()
+    // Now from hUSDC: hBTC pairs; no selectable pair leads to 'Invalid route'.
+    await userEvent.click(screen.getByRole("button", { name: "hETH To token" }))
+    const again = await screen.findByTestId("token-dialog")
+    expect(within(again).getByTestId("token-option-hBTC")).toBeEnabled()
+    await userEvent.click(within(again).getByTestId("token-option-hBTC"))
+    expect(action()).toHaveTextContent("Enter Amount to Swap")
+    await userEvent.click(screen.getByRole("button", { name: "hUSDC From token" }))
     await userEvent.type(
       within(await screen.findByTestId("token-dialog")).getByPlaceholderText("Search tokens..."),
       "zzz"

@@ -3,7 +3,7 @@ import { it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, FiberId, Layer, Option, Random, Ref, Stream, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { makeLedgerParts, makeServicesLayer } from "../../src/app/runtime/layers"
-import { actionState } from "../../src/exchange/swap"
+import { actionState, formatNetworkFee } from "../../src/exchange/swap"
 import {
   type CancelOutcome,
   Celebration,
@@ -12,7 +12,13 @@ import {
 } from "../../src/app/features/exchange/machine/ports"
 import { SwapMachine } from "../../src/app/features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../../src/app/features/exchange/SwapEvents"
-import { initialSwapState, reduce, type SwapState } from "../../src/app/features/exchange/machine/state"
+import {
+  initialSwapState,
+  type NetworkFeeState,
+  networkFeeText,
+  reduce,
+  type SwapState
+} from "../../src/app/features/exchange/machine/state"
 import { Toaster } from "../../src/app/services/Toaster"
 import { Browser } from "../../src/app/services/Browser"
 import { WalletSession } from "../../src/app/services/WalletSession"
@@ -44,7 +50,7 @@ interface Script {
   register?: () => Response
   liquidityHUSDC?: string
   /** The Gateway's answer to `/transaction/preview` (a 404 without it, as for every Gateway path not named here). */
-  preview?: () => Response
+  preview?: () => Response | "hang"
 }
 
 const make = (
@@ -276,7 +282,7 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.scoped("the network fee: the Gateway's preview of the prepared deposit, or the spec's text when it fails", () => {
+  it.scoped("the network fee: estimating until this deposit's preview answers, never a figure it has not given", () => {
     const receipt = (status: string) => ({
       status,
       fee_summary: {
@@ -288,28 +294,40 @@ describe("SwapMachine", () => {
       }
     })
     let status = "Succeeded"
+    let slow = false
     const t = make({
-      preview: () => json({ encoded_receipt: "", receipt: receipt(status), resource_changes: [], logs: [] })
+      preview: () =>
+        slow ? "hang" : json({ encoded_receipt: "", receipt: receipt(status), resource_changes: [], logs: [] })
     })
     const previews = () => t.requests.filter((r) => r.includes("/gateway/transaction/preview")).length
     return Effect.gen(function* () {
       const { m } = yield* started
-      const fees: Array<string | undefined> = []
+      const fees: Array<NetworkFeeState | undefined> = []
       yield* Effect.forkScoped(Stream.runForEach(m.networkFee, (fee) => Effect.sync(() => fees.push(fee))))
+      const line = Effect.map(state, (s) => networkFeeText(fees.at(-1), s.from, s.amount, formatNetworkFee))
       yield* m.setAmount("0.05")
       yield* m.prepare
       // Loaded with this first preview (exchange/networkFee.ts), then read from the deposit's receipt.
-      yield* eventually(() => fees.at(-1) === "0.18")
+      yield* eventually(() => fees.at(-1)?._tag === "Previewed")
+      expect(yield* line).toBe("0.18 XRD (1 tx)")
       expect(previews()).toBe(1)
-      // Another amount: a new deposit, previewed again; this time the receipt says it would fail.
-      status = "Failed"
+      // A slow preview: another amount is estimating, however long it takes; never the spec's 0.1 nor 0.05's fee.
+      slow = true
       yield* m.setAmount("0.06")
+      expect(yield* line).toBe("Estimating...")
       yield* m.prepare
       yield* eventually(() => previews() === 2)
-      yield* eventually(() => fees.at(-1) === undefined)
-      for (let i = 0; i < 20; i++) yield* turn(i)
-      // The card then shows the spec's "0.1 XRD (1 tx)" (SwapCard), never the first amount's fee.
-      expect(fees.at(-1)).toBeUndefined()
+      for (const wait of ["1 second", "5 seconds", "20 seconds"] as const) {
+        yield* TestClock.adjust(wait)
+        expect(yield* line).not.toMatch(/XRD/)
+      }
+      // A preview that says the deposit would fail gives no figure either: the wallet shows the fee.
+      slow = false
+      status = "Failed"
+      yield* m.setAmount("0.07")
+      yield* m.prepare
+      yield* eventually(() => fees.at(-1)?._tag === "Unavailable" && fees.at(-1)?.key === "hETH|0.07")
+      expect(yield* line).toBe("Shown in your wallet")
     }).pipe(Effect.provide(t.layer))
   })
 
@@ -539,6 +557,46 @@ describe("SwapMachine", () => {
     }
   )
 
+  it.scoped("the reset 5 s after a swap clears that swap's inputs only: an amount typed since is kept", () => {
+    const t = make({ transactions: () => json({ transactions: [] }) }, "ok", { [R.hETH]: "100" })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
+      // Within the 5 s, the user closes the dialog and types the next amount.
+      yield* TestClock.adjust("2 seconds")
+      yield* m.setAmount("42")
+      yield* TestClock.adjust("3 seconds")
+      const after = yield* state
+      expect(after.amount).toBe("42")
+      // Its auto-estimate went on with it: the 42 is priced, not wiped.
+      expect(after.quoteKey).toBe("hETH|hUSDC|42")
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* state).amount).toBe("42")
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("the reset after a swap also keeps a token chosen since, and clears an untouched form", () => {
+    const t = make({ transactions: () => json({ transactions: [] }) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* TestClock.adjust("10 seconds")
+      yield* m.flip
+      const flipped = yield* state
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* state).from).toBe("hUSDC")
+      expect((yield* state).amount).toBe(flipped.amount)
+      // Pure: an untouched form is cleared, a changed one kept.
+      const done = { ...initialSwapState, amount: "0.05", editedAt: 1000 }
+      const key = "hETH|hUSDC|0.05"
+      expect(reduce(done, { _tag: "Reset", key, since: 2000 }).amount).toBe("")
+      expect(reduce({ ...done, editedAt: 2500 }, { _tag: "Reset", key, since: 2000 }).amount).toBe("0.05")
+      expect(reduce({ ...done, amount: "42" }, { _tag: "Reset", key, since: 2000 }).amount).toBe("42")
+    }).pipe(Effect.provide(t.layer))
+  })
+
   it.scoped("a swap whose tracking fails still shows as successful", () => {
     const t = make({ transactions: () => json({}, 500) })
     return Effect.gen(function* () {
@@ -619,12 +677,17 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.scoped("an amount above the balance is refused with the spec's toast", () => {
+  it.scoped("an amount above the balance is never prepared; the orange button's press gives the spec's toast", () => {
     const t = make({}, "ok", { [R.hETH]: "0.01" })
     return Effect.gen(function* () {
       const { m } = yield* started
       yield* prepareAndExecute(m, "0.05")
       expect(t.sent).toHaveLength(0)
+      // No binding quote is prepared for it: the press of the orange button explains instead.
+      expect((yield* state).quotePrepared).toBe(false)
+      expect(priceCalls(t.requests)).toBe(0)
+      expect(yield* toasts).toEqual([])
+      yield* m.explainBalance
       expect(yield* toasts).toEqual(["Amount exceeds balance: You have only 0.01000000 hETH in your wallet."])
     }).pipe(Effect.provide(t.layer))
   })

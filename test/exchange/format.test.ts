@@ -10,6 +10,8 @@ import {
   parseDecimal
 } from "../../src/exchange/decimal"
 import {
+  divisibilityOf,
+  formatTokenAmountFull,
   formatBadgeBalance,
   formatBalance,
   formatCurrency,
@@ -335,5 +337,31 @@ describe("formatRate", () => {
     expect(formatRate("0.000333667000333667")).toBe("0.000333667")
     expect(formatRate("1")).toBe("1")
     expect(formatRate("abc")).toBe("0")
+  })
+})
+
+describe("one display rule per token: its divisibility caps the spec's precision", () => {
+  it("a 6-decimal token never shows more than 6 decimals, in balances or amounts", () => {
+    expect(formatBalance("4800", divisibilityOf("hUSDC"))).toBe("4800.000000")
+    expect(formatBalance("0.5", divisibilityOf("hETH"))).toBe("0.50000000")
+    expect(formatTokenAmount("0.999101", divisibilityOf("hUSDC"))).toBe("0.999101")
+    expect(formatTokenAmount("1.000301", divisibilityOf("hUSDC"))).toBe("1.000301")
+    // Same token, either side of 1: the same number of decimals.
+    expect(formatTokenAmount("0.99910100", 6).split(".")[1]).toHaveLength(6)
+    expect(formatTokenAmount("0.5", 8)).toBe("0.50000000")
+    expect(formatTokenAmount("1500", 6)).toBe("1.5000K")
+    expect(formatTokenAmount("7", 0)).toBe("7")
+  })
+  it("an unknown symbol reads at 18; the spec's band rule is unchanged without a divisibility", () => {
+    expect(divisibilityOf("NOPE")).toBe(18)
+    expect(divisibilityOf(undefined)).toBe(18)
+    expect(formatTokenAmount("0.5")).toBe("0.50000000")
+    expect(formatBalance("1")).toBe("1.00000000")
+  })
+  it("in full, for whoever asks: every decimal the token has, trailing zeros dropped", () => {
+    expect(formatTokenAmountFull("149.750000000000000000", 6)).toBe("149.75")
+    expect(formatTokenAmountFull("0.123456789123456789", 18)).toBe("0.123456789123456789")
+    expect(formatTokenAmountFull("0.123456789", 6)).toBe("0.123456")
+    expect(formatTokenAmountFull("garbage", 6)).toBe("0")
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import {
+  unpairedReason,
   ACCEPTED_ROUTES,
   type ActionInputs,
   actionLabel,
@@ -258,5 +259,20 @@ describe("quote", () => {
     expect(
       computeQuote({ amount: "1", effectiveRate: "0", toDecimals: 6, toPriceUsd: 1, limits: undefined })
     ).toBeUndefined()
+  })
+})
+
+describe("which tokens pair with the other side", () => {
+  const pair = { from: "hETH", to: "hUSDC" }
+  it("accepts a token that makes an accepted route, and the other side's token (the pair swaps)", () => {
+    expect(unpairedReason("from", "hBTC", pair)).toBeUndefined()
+    expect(unpairedReason("from", "hUSDC", pair)).toBeUndefined()
+    expect(unpairedReason("to", "hETH", pair)).toBeUndefined()
+  })
+  it("says why a token does not pair: no route to the other side, or none at all on this exchange", () => {
+    expect(unpairedReason("to", "hBTC", pair)).toBe("No route from hETH")
+    expect(unpairedReason("from", "XRD", pair)).toBe("No route from XRD on this exchange")
+    expect(unpairedReason("to", "XRD", pair)).toBe("No route to XRD on this exchange")
+    expect(unpairedReason("from", "hBTC", { from: "hUSDC", to: "hETH" })).toBe("No route to hETH")
   })
 })

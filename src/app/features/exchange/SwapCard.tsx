@@ -1,16 +1,18 @@
 import { Link } from "@tanstack/react-router"
 import { Effect, Stream } from "effect"
-import { useState } from "react"
+import { useEffect, useRef, useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
-import { formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
+import { divisibilityOf, formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
+import { Amount } from "./Amount"
 import {
   actionLabel,
   actionState,
   type ActionState,
   formatNetworkFee,
-  NETWORK_FEE_TEXT,
-  PRICE_IMPACT_TEXT
+  isBlockingAmountState,
+  PRICE_IMPACT_TEXT,
+  unpairedReason
 } from "../../../exchange/swap"
 import { WalletRequest } from "../../../toolkit/walletRequestTag"
 import { useAppConfig } from "../../config/useAppConfig"
@@ -21,8 +23,14 @@ import { Tooltip } from "../../ui/Tooltip"
 import { useAmountField } from "./amountField"
 import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
-import { initialSwapState, PRICE_CYCLE_SECONDS, type SwapState } from "./machine/state"
-import { buildTokenList } from "./machine/tokens"
+import {
+  initialSwapState,
+  type NetworkFeeState,
+  networkFeeText,
+  PRICE_CYCLE_SECONDS,
+  type SwapState
+} from "./machine/state"
+import { buildTokenList, type TokenEntry } from "./machine/tokens"
 import { TokenSelect } from "./TokenSelect"
 
 const machineState = Stream.unwrap(Effect.map(SwapMachine, (m) => m.state))
@@ -41,7 +49,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   const fork = useFork()
   const s: SwapState = useStream(machineState, initialSwapState)
   const liquidity: LiquidityResponse | undefined = useStream(machineLiquidity, undefined)
-  const networkFee: string | undefined = useStream(machineFee, undefined)
+  const networkFee: NetworkFeeState | undefined = useStream(machineFee, undefined)
   const session = useStream(sessionStream, emptySession)
   const balances = useStream(balancesStream, noBalances)
   // The card's timers run while it is shown.
@@ -52,11 +60,23 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     fork(Effect.flatMap(SwapMachine, (m) => m.setAmount(raw, input)))
   )
 
+  const actionArea = useRef<HTMLDivElement>(null)
+  const phase = s.swap?._tag
+  useEffect(() => {
+    if (phase === "wallet") actionArea.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" })
+  }, [phase])
+
   const tokens = buildTokenList(config.tokenResources, liquidity?.assets ?? [])
   const from = tokens.find((t) => t.symbol === s.from)
   const to = tokens.find((t) => t.symbol === s.to)
   const balanceOf = (resource: string | undefined) =>
     balances._tag === "Ready" && resource !== undefined ? (balances.amounts[resource] ?? "0") : undefined
+  const listBalance = (t: TokenEntry) => {
+    const b = balanceOf(t.resourceAddress)
+    return b === undefined ? undefined : formatBalance(b, t.decimals)
+  }
+  const fromDecimals = from?.decimals ?? divisibilityOf(s.from)
+  const toDecimals = to?.decimals ?? divisibilityOf(s.to)
   const fromBalance = balanceOf(from?.resourceAddress)
   const toBalance = balanceOf(to?.resourceAddress)
   const toLiquidity = liquidityOf(liquidity, s.to)
@@ -85,14 +105,16 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     amount: s.amount,
     balance: fromBalance,
     limits: s.quote?.limits,
-    countdown: s.countdown
+    countdown: s.countdown,
+    fromDivisibility: fromDecimals
   })
   const machine = <A, E>(f: (m: SwapMachine) => Effect.Effect<A, E>) => fork(Effect.flatMap(SwapMachine, f))
   const onAction = () => {
     if (state === "disconnected") fork(Effect.flatMap(WalletRequest, (w) => w.connect()))
     else if (state === "ready") machine((m) => m.prepare)
     // Above the balance the button is orange, not a green Execute; a press gives the spec's balance toast (§5).
-    else if (state === "success" || state === "err_balance") machine((m) => m.execute)
+    else if (state === "success" || (state === "err_balance" && s.quotePrepared)) machine((m) => m.execute)
+    else if (state === "err_balance") machine((m) => m.explainBalance)
   }
   const binding = s.quote?.binding
   const heldSeconds = binding === undefined ? undefined : Math.max(0, Math.ceil((binding.expiresAt - s.now) / 1000))
@@ -153,7 +175,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           <div className="flex items-center justify-between text-xs text-muted">
             <span>From</span>
             <span data-testid="from-balance">
-              Balance: {fromBalance === undefined ? "—" : formatBalance(fromBalance)}{" "}
+              Balance:{" "}
+              {fromBalance === undefined ? "—" : <Amount value={fromBalance} decimals={fromDecimals} balance />}{" "}
               <button
                 type="button"
                 disabled={refreshing || session.selected === undefined}
@@ -176,6 +199,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               value={s.from}
               tokens={tokens}
               onSelect={(t) => machine((m) => m.setFrom(t))}
+              unpairedReason={(t) => unpairedReason("from", t, s)}
+              balanceOf={listBalance}
             />
             <input
               ref={amountField.ref}
@@ -202,7 +227,13 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               MAX
             </button>
           </div>
-          <p id="amount-notice" role="status" aria-live="polite" data-testid="amount-notice" className="mt-1 text-right text-xs text-warn">
+          <p
+            id="amount-notice"
+            role="status"
+            aria-live="polite"
+            data-testid="amount-notice"
+            className="mt-1 text-right text-xs text-warn"
+          >
             {s.amountNotice ?? ""}
           </p>
           <p data-testid="from-usd" className="mt-1 text-right text-xs text-muted">
@@ -224,20 +255,30 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
         <section aria-label="To" className="rounded-xl bg-panel-2 p-4">
           <div className="flex items-center justify-between text-xs text-muted">
             <span>To</span>
-            <span>Balance: {toBalance === undefined ? "—" : formatBalance(toBalance)}</span>
+            <span>
+              Balance: {toBalance === undefined ? "—" : <Amount value={toBalance} decimals={toDecimals} balance />}
+            </span>
           </div>
           <div className="mt-2 flex flex-wrap items-center gap-2 sm:flex-nowrap">
-            <TokenSelect label="To token" value={s.to} tokens={tokens} onSelect={(t) => machine((m) => m.setTo(t))} />
+            <TokenSelect
+              label="To token"
+              value={s.to}
+              tokens={tokens}
+              onSelect={(t) => machine((m) => m.setTo(t))}
+              unpairedReason={(t) => unpairedReason("to", t, s)}
+              balanceOf={listBalance}
+            />
             <output
               data-testid="to-amount"
               className="w-full min-w-0 basis-full break-all text-right text-2xl font-semibold tabular-nums text-muted sm:basis-auto sm:flex-1"
             >
-              {s.quote === undefined ? "0.0" : formatTokenAmount(s.quote.toAmount)}
+              {s.quote === undefined ? "0.0" : <Amount value={s.quote.toAmount} decimals={toDecimals} />}
             </output>
           </div>
           <div className="mt-1 flex flex-wrap justify-between gap-x-3 text-xs text-muted">
             <span data-testid="exchange-liquidity" className="whitespace-nowrap">
-              Exchange Liquidity: {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity)} ${s.to}`}
+              Exchange Liquidity:{" "}
+              {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity, toDecimals)} ${s.to}`}
             </span>
             <span className="ml-auto whitespace-nowrap">
               <span className="text-warn">-$0.10</span> ≈ {usd(s.quote?.toAmount, s.to)}
@@ -245,7 +286,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           </div>
         </section>
 
-        {s.quote !== undefined && (
+        {/* A trade that cannot happen as entered (above the balance, outside the limits) shows its reason only. */}
+        {s.quote !== undefined && !isBlockingAmountState(state) && (
           <dl data-testid="rate-panel" className="space-y-1.5 rounded-xl border border-line p-3 text-sm">
             <Row label="Rate">
               1 {s.from} = {formatRate(s.quote.rate)} {s.to}
@@ -255,7 +297,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             </Row>
             <Row label="Price impact">{PRICE_IMPACT_TEXT}</Row>
             <Row label="Network fee">
-              <span data-testid="network-fee">{networkFee === undefined ? NETWORK_FEE_TEXT : formatNetworkFee(networkFee)}</span>
+              <span data-testid="network-fee">{networkFeeText(networkFee, s.from, s.amount, formatNetworkFee)}</span>
             </Row>
             <Row
               label={
@@ -269,86 +311,94 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               0.1% + 0.1 USD
             </Row>
             <Row label="Minimum received">
-              {formatTokenAmount(s.quote.minimumReceived)} {s.to}
+              <Amount value={s.quote.minimumReceived} decimals={toDecimals} /> {s.to}
             </Row>
             {binding !== undefined && s.quotePrepared && (
               <Row label="Quote">
                 <span data-testid="quote-binding">
-                  Fixed: you receive exactly {formatTokenAmount(s.quote.toAmount)} {s.to}
+                  Fixed: you receive exactly <Amount value={s.quote.toAmount} decimals={toDecimals} /> {s.to}
                 </span>
               </Row>
             )}
           </dl>
         )}
 
-        <button
-          type="button"
-          data-testid="swap-action"
-          data-state={state}
-          aria-disabled={!clickable}
-          onClick={clickable ? onAction : undefined}
-          className={`w-full rounded-xl px-4 py-3 text-base font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${
-            state === "err_balance"
-              ? "border border-warn bg-warn/10 text-warn hover:bg-warn/20"
-              : clickable
-                ? "bg-accent text-accent-ink hover:brightness-110"
-                : "cursor-not-allowed bg-panel-2 text-muted"
-          }`}
+        {/* What the user must act on stays in view: on a short screen the action area sticks to the bottom edge
+            while the card scrolls, and the wallet step is scrolled into view when it begins. */}
+        <div
+          ref={actionArea}
+          data-testid="swap-actions"
+          className="sticky bottom-0 z-10 -mx-1 -mb-1 flex flex-col gap-3 rounded-xl bg-panel px-1 pb-1 pt-1"
         >
-          {state === "swapping" && (
-            <span
-              aria-hidden
-              className="mr-2 inline-block h-4 w-4 animate-spin rounded-full border-2 border-accent-ink/30 border-t-accent-ink align-[-2px]"
-            />
-          )}
-          {label}
-        </button>
-        {s.swap !== undefined && s.swap._tag !== "checking" && (
-          <div
-            role="status"
-            aria-live="polite"
-            data-testid="wallet-pending"
-            data-phase={s.swap._tag}
-            className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-accent/40 bg-accent/5 p-3 text-sm"
+          <button
+            type="button"
+            data-testid="swap-action"
+            data-state={state}
+            aria-disabled={!clickable}
+            onClick={clickable ? onAction : undefined}
+            className={`w-full rounded-xl px-4 py-3 text-base font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${
+              state === "err_balance"
+                ? "border border-warn bg-warn/10 text-warn hover:bg-warn/20"
+                : clickable
+                  ? "bg-accent text-accent-ink hover:brightness-110"
+                  : "cursor-not-allowed bg-panel-2 text-muted"
+            }`}
           >
-            <div>
-              <p className="font-semibold">
-                {s.swap._tag === "wallet"
-                  ? "Approve in your wallet"
-                  : s.swap._tag === "canceling"
-                    ? "Canceling the request in your wallet..."
-                    : "Sent. Waiting for the ledger to confirm..."}
-              </p>
-              {heldSeconds !== undefined && s.swap._tag !== "confirming" && (
-                <p data-testid="rate-held" className="text-xs text-muted">
-                  {heldSeconds > 0
-                    ? `The rate is held for ${minutesSeconds(heldSeconds)}`
-                    : "The quote has expired: you are paid at the current rate if it is at least the minimum received, otherwise refunded in full"}
+            {state === "swapping" && (
+              <span
+                aria-hidden
+                className="mr-2 inline-block h-4 w-4 animate-spin rounded-full border-2 border-accent-ink/30 border-t-accent-ink align-[-2px]"
+              />
+            )}
+            {label}
+          </button>
+          {s.swap !== undefined && s.swap._tag !== "checking" && (
+            <div
+              role="status"
+              aria-live="polite"
+              data-testid="wallet-pending"
+              data-phase={s.swap._tag}
+              className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-accent/40 bg-accent/5 p-3 text-sm"
+            >
+              <div>
+                <p className="font-semibold">
+                  {s.swap._tag === "wallet"
+                    ? "Approve in your wallet"
+                    : s.swap._tag === "canceling"
+                      ? "Canceling the request in your wallet..."
+                      : "Sent. Waiting for the ledger to confirm..."}
                 </p>
+                {heldSeconds !== undefined && s.swap._tag !== "confirming" && (
+                  <p data-testid="rate-held" className="text-xs text-muted">
+                    {heldSeconds > 0
+                      ? `The rate is held for ${minutesSeconds(heldSeconds)}`
+                      : "The quote has expired: you are paid at the current rate if it is at least the minimum received, otherwise refunded in full"}
+                  </p>
+                )}
+              </div>
+              {s.swap._tag === "wallet" && (
+                <button
+                  type="button"
+                  data-testid="swap-cancel"
+                  onClick={() => machine((m) => m.cancel)}
+                  className="rounded-lg border border-line px-3 py-1.5 text-sm font-semibold hover:border-danger hover:text-danger focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
+                >
+                  Cancel
+                </button>
               )}
             </div>
-            {s.swap._tag === "wallet" && (
-              <button
-                type="button"
-                data-testid="swap-cancel"
-                onClick={() => machine((m) => m.cancel)}
-                className="rounded-lg border border-line px-3 py-1.5 text-sm font-semibold hover:border-danger hover:text-danger focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
-              >
-                Cancel
-              </button>
-            )}
-          </div>
-        )}
-        {s.status._tag === "error" && (
-          <p role="alert" data-testid="swap-error" className="text-center text-sm text-danger">
-            {s.status.message}
-          </p>
-        )}
-        {s.notice !== undefined && s.status._tag !== "error" && (
-          <p role="status" data-testid="swap-notice" className="text-center text-sm text-muted">
-            {s.notice}
-          </p>
-        )}
+          )}
+          {s.status._tag === "error" && (
+            <p role="alert" data-testid="swap-error" className="text-center text-sm text-danger">
+              {s.status.message}
+            </p>
+          )}
+          {s.notice !== undefined && s.status._tag !== "error" && (
+            <p role="status" data-testid="swap-notice" className="text-center text-sm text-muted">
+              {s.notice}
+            </p>
+          )}
+        </div>
       </Card>
 
       <Card testId="live-prices" className="flex flex-col gap-2">

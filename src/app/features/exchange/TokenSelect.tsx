@@ -9,13 +9,19 @@ export const NOT_AVAILABLE_TEXT = "Not available"
 
 /**
  * The token selector: a button that opens the search dialog ('Search tokens...', 'No tokens found'). The selectable
- * tokens come first; the others are listed disabled, marked 'Not available'.
+ * tokens come first; the others are listed disabled, marked 'Not available'. A selectable token that would make a
+ * pair the exchange has no route for is listed greyed and disabled, with the reason under its name; with an account
+ * connected each token shows the account's balance of it.
  */
 export function TokenSelect(props: {
   readonly label: string
   readonly value: string
   readonly tokens: ReadonlyArray<TokenEntry>
   readonly onSelect: (symbol: string) => void
+  /** Why picking this token makes no exchange route with the other side; undefined when it pairs. */
+  readonly unpairedReason?: (symbol: string) => string | undefined
+  /** The connected account's balance of a token, as displayed; undefined without an account. */
+  readonly balanceOf?: (token: TokenEntry) => string | undefined
 }) {
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState("")
@@ -58,13 +64,19 @@ export function TokenSelect(props: {
         <ul className="mt-3 max-h-72 overflow-y-auto">
           {shown.length === 0 && <li className="py-6 text-center text-sm text-muted">No tokens found</li>}
           {shown.map((t) => {
-            const available = SELECTABLE_SYMBOLS.has(t.symbol)
+            const listed = SELECTABLE_SYMBOLS.has(t.symbol)
+            const unpaired = listed ? props.unpairedReason?.(t.symbol) : undefined
+            const available = listed && unpaired === undefined
+            const balance = props.balanceOf?.(t)
+            const reasonId = `token-reason-${props.label.replace(/\W+/g, "-")}-${t.symbol}`
             return (
               <li key={t.symbol}>
                 <button
                   type="button"
                   disabled={!available}
                   data-available={available ? "true" : "false"}
+                  data-testid={`token-option-${t.symbol}`}
+                  aria-describedby={unpaired === undefined ? undefined : reasonId}
                   aria-current={t.symbol === props.value ? "true" : undefined}
                   onClick={() => {
                     props.onSelect(t.symbol)
@@ -73,13 +85,25 @@ export function TokenSelect(props: {
                   className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left enabled:hover:bg-panel-2 disabled:cursor-not-allowed disabled:opacity-70 ${t.symbol === props.value ? "text-accent" : ""}`}
                 >
                   <TokenIcon symbol={t.symbol} />
-                  <span className={`font-semibold ${available ? "" : "text-muted"}`}>{t.symbol}</span>
-                  <span className="text-sm text-muted">{t.name}</span>
-                  {!available && (
-                    <span className="ml-auto">
-                      <Badge>{NOT_AVAILABLE_TEXT}</Badge>
+                  <span className="flex min-w-0 flex-col">
+                    <span className="flex items-baseline gap-2">
+                      <span className={`font-semibold ${available ? "" : "text-muted"}`}>{t.symbol}</span>
+                      <span className="truncate text-sm text-muted">{t.name}</span>
                     </span>
-                  )}
+                    {unpaired !== undefined && (
+                      <span id={reasonId} data-testid="token-unpaired" className="text-xs text-muted">
+                        {unpaired}
+                      </span>
+                    )}
+                  </span>
+                  <span className="ml-auto flex shrink-0 flex-col items-end gap-0.5">
+                    {balance !== undefined && (
+                      <span data-testid="token-balance" className="text-sm tabular-nums text-muted">
+                        {balance}
+                      </span>
+                    )}
+                    {!listed && <Badge>{NOT_AVAILABLE_TEXT}</Badge>}
+                  </span>
                 </button>
               </li>
             )

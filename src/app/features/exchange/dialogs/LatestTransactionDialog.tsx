@@ -5,6 +5,7 @@ import { useAppConfig } from "../../../config/useAppConfig"
 import { useStream } from "../../../runtime/app-runtime"
 import { Dialog } from "../../../ui/Dialog"
 import { SwapEvents, type SwapSubmitted } from "../SwapEvents"
+import { amountOf, DashboardLink } from "../panels/TransactionRow"
 import { LiveTransactionCard } from "./TransactionCard"
 
 /** What the dialog knows of the latest swap: what was signed, and the exchange's record when tracking saw one. */
@@ -63,9 +64,47 @@ export function LatestTransactionDialog() {
               The exchange has not listed this swap yet. It will appear in Your Transactions shortly.
             </p>
           )}
-          <LiveTransactionCard record={latest.record ?? submittedRecord(latest.submitted, config.exchangeAccount)} />
+          <SwapSummary record={latest.record ?? submittedRecord(latest.submitted, config.exchangeAccount)} />
+          {/* Addresses, the quote and the exact fields are there for whoever asks. */}
+          <details data-testid="latest-transaction-details" className="rounded-lg border border-line px-3 py-2">
+            <summary className="cursor-pointer text-sm font-semibold text-muted">Details</summary>
+            <LiveTransactionCard record={latest.record ?? submittedRecord(latest.submitted, config.exchangeAccount)} />
+          </details>
         </div>
       )}
     </Dialog>
+  )
+}
+
+/** What the user cares about first: what was sent, what was (or will be) received, and the transaction's link. */
+function SwapSummary({ record }: { readonly record: TransactionRecord }) {
+  const received = record.amount_out ?? record.quoted_amount_out
+  return (
+    <dl data-testid="latest-transaction-summary" className="space-y-1 text-sm">
+      <div className="flex justify-between gap-3">
+        <dt className="text-muted">Sent</dt>
+        <dd className="tabular-nums" title={record.amount_in}>
+          {amountOf(record.amount_in, record.asset_in)} {record.asset_in}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-3">
+        <dt className="text-muted">{record.amount_out === undefined ? "To receive" : "Received"}</dt>
+        <dd className="tabular-nums" title={received}>
+          {received === undefined ? "…" : `${amountOf(received, record.asset_out)} ${record.asset_out ?? ""}`}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-3">
+        <dt className="text-muted">Status</dt>
+        <dd data-testid="latest-transaction-status" className="capitalize">
+          {record.status}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-3">
+        <dt className="text-muted">Transaction</dt>
+        <dd>
+          <DashboardLink kind="transaction" id={record.tx_in} />
+        </dd>
+      </div>
+    </dl>
   )
 }

@@ -9,6 +9,7 @@ import { exceedsBalance, liquidityCovers } from "../../../../exchange/amount"
 import { ExchangeApi } from "../../../../exchange/ExchangeApi"
 import { formatTokenAmount } from "../../../../exchange/format"
 import {
+  balanceToast,
   buildSwapManifest,
   computeQuote,
   LOW_LIQUIDITY_MESSAGE,
@@ -25,6 +26,8 @@ import { SwapEvents } from "../SwapEvents"
 import { Celebration, SwapWallet } from "./ports"
 import {
   canEstimate,
+  feeKeyOf,
+  type NetworkFeeState,
   estimateSettled,
   initialSwapState,
   type LivePrice,
@@ -67,13 +70,12 @@ const successText = (
   to: TokenEntry,
   record: TransactionRecord | undefined
 ): string => {
-  const sent = `You sent ${formatTokenAmount(amount)} ${from.symbol}`
+  const sent = `You sent ${formatTokenAmount(amount, from.decimals)} ${from.symbol}`
+  const out = (value: string) => `${formatTokenAmount(value, to.decimals)} ${to.symbol}`
   if (record?.status === "completed" && record.amount_out !== undefined)
-    return `${sent} and received ${formatTokenAmount(record.amount_out)} ${to.symbol}.`
+    return `${sent} and received ${out(record.amount_out)}.`
   const promised =
-    quote.binding === undefined
-      ? ` for about ${formatTokenAmount(quote.toAmount)} ${to.symbol}`
-      : ` for ${formatTokenAmount(quote.toAmount)} ${to.symbol} at the quoted rate`
+    quote.binding === undefined ? ` for about ${out(quote.toAmount)}` : ` for ${out(quote.toAmount)} at the quoted rate`
   return `${sent}${promised}.${record === undefined ? " It will appear in your transactions shortly." : ""}`
 }
 
@@ -93,8 +95,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
     const signer = yield* SwapWallet
     const celebration = yield* Celebration
     const state = yield* SubscriptionRef.make<SwapState>(initialSwapState)
-    /** The previewed network fee of the prepared quote's deposit, in XRD; undefined until known. */
-    const networkFee = yield* SubscriptionRef.make<string | undefined>(undefined)
+    /** The previewed network fee of the current inputs' deposit: estimating until the preview answers. */
+    const networkFee = yield* SubscriptionRef.make<NetworkFeeState | undefined>(undefined)
     const liquidity = yield* SubscriptionRef.make<LiquidityResponse | undefined>(undefined)
     // Swaps and their follow-ups live as long as the app, not the card. Each runs under a key of its own, so none
     // replaces another (FiberMap rather than FiberSet: the app's other services use it, one module fewer to load).
@@ -238,7 +240,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         yield* dispatch({ _tag: "LivePriceReceived", price: live })
         yield* dispatch({ _tag: "ApiReachability", reachable: true })
         yield* dispatch({ _tag: "QuoteReceived", key, quote, prepared })
-        if (prepared) yield* inBackground(previewFee(s.amount, from))
+        yield* inBackground(previewFee(s.amount, from))
       })
 
     /** The deposit Execute sends, and the one the fee preview prices: the same manifest for the same inputs. */
@@ -257,28 +259,31 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
      * spec's text.
      */
     const feeByManifest = new Map<string, string>()
-    const previewFee = (amount: string, from: TokenEntry) =>
-      Effect.gen(function* () {
+    const previewFee = (amount: string, from: TokenEntry) => {
+      const key = feeKeyOf(from.symbol, amount)
+      const set = (fee: NetworkFeeState) => SubscriptionRef.set(networkFee, fee)
+      return Effect.gen(function* () {
         const account = (yield* latest(wallet.session))?.selected
-        if (account === undefined) return yield* SubscriptionRef.set(networkFee, undefined)
+        if (account === undefined) return yield* set({ key, _tag: "Unavailable" })
         const manifest = depositManifest(account, amount, from)
         const known = feeByManifest.get(manifest)
-        if (known !== undefined) return yield* SubscriptionRef.set(networkFee, known)
-        yield* SubscriptionRef.set(networkFee, undefined)
+        if (known !== undefined) return yield* set({ key, _tag: "Previewed", xrd: known })
+        // Nothing is shown as the fee until this very deposit's preview answers.
+        yield* set({ key, _tag: "Estimating" })
         // The preview and its receipt Schemas load with the first preview, not with the page.
         const { previewSwapFee } = yield* Effect.tryPromise(() => import("../../../../exchange/networkFee"))
         const fee = yield* previewSwapFee(manifest).pipe(Effect.provideService(Gateway, gateway))
         feeByManifest.set(manifest, fee)
-        const now = yield* SubscriptionRef.get(state)
-        if (now.amount === amount && now.from === from.symbol) yield* SubscriptionRef.set(networkFee, fee)
+        yield* set({ key, _tag: "Previewed", xrd: fee })
       }).pipe(
         Effect.catchAllCause((cause) =>
           Effect.zipRight(
-            Effect.logWarning("network fee preview failed; showing the spec's fee text", cause),
-            SubscriptionRef.set(networkFee, undefined)
+            Effect.logWarning("network fee preview failed; the wallet shows the fee", cause),
+            set({ key, _tag: "Unavailable" })
           )
         )
       )
+    }
 
     /** The figures for `amount` at a live price (exactly the binding quote's output when there is one). */
     const quoteAt = (live: LivePrice, amount: string, to: TokenEntry) =>
@@ -304,7 +309,11 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           const to = yield* token(s.to)
           if (to === undefined) return
           const quote = yield* quoteAt(live, s.amount, to)
-          if (quote !== undefined) return yield* dispatch({ _tag: "QuoteReceived", key: quoteKeyOf(s), quote, prepared: false })
+          const from = yield* token(s.from)
+          if (quote !== undefined) {
+            if (from !== undefined) yield* inBackground(previewFee(s.amount, from))
+            return yield* dispatch({ _tag: "QuoteReceived", key: quoteKeyOf(s), quote, prepared: false })
+          }
         }
         if (estimateSettled(s, at)) yield* fetchQuote(false, false)
       })
@@ -424,7 +433,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         const seen = yield* track(account, txHash).pipe(
           Effect.catchAllDefect((d) => Effect.as(Effect.logError("tracking failed", d), undefined))
         )
-        yield* dispatch({ _tag: "SwapSucceeded", txHash, now: yield* now })
+        const succeededAt = yield* now
+        yield* dispatch({ _tag: "SwapSucceeded", txHash, now: succeededAt })
         const submitted = { txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount }
         yield* events.publish(seen === undefined ? submitted : { ...submitted, seen })
         const record = seen?.find((t) => t.tx_in === txHash)
@@ -435,7 +445,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           discard: true
         })
         yield* Effect.sleep(RESET_AFTER_SWAP)
-        yield* dispatch({ _tag: "Reset" })
+        yield* dispatch({ _tag: "Reset", key: quoteKeyOf(s), since: succeededAt })
       }).pipe(Effect.scoped, Effect.withSpan("SwapMachine.swap"))
 
     /**
@@ -454,10 +464,33 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
             })
       )
 
+    /** The amount is above the selected account's known balance of the from-token. */
+    const aboveBalance = (s: SwapState) =>
+      Effect.gen(function* () {
+        const balances = yield* latest(wallet.balances)
+        const from = yield* token(s.from)
+        if (balances?._tag !== "Ready" || from === undefined) return false
+        return exceedsBalance(s.amount, balances.amounts[from.resourceAddress] ?? "0")
+      })
+
+    /**
+     * A press of the orange above-balance button before any quote: the spec's balance toast (§5), nothing else.
+     */
+    const explainBalance = Effect.gen(function* () {
+      const s = yield* SubscriptionRef.get(state)
+      const balances = yield* latest(wallet.balances)
+      const from = yield* token(s.from)
+      if (balances?._tag !== "Ready" || from === undefined) return
+      const balance = balances.amounts[from.resourceAddress] ?? "0"
+      if (exceedsBalance(s.amount, balance)) yield* toaster.show({ ...balanceToast(balance, from.symbol, from.decimals), variant: "destructive" })
+    })
+
     /** A click on the action button in `ready`: prepare the quote. */
     const prepare = Effect.gen(function* () {
       const s = yield* SubscriptionRef.get(state)
       if (!canEstimate(s) || s.status._tag === "pending" || s.serviceMode !== "available") return
+      // No binding quote is issued for a trade the wallet cannot pay: the card already says why.
+      if (yield* aboveBalance(s)) return
       yield* dispatch({ _tag: "PrepareStarted" })
       yield* fetchQuote(true, true)
       // A quote that could not be prepared must not leave the button spinning.
@@ -489,10 +522,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         return yield* abort({ title: "No account selected", description: "Please select an account to execute the swap." })
       const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
       if (exceedsBalance(s.amount, balance))
-        return yield* abort({
-          title: "Amount exceeds balance",
-          description: `You have only ${formatTokenAmount(balance)} ${from.symbol} in your wallet.`
-        })
+        return yield* abort(balanceToast(balance, from.symbol, from.decimals))
       yield* refreshLiquidity
       const toLiquidity = liquidityOf(yield* SubscriptionRef.get(liquidity), to.symbol)
       if (!liquidityCovers(toLiquidity, quote.toAmount))
@@ -527,7 +557,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
     return {
       state: state.changes as Stream.Stream<SwapState>,
       liquidity: liquidity.changes as Stream.Stream<LiquidityResponse | undefined>,
-      networkFee: networkFee.changes as Stream.Stream<string | undefined>,
+      networkFee: networkFee.changes as Stream.Stream<NetworkFeeState | undefined>,
       tokens,
       current: SubscriptionRef.get(state),
       run,
@@ -542,6 +572,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       flip: dispatch({ _tag: "Flipped" }),
       prepare: unknownError(prepare),
       execute: unknownError(execute),
+      explainBalance: unknownError(explainBalance),
       cancel: unknownError(cancel),
       /** For tests: waits for background swaps to finish. */
       awaitBackground: FiberMap.awaitEmpty(background)

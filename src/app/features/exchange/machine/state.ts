@@ -152,7 +152,34 @@ export type SwapEvent =
   | { readonly _tag: "SwapCanceled"; readonly notice: string }
   | { readonly _tag: "SwapFailed"; readonly message: string }
   | { readonly _tag: "SwapSucceeded"; readonly txHash: string; readonly now: number }
-  | { readonly _tag: "Reset" }
+  /**
+   * The form reset 5 s after a swap (spec §4): it clears the inputs the swap was made with (`key`, as they stood when
+   * it succeeded at `since`). Anything typed or chosen since is the user's next swap and is kept.
+   */
+  | { readonly _tag: "Reset"; readonly key: string; readonly since: number }
+
+/**
+ * The network fee line (issue 51): the Gateway's preview of the exact deposit for `key`'s inputs. `Estimating`
+ * until it answers; `Unavailable` when it cannot (no account, a failed preview): the wallet then shows the fee.
+ */
+export type NetworkFeeState =
+  | { readonly key: string; readonly _tag: "Estimating" }
+  | { readonly key: string; readonly _tag: "Previewed"; readonly xrd: string }
+  | { readonly key: string; readonly _tag: "Unavailable" }
+
+/** The deposit's inputs a fee belongs to. */
+export const feeKeyOf = (from: string, amount: string) => `${from}|${amount}`
+
+export const FEE_ESTIMATING_TEXT = "Estimating..."
+export const FEE_UNAVAILABLE_TEXT = "Shown in your wallet"
+
+/** The fee line for the card's current inputs: never a figure the preview of this deposit has not given. */
+export const networkFeeText = (fee: NetworkFeeState | undefined, from: string, amount: string, format: (xrd: string) => string) =>
+  fee === undefined || fee.key !== feeKeyOf(from, amount) || fee._tag === "Estimating"
+    ? FEE_ESTIMATING_TEXT
+    : fee._tag === "Previewed"
+      ? format(fee.xrd)
+      : FEE_UNAVAILABLE_TEXT
 
 /** The inputs a quote belongs to; a quote for other inputs is stale and ignored. */
 export const quoteKeyOf = (s: Pick<SwapState, "from" | "to" | "amount">) => `${s.from}|${s.to}|${s.amount}`
@@ -322,6 +349,7 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
         swaps: recordRequest(s.swaps, e.now, SWAP_LIMIT.windowMillis)
       }
     case "Reset":
+      if (swapping(s) || quoteKeyOf(s) !== e.key || s.editedAt > e.since) return s
       return { ...cleared(s), amount: "" }
   }
 }

@@ -1,6 +1,6 @@
 import type { MouseEvent, ReactNode } from "react"
 import type { TransactionRecord } from "../../../../exchange/api"
-import { formatRelativeTime, formatTokenAmount, shortenAddressList } from "../../../../exchange/format"
+import { divisibilityOf, formatRelativeTime, formatTokenAmount, shortenAddressList } from "../../../../exchange/format"
 import { displayableMessage } from "../../../../exchange/swap"
 import { dashboardLink } from "../../../config/AppConfig"
 import { useAppConfig } from "../../../config/useAppConfig"
@@ -92,6 +92,9 @@ export function TransactionMessage({ message }: { readonly message: string | und
   )
 }
 
+/** An amount of a token named by symbol, by that token's display rule. */
+export const amountOf = (value: string, symbol: string | undefined) => formatTokenAmount(value, divisibilityOf(symbol))
+
 /** The refund's transaction once the exchange has refunded the deposit. */
 export const refundOf = (r: Pick<TransactionRecord, "refund_tx">): string | undefined => r.refund_tx
 
@@ -104,7 +107,7 @@ export function RefundNote({ record }: { readonly record: TransactionRecord }) {
   if (refund !== undefined)
     return (
       <p data-testid="refund-note" data-refunded="true" className="text-xs text-muted">
-        Refunded: {formatTokenAmount(record.amount_in)} {record.asset_in} went back to your account ·{" "}
+        Refunded: {amountOf(record.amount_in, record.asset_in)} {record.asset_in} went back to your account ·{" "}
         <DashboardLink kind="transaction" id={refund} />
       </p>
     )
@@ -122,10 +125,10 @@ export function QuoteLine({ record }: { readonly record: TransactionRecord }) {
   const symbol = record.asset_out === undefined ? "" : ` ${record.asset_out}`
   return (
     <p data-testid="quote-line" className="text-xs text-muted tabular-nums">
-      Quoted {formatTokenAmount(record.quoted_amount_out)}
+      Quoted {amountOf(record.quoted_amount_out, record.asset_out)}
       {symbol}
       {record.status === "completed" && record.amount_out !== undefined
-        ? ` · paid ${formatTokenAmount(record.amount_out)}${symbol}`
+        ? ` · paid ${amountOf(record.amount_out, record.asset_out)}${symbol}`
         : ""}
     </p>
   )
@@ -134,9 +137,9 @@ export function QuoteLine({ record }: { readonly record: TransactionRecord }) {
 /** "0.5 hETH → 1,234.5 hUSDC"; the output is '…' until the swap has one. */
 export const swapSummary = (r: TransactionRecord) =>
   refundOf(r) !== undefined
-    ? `${formatTokenAmount(r.amount_in)} ${r.asset_in} → refunded`
-    : `${formatTokenAmount(r.amount_in)} ${r.asset_in} → ${
-    r.amount_out === undefined ? "…" : formatTokenAmount(r.amount_out)
+    ? `${amountOf(r.amount_in, r.asset_in)} ${r.asset_in} → refunded`
+    : `${amountOf(r.amount_in, r.asset_in)} ${r.asset_in} → ${
+    r.amount_out === undefined ? "…" : amountOf(r.amount_out, r.asset_out)
   }${r.asset_out === undefined ? "" : ` ${r.asset_out}`}`
 
 /** "12s ago" from the Clock's `now`; nothing before the swap is final or before the first clock reading. */
