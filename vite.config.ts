@@ -576,7 +576,12 @@ export const withoutMicro = (): Plugin => ({
   name: "hswap:without-micro",
   apply: "build",
   transform(code, id) {
-    if (!/\/node_modules\/effect\/dist\/esm\/internal\/fiberRuntime\.js$/.test(id.split("?")[0] ?? "")) return null
+    // A virtual module (a "\0" id, such as a yield-point stand-in named after this file) is not the file itself.
+    if (
+      id.startsWith("\0") ||
+      !/\/node_modules\/effect\/dist\/esm\/internal\/fiberRuntime\.js$/.test(id.split("?")[0] ?? "")
+    )
+      return null
     const line = 'import * as Micro from "../Micro.js";'
     // The import once, and one use: `Micro.runFork(Micro.provideContext(op, this.currentContext))`.
     if (code.split(line).length !== 2 || code.replace(line, "").split("Micro.").length !== 3)
