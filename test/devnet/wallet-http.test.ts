@@ -2,16 +2,22 @@
  * The wallet emulator over HTTP, as `npm start` mounts it: the in-page script, the wallet API and its guards, and
  * the mobile mode end to end with the toolkit's own Relay (deep link, signature, relay, decryption).
  */
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, KeyValueStore } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { ed25519 } from "@noble/curves/ed25519.js"
+import { Effect, Either, Layer } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { join } from "node:path"
 import { startDevnetGateway, type DevnetGateway } from "../../src/devnet/gateway/node.js"
 import { injectWalletScript, type DevnetWallet, startDevnetWallet } from "../../src/devnet/wallet/index.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
+import { Crypto, Environment, SubintentRequestBuilder, Toolkit, WalletRequest } from "../../src/toolkit/index.js"
+import { ToolkitGateway } from "../../src/toolkit/gateway.js"
 import { Relay } from "../../src/toolkit/relay.js"
+import { decodeSignedPartialTransactionV2, decodeTransactionId, fromHex, subintentHash } from "../../src/txv2/index.js"
+import { virtualAccountAddress } from "../../src/devnet/ledger/address.js"
+import { fakeExtension } from "../toolkit/fakes.js"
 import type { WalletInteraction, WalletInteractionItems, WalletInteractionResponse } from "../../src/toolkit/schemas.js"
 import { baseLayer } from "../toolkit/layers.js"
 
@@ -251,5 +257,142 @@ CALL_METHOD Address("${DevnetAddresses.exchangeAccount}") "try_deposit_or_abort"
       expect(otherScheme.status).toBe(400)
       expect(yield* relay.getResponses(session.sessionId)).toEqual([])
     }).pipe(Effect.provide(relayLayer()))
+  )
+})
+
+const preAuthManifest = `
+CALL_METHOD Address("${user1}") "withdraw" Address("${DevnetAddresses.resources.XRD}") Decimal("10");
+TAKE_FROM_WORKTOP Address("${DevnetAddresses.resources.XRD}") Decimal("10") Bucket("sold");
+YIELD_TO_PARENT Bucket("sold");
+ASSERT_WORKTOP_CONTAINS Address("${DevnetAddresses.resources.hUSDC}") Decimal("2");
+CALL_METHOD Address("${user1}") "deposit_batch" Expression("ENTIRE_WORKTOP");
+YIELD_TO_PARENT;`
+
+/** Decodes a signed partial with txv2 and checks user1's signature over the id's subintent hash. */
+const verifySignedPartial = (signed: { signedPartialTransaction: string; subintentHash: string }) => {
+  const bytes = fromHex(signed.signedPartialTransaction)
+  if (bytes === undefined) throw new Error("not hex")
+  const partial = decodeSignedPartialTransactionV2(bytes)
+  if (Either.isLeft(partial)) throw new Error(partial.left.message)
+  const hash = subintentHash(partial.right.partialTransaction.rootSubintent)
+  const id = decodeTransactionId(signed.subintentHash, { kind: "subintent", networkId: 240 })
+  if (Either.isLeft(hash) || Either.isLeft(id)) throw new Error("no hash")
+  expect(Buffer.from(id.right.hash).equals(Buffer.from(hash.right))).toBe(true)
+  const [sig] = partial.right.rootSubintentSignatures
+  if (sig?.type !== "Ed25519") throw new Error("expected an Ed25519 signature")
+  expect(virtualAccountAddress(sig.publicKey)).toBe(user1)
+  expect(ed25519.verify(sig.signature, hash.right, sig.publicKey)).toBe(true)
+  return partial.right.partialTransaction.rootSubintent
+}
+
+describe("pre-authorisations through the toolkit", () => {
+  /** The toolkit over an extension that hands each interaction to the emulator's API, approving or rejecting. */
+  const toolkitLayer = (approve: boolean) => {
+    const fake = fakeExtension({
+      onInteraction: (m, f) => {
+        const interaction = (m["discriminator"] === "walletInteraction" ? m["interaction"] : m) as WalletInteraction
+        void postJson("/devnet/wallet/respond", { interaction, decision: { approve } }, { origin: url })
+          .then((res) => res.json() as Promise<{ response: WalletInteractionResponse }>)
+          .then(({ response }) => f.reply(response))
+      }
+    })
+    return Toolkit.layerWith(
+      { networkId: 240, dAppDefinitionAddress: dApp },
+      {
+        environment: Environment.Test({ events: fake.target, origin: "http://localhost:5173" }),
+        crypto: Crypto.Test("wallet-http-preauth"),
+        gateway: ToolkitGateway.make({
+          transactionStatus: () => Effect.succeed("Pending"),
+          subintentStatus: () => Effect.succeed({ subintentStatus: "Unknown", transactionIntentHash: undefined }),
+          dAppName: () => Effect.succeed("hSwap")
+        })
+      }
+    ).pipe(Layer.provideMerge(KeyValueStore.layerMemory), Layer.provide(FetchHttpClient.layer))
+  }
+
+  it.live("WalletRequest.sendPreAuthorizationRequest decodes the emulator's signed subintent", () =>
+    Effect.gen(function* () {
+      const wr = yield* WalletRequest
+      const before = Math.floor(Date.now() / 1000)
+      const result = yield* wr.sendPreAuthorizationRequest(
+        SubintentRequestBuilder.manifest(preAuthManifest).setExpiration("afterDelay", 600).message("hSwap order").build()
+      )
+      const after = Math.floor(Date.now() / 1000)
+      expect(result.expirationTimestamp).toBeGreaterThanOrEqual(before + 600)
+      expect(result.expirationTimestamp).toBeLessThanOrEqual(after + 600)
+      const root = verifySignedPartial(result)
+      expect(root.intentCore.header.maxProposerTimestampExclusive).toBe(BigInt(result.expirationTimestamp))
+      expect(root.intentCore.message).toMatchObject({ type: "Plaintext", message: { value: "hSwap order" } })
+      const [item] = yield* wr.getRequestItems
+      expect(item).toMatchObject({ type: "preAuthorizationRequest", status: "pendingCommit", transactionIntentHash: result.subintentHash })
+    }).pipe(Effect.provide(toolkitLayer(true)))
+  )
+
+  it.live("a rejection reaches the toolkit as rejectedByUser", () =>
+    Effect.gen(function* () {
+      const wr = yield* WalletRequest
+      const result = yield* Effect.either(
+        wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest(preAuthManifest).setExpiration("afterDelay", 600).build())
+      )
+      expect(Either.isLeft(result) && result.left._tag).toBe("rejectedByUser")
+    }).pipe(Effect.provide(toolkitLayer(false)))
+  )
+
+  it.live("the deep link + relay path answers a pre-authorisation; a foreign account is refused", () =>
+    Effect.gen(function* () {
+      const relay = yield* Relay
+      const session = yield* relay.getSession
+      const request = interactionOf({
+        discriminator: "preAuthorizationRequest",
+        request: {
+          discriminator: "subintent",
+          version: 1,
+          manifestVersion: 2,
+          subintentManifest: preAuthManifest,
+          expiration: { discriminator: "expireAtTime", unixTimestampSeconds: Math.floor(Date.now() / 1000) + 3600 }
+        }
+      })
+      const res = yield* Effect.promise(async () => {
+        const r = await postJson("/devnet/mobile-wallet/deeplink", { url: await Effect.runPromise(relay.deepLink(request)) })
+        return { status: r.status, json: (await r.json()) as { response?: WalletInteractionResponse } }
+      })
+      expect(res.status).toBe(200)
+      const [delivered] = yield* relay.getResponses(session.sessionId)
+      if (delivered?._tag !== "Response") throw new Error(`no response: ${JSON.stringify(delivered)}`)
+      expect(delivered.response).toEqual(res.json.response)
+      const response = delivered.response
+      if (response.discriminator !== "success" || response.items.discriminator !== "preAuthorizationResponse" || !response.items.response)
+        throw new Error(`expected a signed subintent: ${JSON.stringify(response)}`)
+      verifySignedPartial(response.items.response)
+
+      const foreign = interactionOf({
+        discriminator: "preAuthorizationRequest",
+        request: {
+          discriminator: "subintent",
+          version: 1,
+          manifestVersion: 2,
+          subintentManifest: preAuthManifest.replaceAll(user1, DevnetAddresses.exchangeAccount),
+          expiration: { discriminator: "expireAfterDelay", expireAfterSeconds: 600 }
+        }
+      })
+      const refused = yield* Effect.promise(async () => {
+        const r = await postJson("/devnet/mobile-wallet/deeplink", { url: await Effect.runPromise(relay.deepLink(foreign)) })
+        return (await r.json()) as { response?: WalletInteractionResponse }
+      })
+      expect(refused.response).toMatchObject({ discriminator: "failure", error: "failedToSignTransaction" })
+    }).pipe(
+      Effect.provide(
+        Relay.Default.pipe(
+          Layer.provideMerge(
+            baseLayer({
+              isMobile: true,
+              seed: `wallet-http-preauth-${++counter}`,
+              options: { networkId: 240, dAppDefinitionAddress: dApp, relayUrl: `${url}/relay` }
+            })
+          ),
+          Layer.provide(FetchHttpClient.layer)
+        )
+      )
+    )
   )
 })

@@ -270,3 +270,93 @@ CALL_METHOD Address("${DevnetAddresses.users[2]}") "try_deposit_or_abort" Bucket
     }).pipe(Effect.provide(extensionLayer()))
   )
 })
+
+const preAuthorization = (message?: string): WalletInteractionItems => ({
+  discriminator: "preAuthorizationRequest",
+  request: {
+    discriminator: "subintent",
+    version: 1,
+    manifestVersion: 2,
+    subintentManifest: `CALL_METHOD Address("${DevnetAddresses.users[0]}") "withdraw" Address("${DevnetAddresses.resources.XRD}") Decimal("10");
+TAKE_FROM_WORKTOP Address("${DevnetAddresses.resources.XRD}") Decimal("10") Bucket("sold");
+YIELD_TO_PARENT Bucket("sold");
+ASSERT_WORKTOP_CONTAINS Address("${DevnetAddresses.resources.hUSDC}") Decimal("2");
+CALL_METHOD Address("${DevnetAddresses.users[0]}") "deposit_batch" Expression("ENTIRE_WORKTOP");
+YIELD_TO_PARENT;`,
+    expiration: { discriminator: "expireAfterDelay", expireAfterSeconds: 600 },
+    ...(message === undefined ? {} : { message })
+  }
+})
+
+describe("pre-authorisations in the in-page wallet", () => {
+  it.live("manual: the panel shows withdrawals, guarantees and the message as text; Reject, then Approve", () =>
+    Effect.gen(function* () {
+      const extension = yield* Extension
+      const hostile = `<img src=x onerror="globalThis.__pwnedPreauth=1">`
+      const rejected = yield* Effect.fork(extension.send(interactionOf(preAuthorization(hostile))))
+      const card = yield* waitFor(() =>
+        shadow().querySelector('[data-testid="devnet-wallet-request"][data-kind="preAuthorization"]')
+      )
+      const withdrawals = yield* waitFor(() => card.querySelector('[data-testid="devnet-wallet-withdrawals"]'))
+      expect(withdrawals.textContent).toContain("-10")
+      expect(withdrawals.textContent).toContain("XRD")
+      const guarantees = card.querySelector('[data-testid="devnet-wallet-guarantees"]')
+      expect(guarantees?.textContent).toContain("at least 2")
+      expect(guarantees?.textContent).toContain("hUSDC")
+      expect(card.querySelector('[data-testid="devnet-wallet-expiry"]')?.textContent).toBe("Expires 600 s after approval")
+      expect(card.textContent).toContain(hostile)
+      expect(shadow().querySelector("img")).toBeNull()
+      card.querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-reject"]')?.click()
+      const no = yield* Fiber.join(rejected)
+      expect(no).toEqual({ discriminator: "failure", interactionId: no.interactionId, error: "rejectedByUser" })
+      expect((globalThis as { __pwnedPreauth?: number }).__pwnedPreauth).toBeUndefined()
+
+      const approved = yield* Effect.fork(extension.send(interactionOf(preAuthorization())))
+      const approve = yield* waitFor(() =>
+        shadow().querySelector<HTMLButtonElement>(
+          '[data-testid="devnet-wallet-request"][data-kind="preAuthorization"] [data-testid="devnet-wallet-guarantees"]'
+        )
+          ? shadow().querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-approve"]')
+          : undefined
+      )
+      approve.click()
+      const yes = yield* Fiber.join(approved)
+      expect(safeParse(RDT.WalletInteractionResponse, yes).success).toBe(true)
+      expect(yes).toMatchObject({
+        discriminator: "success",
+        items: { discriminator: "preAuthorizationResponse", response: { subintentHash: expect.stringMatching(/^subtxid_loc1/) } }
+      })
+      yield* waitFor(() => (shadow().textContent?.includes("Signed subtxid_loc1") === true ? true : undefined))
+    }).pipe(Effect.provide(extensionLayer()))
+  )
+
+  it.live("auto-approve signs a pre-authorisation without a click", () =>
+    Effect.gen(function* () {
+      const extension = yield* Extension
+      const auto = yield* waitFor(() => shadow().querySelector<HTMLInputElement>('[data-testid="devnet-wallet-auto"]'))
+      auto.checked = true
+      auto.dispatchEvent(new Event("change"))
+      const response = yield* extension.send(interactionOf(preAuthorization("auto")))
+      expect(safeParse(RDT.WalletInteractionResponse, response).success).toBe(true)
+      expect(response).toMatchObject({
+        discriminator: "success",
+        items: {
+          discriminator: "preAuthorizationResponse",
+          response: { signedPartialTransaction: expect.stringMatching(/^4d/), expirationTimestamp: expect.any(Number) }
+        }
+      })
+    }).pipe(
+      Effect.ensuring(
+        Effect.sync(() => {
+          const auto = shadow().querySelector<HTMLInputElement>('[data-testid="devnet-wallet-auto"]')
+          if (auto !== null && auto.checked) {
+            auto.checked = false
+            auto.dispatchEvent(new Event("change"))
+          }
+          window.localStorage.setItem(AUTO_APPROVE_STORAGE_KEY, "0")
+        })
+      ),
+      Effect.provide(extensionLayer())
+    )
+  )
+})

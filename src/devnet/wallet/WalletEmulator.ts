@@ -7,6 +7,8 @@
  * - Proofs (login with challenge, accounts with challenge, proof of ownership) are ROLA signatures: ed25519 over
  *   blake2b-256('R' ‖ challenge(32 B) ‖ len(dAppDefinitionAddress) ‖ dAppDefinitionAddress ‖ origin).
  * - Transactions are built, signed, notarized and submitted to the ledger; the answer carries the intent hash.
+ * - Pre-authorisations (subintents) are compiled with txv2, previewed, and signed into a signed partial
+ *   transaction the answer carries (preauth.ts has the header rule); nothing is submitted.
  */
 import { Effect, Either } from "effect"
 import { concatBytes, fromHex, isHex, toHex, utf8 } from "../../toolkit/bytes.js"
@@ -31,6 +33,7 @@ import { isAccountAddress } from "../ledger/address.js"
 import type { DevnetKey } from "../ledger/genesis.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { AccountsAsk, Decision, Review, ReviewKind } from "./api.js"
+import { preparePreAuthorization, signPreAuthorization } from "./preauth.js"
 import { prepareTransaction, type SigningAccount, submitTransaction } from "./transaction.js"
 
 export { WalletFailure } from "./transaction.js"
@@ -192,7 +195,7 @@ export const makeWalletEmulator = Effect.gen(function* () {
     const done = (
       kind: ReviewKind,
       title: string,
-      extra: Partial<Pick<Review, "transaction">> = {},
+      extra: Partial<Pick<Review, "transaction" | "preAuthorization">> = {},
       more?: { error: string; message: string }
     ) => {
       const p = problem ?? more
@@ -286,16 +289,23 @@ export const makeWalletEmulator = Effect.gen(function* () {
         )
         return done("transaction", "Transaction request", { transaction: t })
       }
-      case "preAuthorizationRequest":
-        return done(
-          "preAuthorization",
-          "Pre-authorization request",
-          {},
-          {
-            error: "rejectedByUser",
-            message: "Pre-authorizations (subintents, transaction V2) are not supported by the devnet wallet"
-          }
+      case "preAuthorizationRequest": {
+        const title = "Pre-authorization request"
+        if (problem !== undefined) return done("preAuthorization", title)
+        if (items.request === undefined)
+          return done("preAuthorization", title, {}, { error: "invalidRequest", message: "The request carries no subintent" })
+        const prepared = yield* Effect.either(preparePreAuthorization(ledger, accounts, labelOf, items.request))
+        if (Either.isLeft(prepared))
+          return done("preAuthorization", title, {}, { error: prepared.left.error, message: prepared.left.message })
+        const p = prepared.right.preview
+        lines.push(
+          `Sign with ${p.signers.map((s) => labelOf(s) ?? s).join(", ") || "no account (nothing needs this wallet's signature)"}`,
+          p.expiry.expiresAt === undefined
+            ? `Valid in epochs ${p.expiry.startEpochInclusive} to ${p.expiry.endEpochExclusive - 1}`
+            : `Expires at ${new Date(p.expiry.expiresAt * 1000).toISOString()} (epochs ${p.expiry.startEpochInclusive} to ${p.expiry.endEpochExclusive - 1})`
         )
+        return done("preAuthorization", title, { preAuthorization: p })
+      }
       case "cancelRequest":
         return done("invalid", "Cancel", {}, { error: "invalidRequest", message: "A cancel is not a request" })
     }
@@ -349,6 +359,24 @@ export const makeWalletEmulator = Effect.gen(function* () {
         discriminator: "success",
         interactionId,
         items: { discriminator: "transaction", send: { transactionIntentHash: hash.right } }
+      } satisfies WalletInteractionResponse
+    }
+    if (items.discriminator === "preAuthorizationRequest") {
+      const problem = metadataProblem(interaction)
+      if (problem !== undefined) return failure(interactionId, problem.error, problem.message)
+      const item = items.request
+      if (item === undefined) return failure(interactionId, "invalidRequest", "The request carries no subintent")
+      // Prepared again at approval: the header's times count from the moment the user approves.
+      const signed = yield* Effect.either(
+        preparePreAuthorization(ledger, accounts, labelOf, item).pipe(
+          Effect.flatMap((p) => signPreAuthorization(p, item))
+        )
+      )
+      if (Either.isLeft(signed)) return failure(interactionId, signed.left.error, signed.left.message)
+      return {
+        discriminator: "success",
+        interactionId,
+        items: { discriminator: "preAuthorizationResponse", response: signed.right }
       } satisfies WalletInteractionResponse
     }
     const reviewed = yield* review(interaction)

@@ -67,6 +67,40 @@ export const TransactionPreview = Schema.Struct({
 })
 export type TransactionPreview = typeof TransactionPreview.Type
 
+/** What a subintent's assertion guarantees: at least/exactly an amount of a resource, on the worktop, etc. */
+export const Guarantee = Schema.Struct({
+  resource: Schema.String,
+  symbol: Schema.String,
+  /** Readable: "at least 12.5", "exactly 3", "more than 0", "at least 2 given items". */
+  amount: Schema.String,
+  where: Schema.Literal("worktop", "nextCall", "bucket")
+})
+export type Guarantee = typeof Guarantee.Type
+
+export const PreAuthorizationPreview = Schema.Struct({
+  /** The compiled manifest printed back: what will be signed. */
+  manifest: Schema.String,
+  message: Schema.optional(Schema.String),
+  blobCount: Schema.Number,
+  signers: Schema.Array(Schema.String),
+  /** What leaves the wallet's accounts. */
+  withdrawals: Schema.Array(Move),
+  /** What the subintent's assertions guarantee to come back. */
+  guarantees: Schema.Array(Guarantee),
+  expiration: Schema.Union(
+    Schema.Struct({ discriminator: Schema.Literal("expireAtTime"), unixTimestampSeconds: Schema.Number }),
+    Schema.Struct({ discriminator: Schema.Literal("expireAfterDelay"), expireAfterSeconds: Schema.Number })
+  ),
+  /** The header's window if the user approved now; `expiresAt` is unix seconds (the max proposer timestamp). */
+  expiry: Schema.Struct({
+    startEpochInclusive: Schema.Number,
+    endEpochExclusive: Schema.Number,
+    expiresAt: Schema.optional(Schema.Number),
+    headerFromDapp: Schema.Boolean
+  })
+})
+export type PreAuthorizationPreview = typeof PreAuthorizationPreview.Type
+
 export const AccountsAsk = Schema.Struct({
   kind: Schema.Literal("ongoing", "oneTime"),
   numberOfAccounts: NumberOfValues,
@@ -96,6 +130,7 @@ export const Review = Schema.Struct({
   lines: Schema.Array(Schema.String),
   accounts: Schema.Array(AccountsAsk),
   transaction: Schema.optional(TransactionPreview),
+  preAuthorization: Schema.optional(PreAuthorizationPreview),
   /** Set when the wallet cannot approve: approving answers this failure. */
   problem: Schema.optional(Schema.Struct({ error: Schema.String, message: Schema.String }))
 })

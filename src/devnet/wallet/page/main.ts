@@ -7,7 +7,7 @@
  *   `receivedByExtension` synchronously inside the dispatch (as the real extension does), `receivedByWallet`, the
  *   wallet's response, and `requestCancelSuccess` / `requestCancelFail` for cancels; `openPopup` opens the panel;
  * - it shows a small 'Devnet Wallet' panel to approve or reject each request, with a preview of a transaction's
- *   withdrawals and deposits;
+ *   withdrawals and deposits, and of a pre-authorisation's withdrawals and guarantees;
  * - keys stay on the server: the panel asks `/devnet/wallet/review` and `/devnet/wallet/respond`, which sign,
  *   build, notarize and submit, and answer the response to pass on;
  * - auto-approve (for e2e) is a switch in the panel, kept in localStorage, and set by `?devnetWallet=auto`
@@ -167,6 +167,12 @@ const install = () => {
     if (response.items.discriminator === "transaction") {
       const hash = response.items.send.transactionIntentHash
       return { text: `Submitted ${hash}`, href: `${DASHBOARD_PREFIX}/transaction/${encodeURIComponent(hash)}` }
+    }
+    if (response.items.discriminator === "preAuthorizationResponse" && response.items.response !== undefined) {
+      const signed = response.items.response
+      return {
+        text: `Signed ${signed.subintentHash}, valid until ${new Date(signed.expirationTimestamp * 1000).toISOString()}`
+      }
     }
     return { text: "Approved and shared" }
   }
@@ -344,6 +350,7 @@ const install = () => {
           )
         : undefined
     const t = review?.transaction
+    const p = review?.preAuthorization
     return el(
       "article",
       { class: "card", "data-testid": "devnet-wallet-request", "data-kind": review?.kind ?? "loading" },
@@ -369,6 +376,47 @@ const install = () => {
               : `Expected outcome: ${t.predicted}${t.error !== undefined ? ` — ${t.error}` : ""}`
           ),
           el("details", {}, el("summary", {}, "Manifest"), el("pre", {}, t.manifest))
+        ),
+      p !== undefined &&
+        el(
+          "div",
+          { class: "tx" },
+          movesTable("Withdrawals", p.withdrawals, "-"),
+          el(
+            "div",
+            { class: "moves" },
+            el("h4", {}, "Guaranteed to get back"),
+            p.guarantees.length === 0
+              ? el("p", { class: "muted" }, "Nothing (the subintent asserts nothing)")
+              : el(
+                  "table",
+                  { "data-testid": "devnet-wallet-guarantees" },
+                  ...p.guarantees.map((g) =>
+                    el(
+                      "tr",
+                      {},
+                      el("td", { class: "num pos" }, g.amount),
+                      el("td", { title: g.resource }, g.symbol),
+                      el(
+                        "td",
+                        { class: "muted" },
+                        g.where === "worktop" ? "on the worktop" : g.where === "nextCall" ? "from the next call" : "in a bucket"
+                      )
+                    )
+                  )
+                )
+          ),
+          p.message !== undefined && el("p", {}, "Message: ", el("q", {}, p.message)),
+          el(
+            "p",
+            { "data-testid": "devnet-wallet-expiry" },
+            p.expiry.expiresAt === undefined
+              ? `Valid in epochs ${p.expiry.startEpochInclusive}–${p.expiry.endEpochExclusive - 1}`
+              : p.expiration.discriminator === "expireAfterDelay"
+                ? `Expires ${p.expiration.expireAfterSeconds} s after approval`
+                : `Expires at ${new Date(p.expiry.expiresAt * 1000).toISOString()}`
+          ),
+          el("details", {}, el("summary", {}, "Subintent manifest"), el("pre", {}, p.manifest))
         ),
       entry.error !== undefined && el("p", { class: "problem" }, entry.error),
       el("div", { class: "actions" }, reject, approve)
