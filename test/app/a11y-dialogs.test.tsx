@@ -41,7 +41,7 @@ const app = async () => {
 }
 
 describe("the token selector", () => {
-  it("offers hUSDC, hETH, hBTC and XRD; hUSDT is listed as 'Not available' and cannot be picked", async () => {
+  it("offers hUSDC, hETH and hBTC; XRD, which has no route here, is greyed with why; hUSDT is listed as 'Not available'; neither can be picked", async () => {
     await app()
     const from = screen.getByRole("button", { name: "hETH From token" })
     await userEvent.click(from)
@@ -50,17 +50,23 @@ describe("the token selector", () => {
     const usdt = within(dialog).getByRole("button", { name: /hUSDT/ })
     expect(usdt).toBeDisabled()
     expect(usdt).toHaveTextContent("Not available")
-    for (const symbol of ["hUSDC", "hETH", "hBTC", "XRD"]) {
+    for (const symbol of ["hUSDC", "hETH", "hBTC"]) {
       const button = within(dialog).getByRole("button", { name: new RegExp(`^${symbol}`) })
       expect(button).toBeEnabled()
       expect(button).not.toHaveTextContent("Not available")
     }
+    // XRD is listed, but the exchange has no route from it: greyed, with the reason under its name.
+    const xrd = within(dialog).getByRole("button", { name: /^XRD/ })
+    expect(xrd).toBeDisabled()
+    expect(xrd).toHaveTextContent("No route from XRD on this exchange")
+    expect(xrd).toHaveAccessibleDescription("No route from XRD on this exchange")
     // The available ones come first.
     const order = within(dialog)
       .getAllByRole("button")
       .map((b) => b.getAttribute("data-available"))
       .filter((a) => a !== null)
-    expect(order).toEqual(["true", "true", "true", "true", "false"])
+    expect(order.slice(0, 3)).toEqual(["true", "true", "true"])
+    expect(order.slice(3)).not.toContain("true")
     // A press on it picks nothing: the dialog stays, and the from-token is still hETH once it is closed.
     await userEvent.click(usdt)
     expect(screen.getByTestId("token-dialog")).toBeInTheDocument()
@@ -86,11 +92,11 @@ describe("dialogs", () => {
 
   it("the token dialog gives focus back to the token button after a pick", async () => {
     await app()
-    const to = screen.getByRole("button", { name: "hUSDC To token" })
-    to.focus()
+    const from = screen.getByRole("button", { name: "hETH From token" })
+    from.focus()
     await userEvent.keyboard("{Enter}")
     const dialog = await screen.findByTestId("token-dialog")
     await userEvent.click(within(dialog).getByRole("button", { name: /^hBTC/ }))
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("button", { name: "hBTC To token" })))
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("button", { name: "hBTC From token" })))
   })
 })
