@@ -72,6 +72,32 @@ describe("npm run server: configuration from the environment", () => {
     )
   })
 
+  it("says exactly what is wrong, never the secret itself, and reads the drain time", async () => {
+    const key = "zz".repeat(32)
+    const refused = await optionsFromEnv({ HSWAP_EXCHANGE_PRIVATE_KEY: key }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(refused).toMatchObject({
+      _tag: "ConfigError",
+      message: "HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key (64 hex characters)"
+    })
+    expect(String(refused)).not.toContain(key)
+    await expect(optionsFromEnv({ HSWAP_DATABASE_URL: "mysql://x" })).rejects.toThrow(
+      "HSWAP_DATABASE_URL must be a postgres:// (or postgresql://) URL"
+    )
+    await expect(optionsFromEnv({ HSWAP_CORS_ORIGINS: "https://a.example,app.example" })).rejects.toThrow(
+      'HSWAP_CORS_ORIGINS lists "app.example", which is not an origin like https://app.example'
+    )
+    await expect(optionsFromEnv({ HSWAP_DRAIN_SECONDS: "soon" })).rejects.toThrow(
+      'HSWAP_DRAIN_SECONDS must be a whole number from 0 to 3600, got "soon"'
+    )
+    expect((await optionsFromEnv({})).drainSeconds).toBe(10)
+    expect((await optionsFromEnv({ HSWAP_DRAIN_SECONDS: "3" })).drainSeconds).toBe(3)
+    expect((await optionsFromEnv({ PORT: "9001" })).port).toBe(9001)
+    expect((await optionsFromEnv({ HSWAP_CORS_ORIGINS: " * " })).server.corsOrigins).toBe("*")
+  })
+
   it("quotes: 120 s and a generated secret unless set; the bounds are accepted", async () => {
     const o = await optionsFromEnv({})
     expect(o.server.quoteTtlSeconds).toBeUndefined()
