@@ -34,7 +34,20 @@
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
  *   HSWAP_DRAIN_SECONDS         how long a stop (SIGTERM, SIGINT) drains before exiting, 0 to 3600 (default 10)
  */
-import { Config, ConfigError as EffectConfigError, ConfigProvider, Effect, Either, Option, Redacted, Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
+import {
+  Config,
+  ConfigError as EffectConfigError,
+  ConfigProvider,
+  Console,
+  Duration,
+  Effect,
+  Either,
+  Layer,
+  Option,
+  Redacted,
+  Schema
+} from "effect"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
 import { RadixNetworkConfigById } from "../gateway/index"
 import {
@@ -43,9 +56,12 @@ import {
   type LogLevelName,
   MIN_QUOTE_SECRET_LENGTH,
   type TokenSpec,
-  listenExchangeServer,
-  startExchangeServer
+  ExchangeServerStartFailed,
+  apiOnlyHandler,
+  clientErrorsAsJson,
+  exchangeServerScoped
 } from "./index"
+import { type ListenError, drainingServer } from "./http"
 
 /**
  * The private key of the devnet genesis exchange account (`DevnetAddresses.exchangeAccount`): a published test key,
@@ -325,30 +341,41 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
   return read.right
 }
 
-/** Starts the server on `options` and serves it until SIGINT or SIGTERM. */
-export const serveStandalone = async (options: StandaloneOptions): Promise<void> => {
-  const server = await startExchangeServer(options.server)
-  const http = await listenExchangeServer(server, options.port, options.host)
-  const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
-  console.log(
-    `hSwap exchange server on ${http.url}/api (network ${options.server.networkId}, gateway ${options.server.gatewayUrl}, ${store})`
+/**
+ * The server on `options` as a Layer: the exchange server (runtime, database) and its HTTP listener are resources of
+ * one scope, released in reverse on a stop: the listener drains first (`HSWAP_DRAIN_SECONDS`), then the server closes.
+ */
+export const standaloneLayer = (options: StandaloneOptions): Layer.Layer<never, ExchangeServerStartFailed | ListenError> =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const server = yield* exchangeServerScoped(options.server)
+      const http = yield* drainingServer({
+        port: options.port,
+        host: options.host,
+        drain: Duration.seconds(options.drainSeconds),
+        handle: apiOnlyHandler(server),
+        onDrain: Effect.promise(() => server.stopSettling()),
+        configure: clientErrorsAsJson
+      })
+      const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
+      yield* Console.log(
+        `hSwap exchange server on ${http.url}/api (network ${options.server.networkId}, gateway ${options.server.gatewayUrl}, ${store})`
+      )
+      // Added last, so run first when the scope closes.
+      yield* Effect.addFinalizer(() => Console.log("stopping…"))
+    })
   )
-  const stop = () => {
-    console.log("stopping…")
-    void http
-      .close()
-      .then(() => server.close())
-      .then(() => process.exit(0))
-  }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
-}
 
-const main = async () => serveStandalone(await optionsFromEnv(process.env))
+/** Runs `layer` until SIGINT or SIGTERM (then releases it and exits 0); a failure prints `error: …` and exits 1. */
+export const launch = <E extends { readonly message: string }>(layer: Layer.Layer<never, E>): void =>
+  Layer.launch(layer).pipe(
+    Effect.tapError((e) => Console.error(`error: ${e.message}`)),
+    NodeRuntime.runMain({ disableErrorReporting: true })
+  )
+
+/** Serves `options` until SIGINT or SIGTERM. */
+export const serveStandalone = (options: StandaloneOptions): void => launch(standaloneLayer(options))
 
 if (process.argv[1]?.endsWith("src/server/main.ts") === true) {
-  main().catch((e: unknown) => {
-    console.error(`error: ${e instanceof Error ? e.message : String(e)}`)
-    process.exit(1)
-  })
+  launch(Layer.unwrapEffect(Effect.map(standaloneOptions, standaloneLayer)))
 }
