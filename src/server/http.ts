@@ -5,7 +5,7 @@
  * the drain time it calls `onDrain` (the exchange server stops its settlements and releases their claims, so the
  * requests waiting on them answer); at the end of it, whatever is still open is cut off.
  */
-import { Data, Deferred, Duration, Effect, Fiber, Runtime, type Scope } from "effect"
+import { Data, Deferred, Duration, Effect, Fiber, Option, Runtime, type Scope } from "effect"
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http"
 
 export class ListenError extends Data.TaggedError("ListenError")<{ readonly message: string; readonly code: string }> {}
@@ -37,6 +37,25 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   })
   res.end(JSON.stringify(body))
 }
+
+/**
+ * `effect` or, after `limit`, none. A stop runs as a finalizer, which cannot be interrupted, so `Effect.timeout` there
+ * would wait for the effect whatever the limit: the effect and the timer run in fibers of their own instead.
+ */
+const atMost = <A>(effect: Effect.Effect<A>, limit: Duration.Duration): Effect.Effect<Option.Option<A>> =>
+  Effect.gen(function* () {
+    const first = yield* Deferred.make<Option.Option<A>>()
+    const work = yield* Effect.forkDaemon(
+      Effect.interruptible(Effect.flatMap(effect, (a) => Deferred.succeed(first, Option.some(a))))
+    )
+    const timer = yield* Effect.forkDaemon(
+      Effect.interruptible(Effect.zipRight(Effect.sleep(limit), Deferred.succeed(first, Option.none())))
+    )
+    const result = yield* Deferred.await(first)
+    yield* Fiber.interruptFork(work)
+    yield* Fiber.interruptFork(timer)
+    return result
+  })
 
 export const drainingServer = (
   options: DrainingServerOptions
@@ -90,10 +109,10 @@ export const drainingServer = (
       }
       if (inFlight.size === 0) yield* Deferred.succeed(idle, undefined)
       const half = Duration.millis(Duration.toMillis(options.drain) / 2)
-      const done = yield* Deferred.await(idle).pipe(Effect.timeoutOption(half))
+      const done = yield* atMost(Deferred.await(idle), half)
       if (done._tag === "None") {
-        if (options.onDrain !== undefined) yield* options.onDrain.pipe(Effect.timeoutOption(half))
-        yield* Deferred.await(idle).pipe(Effect.timeoutOption(half))
+        if (options.onDrain !== undefined) yield* atMost(options.onDrain, half)
+        yield* atMost(Deferred.await(idle), half)
       }
       if (inFlight.size > 0) {
         yield* Effect.logWarning(`drain time over: cutting off ${inFlight.size} request(s) still open`)

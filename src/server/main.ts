@@ -107,7 +107,9 @@ const wholeNumber = (name: string, min: number, max: number): Config.Config<Opti
           const n = Number(raw)
           return /^\d+$/.test(raw) && Number.isSafeInteger(n) && n >= min && n <= max
             ? Either.right(Option.some(n))
-            : Either.left(invalid(name, `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`))
+            : Either.left(
+                invalid(name, `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`)
+              )
         }
       })
     )
@@ -133,17 +135,15 @@ const tokens = text("HSWAP_TOKENS").pipe(
           Either.mapLeft((e) => invalid("HSWAP_TOKENS", `HSWAP_TOKENS is not a valid token table: ${e.message}`)),
           Either.map((table) =>
             Option.some(
-              table.map(
-                (t): TokenSpec => ({
-                  symbol: t.symbol,
-                  name: t.name ?? t.symbol,
-                  resourceAddress: t.resource_address,
-                  decimals: t.decimals,
-                  referenceUsd: t.reference_usd,
-                  volatilityBp: t.volatility_bp ?? 10,
-                  logoUrl: t.logo_url ?? ""
-                })
-              )
+              table.map((t): TokenSpec => ({
+                symbol: t.symbol,
+                name: t.name ?? t.symbol,
+                resourceAddress: t.resource_address,
+                decimals: t.decimals,
+                referenceUsd: t.reference_usd,
+                volatilityBp: t.volatility_bp ?? 10,
+                logoUrl: t.logo_url ?? ""
+              }))
             )
           )
         )
@@ -345,7 +345,9 @@ export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<Standalone
  * The server on `options` as a Layer: the exchange server (runtime, database) and its HTTP listener are resources of
  * one scope, released in reverse on a stop: the listener drains first (`HSWAP_DRAIN_SECONDS`), then the server closes.
  */
-export const standaloneLayer = (options: StandaloneOptions): Layer.Layer<never, ExchangeServerStartFailed | ListenError> =>
+export const standaloneLayer = (
+  options: StandaloneOptions
+): Layer.Layer<never, ExchangeServerStartFailed | ListenError> =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const server = yield* exchangeServerScoped(options.server)

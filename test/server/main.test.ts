@@ -35,7 +35,9 @@ describe("npm run server: configuration from the environment", () => {
       HSWAP_LOG_LEVEL: "warning",
       HSWAP_QUOTE_TTL_SECONDS: "45",
       HSWAP_QUOTE_SECRET: "s".repeat(32),
-      HSWAP_TOKENS: JSON.stringify([{ symbol: "hUSDC", resource_address: "resource_rdx1x", decimals: 6, reference_usd: "1" }])
+      HSWAP_TOKENS: JSON.stringify([
+        { symbol: "hUSDC", resource_address: "resource_rdx1x", decimals: 6, reference_usd: "1" }
+      ])
     })
     expect(o).toMatchObject({ host: "0.0.0.0", port: 9000 })
     expect(o.server).toMatchObject({
@@ -50,13 +52,25 @@ describe("npm run server: configuration from the environment", () => {
       logLevel: "warning",
       quoteTtlSeconds: 45,
       quoteSecret: "s".repeat(32),
-      tokens: [{ symbol: "hUSDC", name: "hUSDC", resourceAddress: "resource_rdx1x", decimals: 6, referenceUsd: "1", volatilityBp: 10, logoUrl: "" }]
+      tokens: [
+        {
+          symbol: "hUSDC",
+          name: "hUSDC",
+          resourceAddress: "resource_rdx1x",
+          decimals: 6,
+          referenceUsd: "1",
+          volatilityBp: 10,
+          logoUrl: ""
+        }
+      ]
     })
   })
 
   it("names the variable at fault", async () => {
     await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "1" })).rejects.toThrow("HSWAP_EXCHANGE_ACCOUNT is required")
-    await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "99" })).rejects.toThrow("HSWAP_GATEWAY_URL is required for network 99")
+    await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "99" })).rejects.toThrow(
+      "HSWAP_GATEWAY_URL is required for network 99"
+    )
     await expect(optionsFromEnv({ HSWAP_EXCHANGE_PRIVATE_KEY: "abc" })).rejects.toThrow("HSWAP_EXCHANGE_PRIVATE_KEY")
     await expect(optionsFromEnv({ HSWAP_RATE_LIMIT: "-1" })).rejects.toThrow("HSWAP_RATE_LIMIT must be a whole number")
     await expect(optionsFromEnv({ HSWAP_TRUSTED_PROXY_HOPS: "many" })).rejects.toThrow("HSWAP_TRUSTED_PROXY_HOPS")
@@ -115,6 +129,8 @@ describe("npm run server: configuration from the environment", () => {
     await expect(startExchangeServer({ ...base, quoteTtlSeconds: 0.5 })).rejects.toThrow(
       "quoteTtlSeconds must be a whole number of seconds, at least 1, got 0.5"
     )
-    await expect(startExchangeServer({ ...base, quoteSecret: "x" })).rejects.toThrow("quoteSecret must be at least 32 characters")
+    await expect(startExchangeServer({ ...base, quoteSecret: "x" })).rejects.toThrow(
+      "quoteSecret must be at least 32 characters"
+    )
   })
 })
