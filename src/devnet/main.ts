@@ -6,12 +6,15 @@
  *
  * PORT and HOST work too. A port that is taken stops startup with a clear message.
  */
+import { Config, Console, Duration, Effect, Layer, Option } from "effect"
 import { existsSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
-import { type ExchangeServerOptions, startExchangeServer } from "../server/index"
+import { drainingServer } from "../server/http"
+import { type ExchangeServerOptions, exchangeServerScoped, startExchangeServer } from "../server/index"
+import { launch } from "../server/main"
 import { devnetExchangeServerOptions } from "./exchange"
 import { startDevnetGateway } from "./gateway/index"
 import { contentSecurityPolicy, serveStatic } from "./static"
@@ -169,39 +172,119 @@ export const startStack = async (
   }
 }
 
-const main = async () => {
-  const options = parseOptions(process.argv.slice(2), process.env)
-  const rawLimit = process.env.HSWAP_RATE_LIMIT
-  if (rawLimit !== undefined && !/^\d+$/.test(rawLimit))
-    throw new StartupError(
-      `HSWAP_RATE_LIMIT must be a whole number of requests per minute (0 turns it off), got ${JSON.stringify(rawLimit)}`
-    )
-  const stack = await startStack(options, {
-    ...(rawLimit === undefined ? {} : { rateLimitPerMinute: Number(rawLimit) }),
-    ...(process.env.HSWAP_MAINTENANCE === "1" ? { maintenance: true } : {})
+const fromPromise = <A>(start: () => Promise<A>) =>
+  Effect.tryPromise({
+    try: start,
+    catch: (e) => new StartupError(e instanceof Error ? e.message : String(e))
   })
-  const url = stack.url
-  console.log(`hSwap devnet is up: ${url}`)
-  console.log(`  app         ${url}/`)
-  console.log(`  gateway     ${url}/gateway  (network ${DevnetAddresses.networkId}, localnet)`)
-  console.log(`  api         ${url}/api  (exchange server)`)
-  console.log(`  relay       ${url}/relay/api/v1`)
-  console.log(`  wallet      the Devnet Wallet panel in the app (auto-approve: ${url}/?devnetWallet=auto)`)
-  console.log(`  dashboard   ${url}/devnet/dashboard/account/${DevnetAddresses.users[0]}`)
-  console.log(`  data dir    ${options.dataDir}${options.reset ? " (reset)" : ""}`)
-  console.log(`  exchange    ${DevnetAddresses.exchangeAccount}`)
-  DevnetAddresses.users.forEach((u, i) => console.log(`  user ${i + 1}      ${u}`))
-  const stop = () => {
-    console.log("stopping…")
-    void stack.close().then(() => process.exit(0))
+
+/**
+ * `npm start` as one Layer: the ledger's gateway, the exchange server, the wallet and the HTTP server are resources
+ * of one scope, released in reverse on a stop. The HTTP server drains first (HSWAP_DRAIN_SECONDS, default 10: no new
+ * connections, in-flight requests answered, the exchange's claims released), then the parts close.
+ */
+export const stackLayer = (
+  options: DevnetOptions,
+  exchangeOptions: StackExchangeOptions,
+  drain: Duration.Duration
+): Layer.Layer<never, StartupError> =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      if (!existsSync(resolve(options.dist, "index.html"))) {
+        return yield* Effect.fail(
+          new StartupError(`no built app in ${options.dist}: run \`npm run build\` first (npm start does it for you)`)
+        )
+      }
+      const gateway = yield* Effect.acquireRelease(
+        fromPromise(() => startDevnetGateway({ dataDir: options.dataDir, reset: options.reset })),
+        (g) => Effect.promise(() => g.dispose())
+      )
+      const exchange = yield* exchangeServerScoped({
+        ...devnetExchangeServerOptions(options.dataDir, gateway, { reset: options.reset }),
+        logLevel: "warning",
+        ...exchangeOptions
+      }).pipe(Effect.mapError((e) => new StartupError(e.message)))
+      const wallet = yield* Effect.acquireRelease(
+        fromPromise(() => startDevnetWallet({ gateway })),
+        (w) => Effect.promise(() => w.close())
+      )
+      const site = { root: options.dist, csp: contentSecurityPolicy(), transformIndex: wallet.transformIndex }
+      // The trading widget's /devnet/trade goes before the wallet's /devnet, which answers 404 for paths it lacks.
+      const mounts: ReadonlyArray<Mount> = [gateway.mount, exchange.mount, tradeMount, ...wallet.mounts]
+      const http = yield* drainingServer({
+        port: options.port,
+        host: options.host,
+        drain,
+        handle: (req, res) => {
+          const path = (req.url ?? "/").split("?")[0] ?? "/"
+          const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`))
+          const work = mount ? mount.handle(req, res) : serveStatic(site, req, res)
+          work.catch((e: unknown) => sendError(res, e))
+        },
+        onDrain: Effect.promise(() => exchange.stopSettling()),
+        configure: (server) => {
+          server.keepAliveTimeout = 5_000
+        }
+      }).pipe(
+        Effect.mapError((e) =>
+          e.code === "EADDRINUSE"
+            ? new StartupError(
+                `port ${options.port} on ${options.host} is already in use. Stop the other process, or choose another port with --port N (or PORT=N).`
+              )
+            : e.code === "EACCES"
+              ? new StartupError(`no permission to listen on ${options.host}:${options.port}; choose a port above 1023`)
+              : new StartupError(e.message)
+        )
+      )
+      const url = http.url
+      const lines = [
+        `hSwap devnet is up: ${url}`,
+        `  app         ${url}/`,
+        `  gateway     ${url}/gateway  (network ${DevnetAddresses.networkId}, localnet)`,
+        `  api         ${url}/api  (exchange server)`,
+        `  relay       ${url}/relay/api/v1`,
+        `  wallet      the Devnet Wallet panel in the app (auto-approve: ${url}/?devnetWallet=auto)`,
+        `  dashboard   ${url}/devnet/dashboard/account/${DevnetAddresses.users[0]}`,
+        `  data dir    ${options.dataDir}${options.reset ? " (reset)" : ""}`,
+        `  exchange    ${DevnetAddresses.exchangeAccount}`,
+        ...DevnetAddresses.users.map((u, i) => `  user ${i + 1}      ${u}`)
+      ]
+      yield* Console.log(lines.join("\n"))
+      // Added last, so run first when the scope closes.
+      yield* Effect.addFinalizer(() => Console.log("stopping…"))
+    })
+  )
+
+const DevnetEnv = Effect.gen(function* () {
+  const options = yield* Effect.try({
+    try: () => parseOptions(process.argv.slice(2), process.env),
+    catch: (e) => new StartupError(e instanceof Error ? e.message : String(e))
+  })
+  const rawLimit = yield* Config.option(Config.string("HSWAP_RATE_LIMIT")).pipe(Config.map(Option.getOrUndefined))
+  if (rawLimit !== undefined && !/^\d+$/.test(rawLimit)) {
+    return yield* Effect.fail(
+      new StartupError(
+        `HSWAP_RATE_LIMIT must be a whole number of requests per minute (0 turns it off), got ${JSON.stringify(rawLimit)}`
+      )
+    )
   }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
-}
+  const maintenance = yield* Config.option(Config.string("HSWAP_MAINTENANCE"))
+  const drain = yield* Config.option(Config.string("HSWAP_DRAIN_SECONDS")).pipe(Config.map(Option.getOrUndefined))
+  if (drain !== undefined && (!/^\d+$/.test(drain) || Number(drain) > 3600)) {
+    return yield* Effect.fail(
+      new StartupError(`HSWAP_DRAIN_SECONDS must be a whole number from 0 to 3600, got ${JSON.stringify(drain)}`)
+    )
+  }
+  return stackLayer(
+    options,
+    {
+      ...(rawLimit === undefined ? {} : { rateLimitPerMinute: Number(rawLimit) }),
+      ...(Option.getOrUndefined(maintenance) === "1" ? { maintenance: true } : {})
+    },
+    Duration.seconds(drain === undefined ? 10 : Number(drain))
+  )
+}).pipe(Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError(String(e)))))
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("src/devnet/main.ts")) {
-  main().catch((e: unknown) => {
-    console.error(`error: ${e instanceof Error ? e.message : String(e)}`)
-    process.exit(1)
-  })
+  launch(Layer.unwrapEffect(DevnetEnv))
 }

@@ -57,6 +57,12 @@ export interface SettlementShape {
   readonly register: (txHash: string) => Effect.Effect<Option.Option<SwapRow>, SettlementError>
   /** Resumes every swap that is not final and not held by a live claim; how many there were. */
   readonly resumeUnfinished: Effect.Effect<number>
+  /**
+   * For a replica that is stopping: interrupts the registrations' settlements, which gives their claims up (another
+   * replica takes those swaps at once instead of after the lease); their callers get none (still in progress). Later
+   * registrations and resumes start nothing.
+   */
+  readonly stop: Effect.Effect<void>
 }
 
 export class Settlement extends Context.Tag("hswap/server/Settlement")<Settlement, SettlementShape>() {}

@@ -8,9 +8,9 @@
  * - `exchangeServerLayer(parts)` is the same server as a Layer, for tests that swap a part.
  */
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { Data, Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { createServer } from "node:http"
+import { type Server, createServer } from "node:http"
 import { Gateway } from "../gateway/index"
 import { layerNode } from "../gateway/node"
 import { ServerConfig, type ServerConfigShape, type TokenSpec, makeServerConfig } from "./config"
@@ -22,6 +22,7 @@ import { apiNodeHandler } from "./node"
 import { PriceFeed } from "./PriceFeed"
 import { Quotes } from "./Quotes"
 import { type ApiRequest, type ApiServices, LiquidityCache, handleApi } from "./routes"
+import { Settlement } from "./Settlement"
 import { SettlementLive } from "./settlement/live"
 import { Signer, makeSigner } from "./Signer"
 import { Watcher } from "./Watcher"
@@ -170,6 +171,8 @@ export interface ExchangeServer {
   /** Runs one API request in process (tests, benchmarks). */
   readonly request: (request: ApiRequest) => Promise<{ readonly status: number; readonly json: unknown }>
   readonly runtime: ManagedRuntime.ManagedRuntime<ApiServices, never>
+  /** For a stop: settlements the API started are interrupted and their claims released (`Settlement.stop`). */
+  readonly stopSettling: () => Promise<void>
   /** Stops the watcher and the price feed and closes the database. */
   readonly close: () => Promise<void>
 }
@@ -290,17 +293,31 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
     },
     request,
     runtime,
+    stopSettling: () => runtime.runPromise(Effect.flatMap(Settlement, (s) => s.stop)),
     close: () => runtime.dispose()
   }
 }
 
-/** Serves the API alone on `host:port` (for `npm run server`); answers 404 JSON outside `/api`. */
-export const listenExchangeServer = async (
-  server: ExchangeServer,
-  port: number,
-  host: string
-): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
-  const http = createServer((req, res) => {
+export class ExchangeServerStartFailed extends Data.TaggedError("ExchangeServerStartFailed")<{
+  readonly message: string
+}> {}
+
+/** `startExchangeServer` as a resource of a scope: closing the scope closes the server (its runtime and database). */
+export const exchangeServerScoped = (
+  options: ExchangeServerOptions
+): Effect.Effect<ExchangeServer, ExchangeServerStartFailed, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => startExchangeServer(options),
+      catch: (e) => new ExchangeServerStartFailed({ message: e instanceof Error ? e.message : String(e) })
+    }),
+    (server) => Effect.promise(() => server.close())
+  )
+
+/** The handler of a server that serves the API alone: 404 JSON outside `/api`. */
+export const apiOnlyHandler =
+  (server: ExchangeServer) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? "/").split("?")[0] ?? "/"
     if (path === "/api" || path.startsWith("/api/")) {
       server.mount.handle(req, res).catch(() => {
@@ -311,8 +328,10 @@ export const listenExchangeServer = async (
     }
     res.writeHead(404, { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff" })
     res.end(JSON.stringify({ error: "Not found", message: "Not found" }))
-  })
-  // What Node refuses before any handler (a malformed request line, headers past its limit): a JSON error too.
+  }
+
+/** What Node refuses before any handler (a malformed request line, headers past its limit): a JSON error too. */
+export const clientErrorsAsJson = (http: Server): void => {
   http.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy()
     const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "HPE_REQUEST_TIMEOUT" ? 408 : 400
@@ -323,6 +342,16 @@ export const listenExchangeServer = async (
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
     )
   })
+}
+
+/** Serves the API alone on `host:port` (for `npm run server`); answers 404 JSON outside `/api`. */
+export const listenExchangeServer = async (
+  server: ExchangeServer,
+  port: number,
+  host: string
+): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
+  const http = createServer(apiOnlyHandler(server))
+  clientErrorsAsJson(http)
   await new Promise<void>((ok, fail) => {
     http.once("error", fail)
     http.listen(port, host, () => {

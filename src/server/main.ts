@@ -32,8 +32,22 @@
  *   HSWAP_QUOTE_SECRET          the secret that signs quote references, at least 32 characters (default: 32
  *                               random bytes generated once and kept in the database)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
+ *   HSWAP_DRAIN_SECONDS         how long a stop (SIGTERM, SIGINT) drains before exiting, 0 to 3600 (default 10)
  */
-import { Schema } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
+import {
+  Config,
+  ConfigError as EffectConfigError,
+  ConfigProvider,
+  Console,
+  Duration,
+  Effect,
+  Either,
+  Layer,
+  Option,
+  Redacted,
+  Schema
+} from "effect"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
 import { RadixNetworkConfigById } from "../gateway/index"
 import {
@@ -42,9 +56,12 @@ import {
   type LogLevelName,
   MIN_QUOTE_SECRET_LENGTH,
   type TokenSpec,
-  listenExchangeServer,
-  startExchangeServer
+  ExchangeServerStartFailed,
+  apiOnlyHandler,
+  clientErrorsAsJson,
+  exchangeServerScoped
 } from "./index"
+import { type ListenError, drainingServer } from "./http"
 
 /**
  * The private key of the devnet genesis exchange account (`DevnetAddresses.exchangeAccount`): a published test key,
@@ -53,9 +70,8 @@ import {
  */
 export const DEVNET_EXCHANGE_PRIVATE_KEY_HEX = "65e5a7a0ba09d639de9274f51e83ff517c138c06be42d0994c377d999a8fcef3"
 
-export class ConfigError extends Error {
-  override readonly name = "ConfigError"
-}
+/** A variable of the environment is missing or wrong; the message names it and says what it must be. */
+export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", { message: Schema.String }) {}
 
 const TokensJson = Schema.parseJson(
   Schema.Array(
@@ -71,161 +87,297 @@ const TokensJson = Schema.parseJson(
   )
 )
 
-const int = (env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined => {
-  const raw = env[name]
-  if (raw === undefined || raw === "") return undefined
-  const n = Number(raw)
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`)
-  }
-  return n
-}
+const invalid = (name: string, message: string) => EffectConfigError.InvalidData([name], message)
+
+/** A variable that is unset or empty is `None` (an empty value means "the default", as it always has). */
+const optional = <A>(config: Config.Config<A>, isEmpty: (a: A) => boolean): Config.Config<Option.Option<A>> =>
+  Config.option(config).pipe(Config.map(Option.filter((a) => !isEmpty(a))))
+
+const text = (name: string) => optional(Config.string(name), (s) => s === "")
+
+const secret = (name: string) => optional(Config.redacted(name), (r) => Redacted.value(r) === "")
+
+/** A whole number from `min` to `max` written in decimal digits only ("12.5", "2m", "-1", "1e3" are refused). */
+const wholeNumber = (name: string, min: number, max: number): Config.Config<Option.Option<number>> =>
+  text(name).pipe(
+    Config.mapOrFail(
+      Option.match({
+        onNone: () => Either.right(Option.none<number>()),
+        onSome: (raw) => {
+          const n = Number(raw)
+          return /^\d+$/.test(raw) && Number.isSafeInteger(n) && n >= min && n <= max
+            ? Either.right(Option.some(n))
+            : Either.left(
+                invalid(name, `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`)
+              )
+        }
+      })
+    )
+  )
 
 const LEVELS: ReadonlyArray<LogLevelName> = ["none", "error", "warning", "info", "debug"]
+
+const logLevel = text("HSWAP_LOG_LEVEL").pipe(
+  Config.mapOrFail((raw) => {
+    const level = LEVELS.find((l) => l === Option.getOrElse(raw, () => "info"))
+    return level === undefined
+      ? Either.left(invalid("HSWAP_LOG_LEVEL", `HSWAP_LOG_LEVEL must be one of ${LEVELS.join(", ")}`))
+      : Either.right(level)
+  })
+)
+
+const tokens = text("HSWAP_TOKENS").pipe(
+  Config.mapOrFail(
+    Option.match({
+      onNone: () => Either.right(Option.none<ReadonlyArray<TokenSpec>>()),
+      onSome: (raw) =>
+        Schema.decodeUnknownEither(TokensJson)(raw).pipe(
+          Either.mapLeft((e) => invalid("HSWAP_TOKENS", `HSWAP_TOKENS is not a valid token table: ${e.message}`)),
+          Either.map((table) =>
+            Option.some(
+              table.map((t): TokenSpec => ({
+                symbol: t.symbol,
+                name: t.name ?? t.symbol,
+                resourceAddress: t.resource_address,
+                decimals: t.decimals,
+                referenceUsd: t.reference_usd,
+                volatilityBp: t.volatility_bp ?? 10,
+                logoUrl: t.logo_url ?? ""
+              }))
+            )
+          )
+        )
+    })
+  )
+)
+
+const corsOrigins = optional(Config.string("HSWAP_CORS_ORIGINS"), (s) => s.trim() === "").pipe(
+  Config.mapOrFail(
+    Option.match({
+      onNone: () => Either.right(Option.none<ReadonlyArray<string> | "*">()),
+      onSome: (raw): Either.Either<Option.Option<ReadonlyArray<string> | "*">, EffectConfigError.ConfigError> => {
+        if (raw.trim() === "*") return Either.right(Option.some("*"))
+        const origins = raw
+          .split(",")
+          .map((o) => o.trim())
+          .filter((o) => o !== "")
+        const bad = origins.find((origin) => !URL.canParse(origin) || new URL(origin).origin !== origin)
+        return bad === undefined
+          ? Either.right(Option.some(origins))
+          : Either.left(
+              invalid(
+                "HSWAP_CORS_ORIGINS",
+                `HSWAP_CORS_ORIGINS lists ${JSON.stringify(bad)}, which is not an origin like https://app.example`
+              )
+            )
+      }
+    })
+  )
+)
+
+const quoteSecret = secret("HSWAP_QUOTE_SECRET").pipe(
+  Config.mapOrFail((value) =>
+    Option.isSome(value) && Redacted.value(value.value).length < MIN_QUOTE_SECRET_LENGTH
+      ? Either.left(
+          invalid(
+            "HSWAP_QUOTE_SECRET",
+            `HSWAP_QUOTE_SECRET must be at least ${MIN_QUOTE_SECRET_LENGTH} characters (got ${Redacted.value(value.value).length})`
+          )
+        )
+      : Either.right(value)
+  )
+)
+
+const databaseUrl = secret("HSWAP_DATABASE_URL").pipe(
+  Config.mapOrFail((value) =>
+    Option.isSome(value) && !isPostgresUrl(Redacted.value(value.value))
+      ? Either.left(invalid("HSWAP_DATABASE_URL", "HSWAP_DATABASE_URL must be a postgres:// (or postgresql://) URL"))
+      : Either.right(value)
+  )
+)
+
+const privateKey = (devnet: boolean) =>
+  secret("HSWAP_EXCHANGE_PRIVATE_KEY").pipe(
+    Config.mapOrFail((value) => {
+      const hex = Option.isSome(value) ? Redacted.value(value.value) : devnet ? DEVNET_EXCHANGE_PRIVATE_KEY_HEX : ""
+      return /^[0-9a-fA-F]{64}$/.test(hex)
+        ? Either.right(hex)
+        : Either.left(
+            invalid(
+              "HSWAP_EXCHANGE_PRIVATE_KEY",
+              "HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key (64 hex characters)"
+            )
+          )
+    })
+  )
+
+const flag = text("HSWAP_MAINTENANCE").pipe(
+  Config.map(Option.match({ onNone: () => false, onSome: (v) => v === "1" || v.toLowerCase() === "true" }))
+)
 
 export interface StandaloneOptions {
   readonly server: ExchangeServerOptions
   readonly host: string
   readonly port: number
+  /** How long a stop waits for the requests and settlements in flight before it cuts them off. */
+  readonly drainSeconds: number
 }
 
-/** Reads the environment; throws a `ConfigError` naming the variable at fault. */
-export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<StandaloneOptions> => {
-  const networkId = int(env, "HSWAP_NETWORK_ID", 0, 255) ?? 240
-  const devnet = networkId === 240
-  const keyHex = devnet ? DEVNET_EXCHANGE_PRIVATE_KEY_HEX : undefined
-  const gatewayUrl =
-    env["HSWAP_GATEWAY_URL"] ??
-    (devnet ? "http://127.0.0.1:8080/gateway" : RadixNetworkConfigById[networkId]?.gatewayUrl)
-  if (gatewayUrl === undefined) throw new ConfigError(`HSWAP_GATEWAY_URL is required for network ${networkId}`)
-  const exchangeAccount = env["HSWAP_EXCHANGE_ACCOUNT"] ?? (devnet ? DevnetAddresses.exchangeAccount : undefined)
-  if (exchangeAccount === undefined) throw new ConfigError("HSWAP_EXCHANGE_ACCOUNT is required")
-  const privateKeyHex = env["HSWAP_EXCHANGE_PRIVATE_KEY"] ?? keyHex
-  if (privateKeyHex === undefined || !/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) {
-    throw new ConfigError(
-      "HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key (64 hex characters)"
+/** The default of `HSWAP_DRAIN_SECONDS`. */
+export const DEFAULT_DRAIN_SECONDS = 10
+
+/** What `npm run server` reads from its environment (effect's `Config`: from the process environment by default). */
+export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigError.ConfigError> = Effect.gen(
+  function* () {
+    const networkId = Option.getOrElse(yield* wholeNumber("HSWAP_NETWORK_ID", 0, 255), () => 240)
+    const devnet = networkId === 240
+    const gatewayUrl = Option.getOrElse(yield* text("HSWAP_GATEWAY_URL"), () =>
+      devnet ? "http://127.0.0.1:8080/gateway" : RadixNetworkConfigById[networkId]?.gatewayUrl
     )
-  }
-  const logLevel = env["HSWAP_LOG_LEVEL"] ?? "info"
-  const level = LEVELS.find((l) => l === logLevel)
-  if (level === undefined) throw new ConfigError(`HSWAP_LOG_LEVEL must be one of ${LEVELS.join(", ")}`)
-  let tokens: ReadonlyArray<TokenSpec> | undefined
-  const tokensRaw = env["HSWAP_TOKENS"]
-  if (tokensRaw !== undefined && tokensRaw !== "") {
-    const decoded = Schema.decodeUnknownEither(TokensJson)(tokensRaw)
-    if (decoded._tag === "Left")
-      throw new ConfigError(`HSWAP_TOKENS is not a valid token table: ${decoded.left.message}`)
-    tokens = decoded.right.map((t) => ({
-      symbol: t.symbol,
-      name: t.name ?? t.symbol,
-      resourceAddress: t.resource_address,
-      decimals: t.decimals,
-      referenceUsd: t.reference_usd,
-      volatilityBp: t.volatility_bp ?? 10,
-      logoUrl: t.logo_url ?? ""
-    }))
-  }
-  const maintenance = env["HSWAP_MAINTENANCE"]
-  const rateLimit = int(env, "HSWAP_RATE_LIMIT", 0, 1_000_000)
-  const proxyHops = int(env, "HSWAP_TRUSTED_PROXY_HOPS", 0, 10)
-  const watchFrom = int(env, "HSWAP_WATCH_FROM_STATE_VERSION", 1, Number.MAX_SAFE_INTEGER)
-  const priceSourceUrl = env["HSWAP_PRICE_SOURCE_URL"]
-  const priceSeed = env["HSWAP_PRICE_SEED"]
-  const quoteTtl = int(env, "HSWAP_QUOTE_TTL_SECONDS", 10, 3600)
-  const quoteSecret = env["HSWAP_QUOTE_SECRET"]
-  if (quoteSecret !== undefined && quoteSecret !== "" && quoteSecret.length < MIN_QUOTE_SECRET_LENGTH) {
-    throw new ConfigError(
-      `HSWAP_QUOTE_SECRET must be at least ${MIN_QUOTE_SECRET_LENGTH} characters (got ${quoteSecret.length})`
+    if (gatewayUrl === undefined) {
+      return yield* Effect.fail(
+        EffectConfigError.MissingData(["HSWAP_GATEWAY_URL"], `HSWAP_GATEWAY_URL is required for network ${networkId}`)
+      )
+    }
+    const exchangeAccount = Option.getOrElse(yield* text("HSWAP_EXCHANGE_ACCOUNT"), () =>
+      devnet ? DevnetAddresses.exchangeAccount : undefined
     )
-  }
-  const corsRaw = env["HSWAP_CORS_ORIGINS"]
-  let corsOrigins: ReadonlyArray<string> | "*" | undefined
-  if (corsRaw !== undefined && corsRaw.trim() !== "") {
-    if (corsRaw.trim() === "*") corsOrigins = "*"
-    else {
-      corsOrigins = corsRaw
-        .split(",")
-        .map((o) => o.trim())
-        .filter((o) => o !== "")
-      for (const origin of corsOrigins) {
-        let parsed: URL | undefined
-        try {
-          parsed = new URL(origin)
-        } catch {
-          parsed = undefined
-        }
-        if (parsed === undefined || parsed.origin !== origin) {
-          throw new ConfigError(
-            `HSWAP_CORS_ORIGINS lists ${JSON.stringify(origin)}, which is not an origin like https://app.example`
-          )
-        }
+    if (exchangeAccount === undefined) {
+      return yield* Effect.fail(
+        EffectConfigError.MissingData(["HSWAP_EXCHANGE_ACCOUNT"], "HSWAP_EXCHANGE_ACCOUNT is required")
+      )
+    }
+    const privateKeyHex = yield* privateKey(devnet)
+    const level = yield* logLevel
+    const table = yield* tokens
+    const maintenance = yield* flag
+    const rateLimit = yield* wholeNumber("HSWAP_RATE_LIMIT", 0, 1_000_000)
+    const proxyHops = yield* wholeNumber("HSWAP_TRUSTED_PROXY_HOPS", 0, 10)
+    const watchFrom = yield* wholeNumber("HSWAP_WATCH_FROM_STATE_VERSION", 1, Number.MAX_SAFE_INTEGER)
+    const priceSourceUrl = yield* text("HSWAP_PRICE_SOURCE_URL")
+    const priceSeed = yield* text("HSWAP_PRICE_SEED")
+    const quoteTtl = yield* wholeNumber("HSWAP_QUOTE_TTL_SECONDS", 10, 3600)
+    const quote = yield* quoteSecret
+    const cors = yield* corsOrigins
+    const database = yield* databaseUrl
+    const poolSize = yield* wholeNumber("HSWAP_DB_POOL_SIZE", 1, 100)
+    const claimLease = yield* wholeNumber("HSWAP_CLAIM_LEASE_SECONDS", 2, 600)
+    const watcherLease = yield* wholeNumber("HSWAP_WATCHER_LEASE_SECONDS", 2, 600)
+    const watcherPoll = yield* wholeNumber("HSWAP_WATCHER_POLL_MS", 50, 60_000)
+    const replicaId = yield* text("HSWAP_REPLICA_ID")
+    const drain = yield* wholeNumber("HSWAP_DRAIN_SECONDS", 0, 3600)
+    const port = yield* wholeNumber("HSWAP_PORT", 0, 65535)
+    const fallbackPort = Option.isSome(port) ? port : yield* wholeNumber("PORT", 0, 65535)
+    const some = <K extends string, A>(key: K, value: Option.Option<A>): { [P in K]?: A } =>
+      Option.match(value, { onNone: () => ({}), onSome: (v) => ({ [key]: v }) as { [P in K]?: A } })
+    const times = (k: number) => (n: number) => n * k
+    return {
+      host: Option.getOrElse(yield* text("HSWAP_HOST"), () => "127.0.0.1"),
+      port: Option.getOrElse(fallbackPort, () => 8090),
+      drainSeconds: Option.getOrElse(drain, () => DEFAULT_DRAIN_SECONDS),
+      server: {
+        networkId,
+        gatewayUrl,
+        exchangeAccount,
+        privateKeyHex,
+        databasePath: Option.getOrElse(yield* text("HSWAP_DB_PATH"), () =>
+          devnet ? ".devnet/exchange-standalone.sqlite" : ".exchange/exchange.sqlite"
+        ),
+        maintenance,
+        logLevel: level,
+        ...some("rateLimitPerMinute", rateLimit),
+        ...some("trustedProxyHops", proxyHops),
+        ...some("watchFromStateVersion", watchFrom),
+        ...some("priceSourceUrl", priceSourceUrl),
+        ...some("priceSeed", priceSeed),
+        ...some("quoteTtlSeconds", quoteTtl),
+        ...some("quoteSecret", Option.map(quote, Redacted.value)),
+        ...some("tokens", table),
+        ...some("databaseUrl", Option.map(database, Redacted.value)),
+        ...some("corsOrigins", cors),
+        ...some("databasePoolSize", poolSize),
+        ...some("claimLeaseMs", Option.map(claimLease, times(1000))),
+        ...some("watcherLeaseMs", Option.map(watcherLease, times(1000))),
+        ...some("watcherPollMs", watcherPoll),
+        ...some("replicaId", replicaId)
       }
     }
   }
-  const databaseUrl = env["HSWAP_DATABASE_URL"]
-  if (databaseUrl !== undefined && databaseUrl !== "" && !isPostgresUrl(databaseUrl)) {
-    throw new ConfigError("HSWAP_DATABASE_URL must be a postgres:// (or postgresql://) URL")
-  }
-  const poolSize = int(env, "HSWAP_DB_POOL_SIZE", 1, 100)
-  const claimLease = int(env, "HSWAP_CLAIM_LEASE_SECONDS", 2, 600)
-  const watcherLease = int(env, "HSWAP_WATCHER_LEASE_SECONDS", 2, 600)
-  const watcherPoll = int(env, "HSWAP_WATCHER_POLL_MS", 50, 60_000)
-  const replicaId = env["HSWAP_REPLICA_ID"]
-  return {
-    host: env["HSWAP_HOST"] ?? "127.0.0.1",
-    port: int(env, "HSWAP_PORT", 0, 65535) ?? int(env, "PORT", 0, 65535) ?? 8090,
-    server: {
-      networkId,
-      gatewayUrl,
-      exchangeAccount,
-      privateKeyHex,
-      databasePath:
-        env["HSWAP_DB_PATH"] ?? (devnet ? ".devnet/exchange-standalone.sqlite" : ".exchange/exchange.sqlite"),
-      maintenance: maintenance === "1" || maintenance?.toLowerCase() === "true",
-      logLevel: level,
-      ...(rateLimit === undefined ? {} : { rateLimitPerMinute: rateLimit }),
-      ...(proxyHops === undefined ? {} : { trustedProxyHops: proxyHops }),
-      ...(watchFrom === undefined ? {} : { watchFromStateVersion: watchFrom }),
-      ...(priceSourceUrl === undefined || priceSourceUrl === "" ? {} : { priceSourceUrl }),
-      ...(priceSeed === undefined || priceSeed === "" ? {} : { priceSeed }),
-      ...(quoteTtl === undefined ? {} : { quoteTtlSeconds: quoteTtl }),
-      ...(quoteSecret === undefined || quoteSecret === "" ? {} : { quoteSecret }),
-      ...(tokens === undefined ? {} : { tokens }),
-      ...(databaseUrl === undefined || databaseUrl === "" ? {} : { databaseUrl }),
-      ...(corsOrigins === undefined ? {} : { corsOrigins }),
-      ...(poolSize === undefined ? {} : { databasePoolSize: poolSize }),
-      ...(claimLease === undefined ? {} : { claimLeaseMs: claimLease * 1000 }),
-      ...(watcherLease === undefined ? {} : { watcherLeaseMs: watcherLease * 1000 }),
-      ...(watcherPoll === undefined ? {} : { watcherPollMs: watcherPoll }),
-      ...(replicaId === undefined || replicaId === "" ? {} : { replicaId })
-    }
+)
+
+/** The messages of a configuration failure, one per variable at fault (effect's own rendering adds paths and quotes). */
+const messagesOf = (error: EffectConfigError.ConfigError): ReadonlyArray<string> => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return [...messagesOf(error.left), ...messagesOf(error.right)]
+    case "InvalidData":
+    case "MissingData":
+    case "Unsupported":
+      return [error.message]
+    case "SourceUnavailable":
+      return [`${error.path.join(".")}: ${error.message}`]
   }
 }
 
-/** Starts the server on `options` and serves it until SIGINT or SIGTERM. */
-export const serveStandalone = async (options: StandaloneOptions): Promise<void> => {
-  const server = await startExchangeServer(options.server)
-  const http = await listenExchangeServer(server, options.port, options.host)
-  const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
-  console.log(
-    `hSwap exchange server on ${http.url}/api (network ${options.server.networkId}, gateway ${options.server.gatewayUrl}, ${store})`
+/** `standaloneConfig` with its failure as a `ConfigError` naming the variable at fault. */
+export const standaloneOptions: Effect.Effect<StandaloneOptions, ConfigError> = standaloneConfig.pipe(
+  Effect.mapError((e) => new ConfigError({ message: [...new Set(messagesOf(e))].join("; ") }))
+)
+
+/** Reads `env` (tests, and callers with an environment of their own); rejects with a `ConfigError`. */
+export const optionsFromEnv = async (env: NodeJS.ProcessEnv): Promise<StandaloneOptions> => {
+  const read = await Effect.runPromise(
+    standaloneOptions.pipe(
+      Effect.withConfigProvider(
+        ConfigProvider.fromMap(
+          new Map(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v] as const])))
+        )
+      ),
+      Effect.either
+    )
   )
-  const stop = () => {
-    console.log("stopping…")
-    void http
-      .close()
-      .then(() => server.close())
-      .then(() => process.exit(0))
-  }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  if (Either.isLeft(read)) throw read.left
+  return read.right
 }
 
-const main = async () => serveStandalone(await optionsFromEnv(process.env))
+/**
+ * The server on `options` as a Layer: the exchange server (runtime, database) and its HTTP listener are resources of
+ * one scope, released in reverse on a stop: the listener drains first (`HSWAP_DRAIN_SECONDS`), then the server closes.
+ */
+export const standaloneLayer = (
+  options: StandaloneOptions
+): Layer.Layer<never, ExchangeServerStartFailed | ListenError> =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const server = yield* exchangeServerScoped(options.server)
+      const http = yield* drainingServer({
+        port: options.port,
+        host: options.host,
+        drain: Duration.seconds(options.drainSeconds),
+        handle: apiOnlyHandler(server),
+        onDrain: Effect.promise(() => server.stopSettling()),
+        configure: clientErrorsAsJson
+      })
+      const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
+      yield* Console.log(
+        `hSwap exchange server on ${http.url}/api (network ${options.server.networkId}, gateway ${options.server.gatewayUrl}, ${store})`
+      )
+      // Added last, so run first when the scope closes.
+      yield* Effect.addFinalizer(() => Console.log("stopping…"))
+    })
+  )
+
+/** Runs `layer` until SIGINT or SIGTERM (then releases it and exits 0); a failure prints `error: …` and exits 1. */
+export const launch = <E extends { readonly message: string }>(layer: Layer.Layer<never, E>): void =>
+  Layer.launch(layer).pipe(
+    Effect.tapError((e) => Console.error(`error: ${e.message}`)),
+    NodeRuntime.runMain({ disableErrorReporting: true })
+  )
+
+/** Serves `options` until SIGINT or SIGTERM. */
+export const serveStandalone = (options: StandaloneOptions): void => launch(standaloneLayer(options))
 
 if (process.argv[1]?.endsWith("src/server/main.ts") === true) {
-  main().catch((e: unknown) => {
-    console.error(`error: ${e instanceof Error ? e.message : String(e)}`)
-    process.exit(1)
-  })
+  launch(Layer.unwrapEffect(Effect.map(standaloneOptions, standaloneLayer)))
 }

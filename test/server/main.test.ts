@@ -35,7 +35,9 @@ describe("npm run server: configuration from the environment", () => {
       HSWAP_LOG_LEVEL: "warning",
       HSWAP_QUOTE_TTL_SECONDS: "45",
       HSWAP_QUOTE_SECRET: "s".repeat(32),
-      HSWAP_TOKENS: JSON.stringify([{ symbol: "hUSDC", resource_address: "resource_rdx1x", decimals: 6, reference_usd: "1" }])
+      HSWAP_TOKENS: JSON.stringify([
+        { symbol: "hUSDC", resource_address: "resource_rdx1x", decimals: 6, reference_usd: "1" }
+      ])
     })
     expect(o).toMatchObject({ host: "0.0.0.0", port: 9000 })
     expect(o.server).toMatchObject({
@@ -50,13 +52,25 @@ describe("npm run server: configuration from the environment", () => {
       logLevel: "warning",
       quoteTtlSeconds: 45,
       quoteSecret: "s".repeat(32),
-      tokens: [{ symbol: "hUSDC", name: "hUSDC", resourceAddress: "resource_rdx1x", decimals: 6, referenceUsd: "1", volatilityBp: 10, logoUrl: "" }]
+      tokens: [
+        {
+          symbol: "hUSDC",
+          name: "hUSDC",
+          resourceAddress: "resource_rdx1x",
+          decimals: 6,
+          referenceUsd: "1",
+          volatilityBp: 10,
+          logoUrl: ""
+        }
+      ]
     })
   })
 
   it("names the variable at fault", async () => {
     await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "1" })).rejects.toThrow("HSWAP_EXCHANGE_ACCOUNT is required")
-    await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "99" })).rejects.toThrow("HSWAP_GATEWAY_URL is required for network 99")
+    await expect(optionsFromEnv({ HSWAP_NETWORK_ID: "99" })).rejects.toThrow(
+      "HSWAP_GATEWAY_URL is required for network 99"
+    )
     await expect(optionsFromEnv({ HSWAP_EXCHANGE_PRIVATE_KEY: "abc" })).rejects.toThrow("HSWAP_EXCHANGE_PRIVATE_KEY")
     await expect(optionsFromEnv({ HSWAP_RATE_LIMIT: "-1" })).rejects.toThrow("HSWAP_RATE_LIMIT must be a whole number")
     await expect(optionsFromEnv({ HSWAP_TRUSTED_PROXY_HOPS: "many" })).rejects.toThrow("HSWAP_TRUSTED_PROXY_HOPS")
@@ -70,6 +84,32 @@ describe("npm run server: configuration from the environment", () => {
     await expect(optionsFromEnv({ HSWAP_QUOTE_SECRET: "short" })).rejects.toThrow(
       "HSWAP_QUOTE_SECRET must be at least 32 characters (got 5)"
     )
+  })
+
+  it("says exactly what is wrong, never the secret itself, and reads the drain time", async () => {
+    const key = "zz".repeat(32)
+    const refused = await optionsFromEnv({ HSWAP_EXCHANGE_PRIVATE_KEY: key }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(refused).toMatchObject({
+      _tag: "ConfigError",
+      message: "HSWAP_EXCHANGE_PRIVATE_KEY must be the exchange account's Ed25519 private key (64 hex characters)"
+    })
+    expect(String(refused)).not.toContain(key)
+    await expect(optionsFromEnv({ HSWAP_DATABASE_URL: "mysql://x" })).rejects.toThrow(
+      "HSWAP_DATABASE_URL must be a postgres:// (or postgresql://) URL"
+    )
+    await expect(optionsFromEnv({ HSWAP_CORS_ORIGINS: "https://a.example,app.example" })).rejects.toThrow(
+      'HSWAP_CORS_ORIGINS lists "app.example", which is not an origin like https://app.example'
+    )
+    await expect(optionsFromEnv({ HSWAP_DRAIN_SECONDS: "soon" })).rejects.toThrow(
+      'HSWAP_DRAIN_SECONDS must be a whole number from 0 to 3600, got "soon"'
+    )
+    expect((await optionsFromEnv({})).drainSeconds).toBe(10)
+    expect((await optionsFromEnv({ HSWAP_DRAIN_SECONDS: "3" })).drainSeconds).toBe(3)
+    expect((await optionsFromEnv({ PORT: "9001" })).port).toBe(9001)
+    expect((await optionsFromEnv({ HSWAP_CORS_ORIGINS: " * " })).server.corsOrigins).toBe("*")
   })
 
   it("quotes: 120 s and a generated secret unless set; the bounds are accepted", async () => {
@@ -89,6 +129,8 @@ describe("npm run server: configuration from the environment", () => {
     await expect(startExchangeServer({ ...base, quoteTtlSeconds: 0.5 })).rejects.toThrow(
       "quoteTtlSeconds must be a whole number of seconds, at least 1, got 0.5"
     )
-    await expect(startExchangeServer({ ...base, quoteSecret: "x" })).rejects.toThrow("quoteSecret must be at least 32 characters")
+    await expect(startExchangeServer({ ...base, quoteSecret: "x" })).rejects.toThrow(
+      "quoteSecret must be at least 32 characters"
+    )
   })
 })

@@ -26,7 +26,7 @@ const faultPoints = (raw: string): ReadonlyArray<FaultPoint> =>
 const run = async () => {
   const options = await optionsFromEnv(process.env)
   const points = faultPoints(process.env["HSWAP_TEST_FAULT_PAUSE_AT"] ?? "")
-  await serveStandalone({ ...options, server: { ...options.server, faults: pauseAtFaults(points) } })
+  serveStandalone({ ...options, server: { ...options.server, faults: pauseAtFaults(points) } })
 }
 
 run().catch((e: unknown) => {

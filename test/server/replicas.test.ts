@@ -69,6 +69,29 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
   let db: ManagedRuntime.ManagedRuntime<Db | SqlClient.SqlClient, never>
   const replicas = new Map<string, Replica>()
   let spawned = 0
+  /**
+   * Every process spawned and not yet seen to exit, whether or not it got as far as listening: cleanup kills them all
+   * (a replica whose start timed out, or whose siblings' start failed, is here and nowhere else).
+   */
+  const running = new Set<ChildProcess>()
+  const killAll = async () => {
+    const procs = [...running]
+    await Promise.all(
+      procs.map(
+        (proc) =>
+          new Promise<void>((ok) => {
+            if (proc.exitCode !== null || proc.signalCode !== null) return ok()
+            proc.once("exit", () => ok())
+            proc.kill("SIGKILL")
+          })
+      )
+    )
+  }
+  // Should the test process itself end before afterAll (a worker torn down on timeout), no replica outlives it.
+  const killOnExit = () => {
+    for (const proc of running) proc.kill("SIGKILL")
+  }
+  process.once("exit", killOnExit)
 
   const startReplica = async (env: Record<string, string> = {}): Promise<Replica> => {
     const id = `r${++spawned}`
@@ -92,6 +115,8 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
       },
       stdio: ["ignore", "pipe", "pipe"]
     })
+    running.add(proc)
+    proc.once("exit", () => running.delete(proc))
 
     let out = ""
     proc.stdout.on("data", (b: Buffer) => (out += b.toString()))
@@ -103,7 +128,11 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
         return /hSwap exchange server on (\S+)\/api/.exec(out)?.[1]
       },
       60_000
-    )
+    ).catch((e: unknown) => {
+      // Never left running once its start has failed: nothing else knows of it.
+      proc.kill("SIGKILL")
+      throw e
+    })
     const replica = { id, url, proc, output: () => out }
     replicas.set(id, replica)
     return replica
@@ -199,7 +228,9 @@ describe.skipIf(postgresUnavailable !== undefined)("three replicas on one Postgr
   }, 120_000)
 
   afterAll(async () => {
-    for (const r of live()) r.proc.kill("SIGKILL")
+    replicas.clear()
+    await killAll()
+    process.off("exit", killOnExit)
     await db?.dispose()
     http?.close()
     await devnet?.dispose()

@@ -2,7 +2,7 @@
  * The `Settlement` service: the deposit flow, composed of the decision rules (`rules.ts`), exactly-once claims
  * (`Claims`) and the ledger's payouts (`Payouts`). See `Settlement.ts` for the states a swap moves through.
  */
-import { Clock, Duration, Effect, Either, Fiber, Layer, Option } from "effect"
+import { Cause, Clock, Duration, Effect, Either, ExecutionStrategy, Exit, Fiber, Layer, Option, Scope } from "effect"
 import { parseLooseDecimal } from "../../exchange/decimal"
 import { Gateway } from "../../gateway/index"
 import { ServerConfig } from "../config"
@@ -42,6 +42,9 @@ export const makeSettlement = Effect.gen(function* () {
   /** Where tests may stop a payout (a no-op unless a test provides `Faults`). */
   const fault = (yield* Faults).reach
   const scope = yield* Effect.scope
+  /** Where registrations settle: closed by `stop`, which interrupts them and so releases their claims. */
+  const work = yield* Scope.fork(scope, ExecutionStrategy.parallel)
+  let stopping = false
   const rules = settlementRules(config)
 
   /** A swap's transitions are fenced by the claim the current fiber works under. */
@@ -398,15 +401,29 @@ export const makeSettlement = Effect.gen(function* () {
    * replica holds is awaited for as long.
    */
   const register = Effect.fn("Settlement.register")(function* (txHash: string) {
-    const fiber = yield* Effect.forkIn(settleWith(txHash, config.registrationWait), scope)
-    return yield* Fiber.join(fiber).pipe(Effect.timeoutOption(config.registrationWait))
+    // A stopping replica takes no new work: the swap stays for the replicas that go on (or for its next start).
+    if (stopping) return Option.none<SwapRow>()
+    const fiber = yield* Effect.forkIn(settleWith(txHash, config.registrationWait), work)
+    return yield* Fiber.join(fiber).pipe(
+      Effect.timeoutOption(config.registrationWait),
+      // Cut off by `stop`: still in progress as far as the caller knows, and another replica may take it at once.
+      Effect.catchAllCause((cause) =>
+        stopping && Cause.isInterruptedOnly(cause) ? Effect.succeed(Option.none<SwapRow>()) : Effect.failCause(cause)
+      )
+    )
   })
+
+  const stop = Effect.suspend(() => {
+    stopping = true
+    return Scope.close(work, Exit.void)
+  }).pipe(Effect.withSpan("Settlement.stop"))
 
   /**
    * Resumes every swap that is not final and not held by a live claim (after a restart, and on every watcher pass),
    * `RESUME_CONCURRENCY` at once.
    */
   const resumeUnfinished = Effect.gen(function* () {
+    if (stopping) return 0
     const rows = yield* db.unfinished(yield* Clock.currentTimeMillis)
     yield* Effect.forEach(
       rows,
@@ -417,7 +434,7 @@ export const makeSettlement = Effect.gen(function* () {
     return rows.length
   }).pipe(Effect.withSpan("Settlement.resumeUnfinished"))
 
-  return Settlement.of({ settle, register, resumeUnfinished })
+  return Settlement.of({ settle, register, resumeUnfinished, stop })
 })
 
 /** Settlement with its claims and payouts. */
