@@ -111,6 +111,10 @@ export type RefusalReason =
   | "window_too_short"
   | "epoch_window"
   | "bad_terms"
+  | "quote_unknown"
+  | "quote_used"
+  | "quote_amount"
+  | "low_liquidity"
 
 /** A pre-authorisation the exchange will not submit; nothing was submitted and nothing moved. */
 export interface AtomicRefusal {
