@@ -122,7 +122,9 @@ export const makeSigner = (options: SignerOptions): SignerShape => {
     Effect.suspend(() => {
       const secretKey = HEX_KEY.test(options.privateKeyHex) ? fromHex(options.privateKeyHex) : undefined
       if (secretKey === undefined)
-        return Effect.fail(new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" }))
+        return Effect.fail(
+          new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" })
+        )
       const key = { curve: "Ed25519", secretKey } as const
       return Either.match(buildNotarizedTransaction({ ...input, notary: key, notaryIsSignatory: true, signers: [] }), {
         onLeft: (e) => Effect.fail(new SignerError({ reason: `cannot build the V2 transaction: ${e.message}` })),

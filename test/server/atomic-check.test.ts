@@ -85,9 +85,15 @@ describe("checkPreAuthorization accepts", () => {
   it("the documented variants: TAKE_ALL, RESOURCES_INCLUDE, ASSERT_WORKTOP_CONTAINS, try_deposit_batch_or_abort, a higher minimum, 0x-prefixed hex", () => {
     const variants = [
       withLine(1, `TAKE_ALL_FROM_WORKTOP Address("${HUSDC}") Bucket("sold");`),
-      withLine(3, `ASSERT_WORKTOP_RESOURCES_INCLUDE Map<Address, Enum>(Address("${HETH}") => Enum<ResourceConstraint::AtLeastAmount>(Decimal("0.0331")));`),
+      withLine(
+        3,
+        `ASSERT_WORKTOP_RESOURCES_INCLUDE Map<Address, Enum>(Address("${HETH}") => Enum<ResourceConstraint::AtLeastAmount>(Decimal("0.0331")));`
+      ),
       withLine(3, `ASSERT_WORKTOP_CONTAINS Address("${HETH}") Decimal("0.0331");`),
-      withLine(4, `CALL_METHOD Address("${userAccount}") "try_deposit_batch_or_abort" Expression("ENTIRE_WORKTOP") None;`),
+      withLine(
+        4,
+        `CALL_METHOD Address("${userAccount}") "try_deposit_batch_or_abort" Expression("ENTIRE_WORKTOP") None;`
+      ),
       withLine(3, `ASSERT_WORKTOP_CONTAINS Address("${HETH}") Decimal("0.04");`)
     ]
     for (const manifest of variants) expect(accepted(signed({ manifest }).hex).account).toBe(userAccount)
@@ -108,7 +114,7 @@ describe("checkPreAuthorization refuses", () => {
     }
     for (let i = 0; i < bytes.length; i += 3) {
       const flipped = Uint8Array.from(bytes)
-      flipped[i] = (flipped[i] ?? 0) ^ (1 << i % 8)
+      flipped[i] = (flipped[i] ?? 0) ^ (1 << (i % 8))
       expect(["payload_malformed", "signature_invalid", "wrong_network"]).toContain(reason(toHex(flipped)))
     }
   })
@@ -134,42 +140,48 @@ describe("checkPreAuthorization refuses", () => {
   it("another account: the stranger's account signed by the user, an allocated account, the exchange's own", () => {
     const strangers = atomicSubintentManifest(quote, accountOf(stranger))
     expect(reason(signed({ manifest: strangers }).hex)).toBe("signer_not_account")
-    expect(reason(signed({ manifest: atomicSubintentManifest(quote, allocatedAccount) }).hex)).toBe("unsupported_account")
+    expect(reason(signed({ manifest: atomicSubintentManifest(quote, allocatedAccount) }).hex)).toBe(
+      "unsupported_account"
+    )
     expect(reason(signed({ manifest: atomicSubintentManifest(quote, exchangeAccount) }).hex)).toBe("exchange_account")
   })
 
   it("a withdrawal of more, less, or another token; a bucket of another amount", () => {
-    expect(reason(signed({ manifest: atomicSubintentManifest({ ...quote, amountIn: "100.000001" }, userAccount) }).hex)).toBe(
-      "wrong_withdrawal"
-    )
+    expect(
+      reason(signed({ manifest: atomicSubintentManifest({ ...quote, amountIn: "100.000001" }, userAccount) }).hex)
+    ).toBe("wrong_withdrawal")
     const less = refusal(signed({ manifest: atomicSubintentManifest({ ...quote, amountIn: "99" }, userAccount) }).hex)
     expect(less).toEqual({
       _tag: "AtomicRefusal",
       reason: "wrong_withdrawal",
       message: "The pre-authorisation was refused: it withdraws 99, but the quote is for exactly 100."
     })
-    expect(reason(signed({ manifest: atomicSubintentManifest({ ...quote, fromResource: resource(6) }, userAccount) }).hex)).toBe(
-      "wrong_withdrawal"
-    )
-    expect(reason(signed({ manifest: withLine(1, `TAKE_FROM_WORKTOP Address("${HUSDC}") Decimal("50") Bucket("sold");`) }).hex)).toBe(
-      "wrong_withdrawal"
-    )
+    expect(
+      reason(signed({ manifest: atomicSubintentManifest({ ...quote, fromResource: resource(6) }, userAccount) }).hex)
+    ).toBe("wrong_withdrawal")
+    expect(
+      reason(
+        signed({ manifest: withLine(1, `TAKE_FROM_WORKTOP Address("${HUSDC}") Decimal("50") Bucket("sold");`) }).hex
+      )
+    ).toBe("wrong_withdrawal")
   })
 
   it("a weaker or missing assertion: lower, on another token, NonZero, exact-only-of-another, none", () => {
     const at = (c: string) =>
       withLine(3, `ASSERT_WORKTOP_RESOURCES_ONLY Map<Address, Enum>(Address("${HETH}") => ${c});`)
-    expect(reason(signed({ manifest: atomicSubintentManifest({ ...quote, quotedOut: "0.033" }, userAccount) }).hex)).toBe(
-      "wrong_assertion"
-    )
-    expect(reason(signed({ manifest: atomicSubintentManifest({ ...quote, toResource: resource(6) }, userAccount) }).hex)).toBe(
-      "wrong_assertion"
-    )
+    expect(
+      reason(signed({ manifest: atomicSubintentManifest({ ...quote, quotedOut: "0.033" }, userAccount) }).hex)
+    ).toBe("wrong_assertion")
+    expect(
+      reason(signed({ manifest: atomicSubintentManifest({ ...quote, toResource: resource(6) }, userAccount) }).hex)
+    ).toBe("wrong_assertion")
     expect(reason(signed({ manifest: at("Enum<ResourceConstraint::NonZeroAmount>()") }).hex)).toBe("wrong_assertion")
-    expect(reason(signed({ manifest: at(`Enum<ResourceConstraint::ExactAmount>(Decimal("0.0331"))`) }).hex)).toBe("wrong_assertion")
-    expect(reason(signed({ manifest: withLine(3, `ASSERT_WORKTOP_CONTAINS Address("${HETH}") Decimal("0.03");`) }).hex)).toBe(
+    expect(reason(signed({ manifest: at(`Enum<ResourceConstraint::ExactAmount>(Decimal("0.0331"))`) }).hex)).toBe(
       "wrong_assertion"
     )
+    expect(
+      reason(signed({ manifest: withLine(3, `ASSERT_WORKTOP_CONTAINS Address("${HETH}") Decimal("0.03");`) }).hex)
+    ).toBe("wrong_assertion")
     expect(reason(signed({ manifest: withLine(3, `ASSERT_WORKTOP_CONTAINS_ANY Address("${HETH}");`) }).hex)).toBe(
       "wrong_assertion"
     )
@@ -178,25 +190,50 @@ describe("checkPreAuthorization refuses", () => {
       `ASSERT_WORKTOP_RESOURCES_INCLUDE Map<Address, Enum>(Address("${HETH}") => Enum<ResourceConstraint::AtLeastAmount>(Decimal("0.0331")), Address("${HUSDC}") => Enum<ResourceConstraint::NonZeroAmount>());`
     )
     expect(reason(signed({ manifest: two }).hex)).toBe("wrong_assertion")
-    const without = atomicSubintentManifest(quote, userAccount).split("\n").filter((_, i) => i !== 3).join("\n")
+    const without = atomicSubintentManifest(quote, userAccount)
+      .split("\n")
+      .filter((_, i) => i !== 3)
+      .join("\n")
     expect(reason(signed({ manifest: without }).hex)).toBe("wrong_shape")
   })
 
   it("an extra instruction, a reordering, no final yield, a deposit elsewhere or of less than everything", () => {
     const lines = atomicSubintentManifest(quote, userAccount).split("\n")
-    const extra = [...lines.slice(0, 5), `CALL_METHOD Address("${userAccount}") "withdraw" Address("${HUSDC}") Decimal("1");`, ...lines.slice(5)]
+    const extra = [
+      ...lines.slice(0, 5),
+      `CALL_METHOD Address("${userAccount}") "withdraw" Address("${HUSDC}") Decimal("1");`,
+      ...lines.slice(5)
+    ]
     expect(reason(signed({ manifest: extra.join("\n") }).hex)).toBe("wrong_shape")
-    expect(reason(signed({ manifest: [lines[0], lines[1], lines[3], lines[2], lines[4], lines[5]].join("\n") }).hex)).toBe("wrong_shape")
+    expect(
+      reason(signed({ manifest: [lines[0], lines[1], lines[3], lines[2], lines[4], lines[5]].join("\n") }).hex)
+    ).toBe("wrong_shape")
     expect(reason(signed({ manifest: [...lines.slice(0, 5), lines[4]].join("\n") }).hex)).toBe("wrong_shape")
-    expect(reason(signed({ manifest: withLine(4, `CALL_METHOD Address("${accountOf(stranger)}") "deposit_batch" Expression("ENTIRE_WORKTOP");`) }).hex)).toBe(
-      "wrong_deposit"
-    )
-    expect(reason(signed({ manifest: withLine(4, `CALL_METHOD Address("${exchangeAccount}") "try_deposit_batch_or_abort" Expression("ENTIRE_WORKTOP") None;`) }).hex)).toBe(
-      "wrong_deposit"
-    )
-    expect(reason(signed({ manifest: withLine(4, `CALL_METHOD Address("${userAccount}") "deposit_batch" Array<Bucket>();`) }).hex)).toBe(
-      "wrong_deposit"
-    )
+    expect(
+      reason(
+        signed({
+          manifest: withLine(
+            4,
+            `CALL_METHOD Address("${accountOf(stranger)}") "deposit_batch" Expression("ENTIRE_WORKTOP");`
+          )
+        }).hex
+      )
+    ).toBe("wrong_deposit")
+    expect(
+      reason(
+        signed({
+          manifest: withLine(
+            4,
+            `CALL_METHOD Address("${exchangeAccount}") "try_deposit_batch_or_abort" Expression("ENTIRE_WORKTOP") None;`
+          )
+        }).hex
+      )
+    ).toBe("wrong_deposit")
+    expect(
+      reason(
+        signed({ manifest: withLine(4, `CALL_METHOD Address("${userAccount}") "deposit_batch" Array<Bucket>();`) }).hex
+      )
+    ).toBe("wrong_deposit")
     expect(reason(signed({ manifest: withLine(2, `YIELD_TO_PARENT;`) }).hex)).toBe("wrong_shape")
     expect(reason(signed({ manifest: withLine(5, `YIELD_TO_PARENT Decimal("1");`) }).hex)).toBe("wrong_shape")
   })
@@ -209,15 +246,22 @@ describe("checkPreAuthorization refuses", () => {
 
   it("an expired, too short, unbounded, late-starting or over-long window; an epoch range without the current epoch", () => {
     const sec = (ms: number) => BigInt(Math.floor(ms / 1000))
-    expect(reason(signed({ header: { maxProposerTimestampExclusive: sec(NOW_MS - 1000) } }).hex)).toBe("window_too_short")
-    const short = refusal(signed({ header: { maxProposerTimestampExclusive: sec(NOW_MS + MIN_TIME_TO_SUBMIT_MS - 1000) } }).hex)
+    expect(reason(signed({ header: { maxProposerTimestampExclusive: sec(NOW_MS - 1000) } }).hex)).toBe(
+      "window_too_short"
+    )
+    const short = refusal(
+      signed({ header: { maxProposerTimestampExclusive: sec(NOW_MS + MIN_TIME_TO_SUBMIT_MS - 1000) } }).hex
+    )
     expect(short.reason).toBe("window_too_short")
     expect(short.message).toContain("less than 10 seconds")
-    expect(accepted(signed({ header: { maxProposerTimestampExclusive: sec(NOW_MS + MIN_TIME_TO_SUBMIT_MS) } }).hex).windowEndMs).toBe(
-      NOW_MS + MIN_TIME_TO_SUBMIT_MS
-    )
+    expect(
+      accepted(signed({ header: { maxProposerTimestampExclusive: sec(NOW_MS + MIN_TIME_TO_SUBMIT_MS) } }).hex)
+        .windowEndMs
+    ).toBe(NOW_MS + MIN_TIME_TO_SUBMIT_MS)
     expect(reason(signed({ header: { maxProposerTimestampExclusive: null } }).hex)).toBe("window_unbounded")
-    expect(reason(signed({ header: { maxProposerTimestampExclusive: sec(EXPIRES_MS) + 1n } }).hex)).toBe("window_after_quote")
+    expect(reason(signed({ header: { maxProposerTimestampExclusive: sec(EXPIRES_MS) + 1n } }).hex)).toBe(
+      "window_after_quote"
+    )
     expect(reason(signed({ header: { minProposerTimestampInclusive: sec(NOW_MS) + 5n } }).hex)).toBe("window_start")
     expect(reason(signed({ header: { startEpochInclusive: EPOCH + 1n } }).hex)).toBe("epoch_window")
     expect(reason(signed({ header: { endEpochExclusive: EPOCH } }).hex)).toBe("epoch_window")
@@ -301,7 +345,13 @@ describe("the manifest text compiles to instructions the check accepts", () => {
         "YieldToParent"
       ])
       const a = accepted(signed({ instructions }).hex, {
-        terms: { fromResource: q.fromResource, toResource: q.toResource, amountIn: q.amountIn, quotedOut: q.quotedOut, expiresMs: EXPIRES_MS }
+        terms: {
+          fromResource: q.fromResource,
+          toResource: q.toResource,
+          amountIn: q.amountIn,
+          quotedOut: q.quotedOut,
+          expiresMs: EXPIRES_MS
+        }
       })
       expect(a.assertedOut).toBe(q.quotedOut)
     }

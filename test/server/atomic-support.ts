@@ -50,7 +50,12 @@ export const NOW_MS = 1_796_126_400_000
 export const EXPIRES_MS = NOW_MS + 120_000
 export const EPOCH = 100n
 
-export const quote: AtomicManifestQuote = { fromResource: HUSDC, toResource: HETH, amountIn: "100", quotedOut: "0.0331" }
+export const quote: AtomicManifestQuote = {
+  fromResource: HUSDC,
+  toResource: HETH,
+  amountIn: "100",
+  quotedOut: "0.0331"
+}
 
 export const header = (over: Partial<IntentHeaderV2> = {}): IntentHeaderV2 => ({
   networkId: LOC,

@@ -144,7 +144,8 @@ export const makeAtomicSwaps = Effect.gen(function* () {
   const buildParent = (row: AtomicSwapRow) => (epoch: number) =>
     Effect.gen(function* () {
       const notarize = signer.notarizeV2
-      if (notarize === undefined) return yield* unavailable("signing the atomic swap")({ message: "this signer cannot build V2 transactions" })
+      if (notarize === undefined)
+        return yield* unavailable("signing the atomic swap")({ message: "this signer cannot build V2 transactions" })
       const bytes = fromHex(row.partial_hex)
       const partial = bytes === undefined ? undefined : Either.getOrUndefined(decodeSignedPartialTransactionV2(bytes))
       const compiled = compileManifest(
@@ -158,7 +159,9 @@ export const makeAtomicSwaps = Effect.gen(function* () {
         config.networkId
       )
       if (partial === undefined || Either.isLeft(compiled))
-        return yield* unavailable("building the atomic swap")({ message: "the stored pre-authorisation or the parent manifest does not read" })
+        return yield* unavailable("building the atomic swap")({
+          message: "the stored pre-authorisation or the parent manifest does not read"
+        })
       const built = yield* notarize({
         header: {
           networkId: config.networkId,
@@ -199,7 +202,8 @@ export const makeAtomicSwaps = Effect.gen(function* () {
       if (!(yield* quotes.claim(row.quote_id, row.subintent_id)))
         return yield* finish({ state: "refused", message: ATOMIC_QUOTE_USED })
       const out = parseLooseDecimal(row.quoted_out)
-      if (Option.isNone(out)) return yield* finish({ state: "refused", message: "The quote's terms could not be read." })
+      if (Option.isNone(out))
+        return yield* finish({ state: "refused", message: "The quote's terms could not be read." })
       const reserved = yield* payouts.reserve(key, row.resource_out, out.value).pipe(Effect.either)
       if (Either.isLeft(reserved) || !reserved.right) {
         yield* payouts.release(key)
@@ -221,8 +225,7 @@ export const makeAtomicSwaps = Effect.gen(function* () {
           })
         }
         const now = yield* Clock.currentTimeMillis
-        if (now >= row.window_end_ms + LAPSE_GRACE_MS)
-          return yield* finish({ state: "lapsed", message: ATOMIC_LAPSED })
+        if (now >= row.window_end_ms + LAPSE_GRACE_MS) return yield* finish({ state: "lapsed", message: ATOMIC_LAPSED })
 
         const attempt: Effect.Effect<"Committed" | "Retry" | "Moved", SettlementUnavailable> = Effect.gen(function* () {
           if (row.tx_intent !== null && row.tx_hex !== null) {
@@ -239,17 +242,24 @@ export const makeAtomicSwaps = Effect.gen(function* () {
             build: buildParent(row),
             store: (signed) =>
               Effect.map(
-                update({ tx_intent: signed.intentHash, tx_hex: signed.notarizedTransactionHex, attempts: row.attempts + 1 }),
+                update({
+                  tx_intent: signed.intentHash,
+                  tx_hex: signed.notarizedTransactionHex,
+                  attempts: row.attempts + 1
+                }),
                 Option.isSome
               )
           })
           if (sent.outcome === "Moved") return "Moved" as const
           if (sent.outcome === "CommittedSuccess") return "Committed" as const
-          if (sent.outcome === "Rejected" || sent.outcome === "CommittedFailure") yield* update({ tx_intent: null, tx_hex: null })
+          if (sent.outcome === "Rejected" || sent.outcome === "CommittedFailure")
+            yield* update({ tx_intent: null, tx_hex: null })
           return "Retry" as const
         })
         const result = yield* attempt.pipe(
-          Effect.catchAll((e) => Effect.as(Effect.logWarning(`atomic ${row.subintent_id}: ${e.reason}`), "Retry" as const))
+          Effect.catchAll((e) =>
+            Effect.as(Effect.logWarning(`atomic ${row.subintent_id}: ${e.reason}`), "Retry" as const)
+          )
         )
         if (result === "Moved") return Option.getOrElse(yield* db.getAtomic(key), () => row)
         if (result === "Committed")
@@ -328,7 +338,11 @@ export const makeAtomicSwaps = Effect.gen(function* () {
           )
           return { row, held: inserted ? Option.some({ token: claim.token, row }) : Option.none() }
         }),
-      reread: (row) => Effect.map(db.getAtomic(row.subintent_hash), Option.getOrElse(() => row)),
+      reread: (row) =>
+        Effect.map(
+          db.getAtomic(row.subintent_hash),
+          Option.getOrElse(() => row)
+        ),
       isFinal,
       work,
       wait: Duration.zero

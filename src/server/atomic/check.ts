@@ -213,7 +213,10 @@ const checkShape = (
   const wAmount = decimalOf(wArgs[1])
   if (wResource === undefined || wAmount === undefined) return shape()
   if (!bytesEqual(wResource, from))
-    return refuse("wrong_withdrawal", `${PREFIX}it withdraws ${addressText(wResource, networkId)}, not the quoted token.`)
+    return refuse(
+      "wrong_withdrawal",
+      `${PREFIX}it withdraws ${addressText(wResource, networkId)}, not the quoted token.`
+    )
   if (wAmount !== amountIn)
     return refuse(
       "wrong_withdrawal",
@@ -260,7 +263,10 @@ const checkShape = (
     return refuse("wrong_assertion", `${PREFIX}it does not assert what it receives back, so it could receive nothing.`)
   }
   if (!bytesEqual(assertedResource, to))
-    return refuse("wrong_assertion", `${PREFIX}its assertion is on ${addressText(assertedResource, networkId)}, not on the token you receive.`)
+    return refuse(
+      "wrong_assertion",
+      `${PREFIX}its assertion is on ${addressText(assertedResource, networkId)}, not on the token you receive.`
+    )
   if (asserted === undefined || asserted < quotedOut)
     return refuse(
       "wrong_assertion",
@@ -274,8 +280,12 @@ const checkShape = (
   const dArgs = tupleFields(deposit.args)
   const depositOk =
     (deposit.methodName === "deposit_batch" && dArgs?.length === 1 && isEntireWorktop(dArgs[0])) ||
-    (deposit.methodName === "try_deposit_batch_or_abort" && dArgs?.length === 2 && isEntireWorktop(dArgs[0]) && isNone(dArgs[1]))
-  if (!depositOk) return refuse("wrong_deposit", `${PREFIX}it must deposit everything it receives back into the same account.`)
+    (deposit.methodName === "try_deposit_batch_or_abort" &&
+      dArgs?.length === 2 &&
+      isEntireWorktop(dArgs[0]) &&
+      isNone(dArgs[1]))
+  if (!depositOk)
+    return refuse("wrong_deposit", `${PREFIX}it must deposit everything it receives back into the same account.`)
 
   // 5: the end
   if (end.kind !== "YieldToParent" || tupleFields(end.args)?.length !== 0) return shape()
@@ -298,7 +308,10 @@ const checkWindow = (
   if (header.minProposerTimestampInclusive !== null && Number(header.minProposerTimestampInclusive) * 1000 > nowMs)
     return refuse("window_start", `${PREFIX}it only becomes valid later; it must be valid now.`)
   if (endMs > terms.expiresMs)
-    return refuse("window_after_quote", `${PREFIX}it stays valid after the quote expires; sign it again with a fresh quote.`)
+    return refuse(
+      "window_after_quote",
+      `${PREFIX}it stays valid after the quote expires; sign it again with a fresh quote.`
+    )
   if (endMs - nowMs < MIN_TIME_TO_SUBMIT_MS)
     return refuse(
       "window_too_short",
@@ -314,7 +327,10 @@ export const checkPreAuthorization = (input: CheckInput): Either.Either<AtomicAc
   const { networkId, terms } = input
   const hex = input.signedPartialHex
   if (typeof hex !== "string" || hex.length > MAX_PARTIAL_HEX_LENGTH)
-    return refuse("payload_malformed", `${PREFIX}the signed payload is not text of at most ${MAX_PARTIAL_HEX_LENGTH} characters.`)
+    return refuse(
+      "payload_malformed",
+      `${PREFIX}the signed payload is not text of at most ${MAX_PARTIAL_HEX_LENGTH} characters.`
+    )
   const bytes = fromHex(hex.startsWith("0x") ? hex.slice(2) : hex)
   if (bytes === undefined) return refuse("payload_malformed", `${PREFIX}the signed payload is not hexadecimal.`)
   const decoded = decodeSignedPartialTransactionV2(bytes)
@@ -326,7 +342,10 @@ export const checkPreAuthorization = (input: CheckInput): Either.Either<AtomicAc
   const partial = decoded.right
   const core = partial.partialTransaction.rootSubintent.intentCore
   if (core.header.networkId !== networkId)
-    return refuse("wrong_network", `${PREFIX}it is for network ${core.header.networkId}, not this exchange's network ${networkId}.`)
+    return refuse(
+      "wrong_network",
+      `${PREFIX}it is for network ${core.header.networkId}, not this exchange's network ${networkId}.`
+    )
 
   const verified = verifySignedPartialTransactionV2(partial)
   if (Either.isLeft(verified))
@@ -335,14 +354,21 @@ export const checkPreAuthorization = (input: CheckInput): Either.Either<AtomicAc
     return refuse("has_children", `${PREFIX}it carries child subintents; a swap has none.`)
   if (core.blobs.length > 0) return refuse("has_blobs", `${PREFIX}it carries blobs; a swap has none.`)
   const signers = verified.right.rootSigners
-  if (signers.length !== 1) return refuse("signature_invalid", `${PREFIX}it must carry exactly one signature, the account's.`)
+  if (signers.length !== 1)
+    return refuse("signature_invalid", `${PREFIX}it must carry exactly one signature, the account's.`)
 
   const from = resourceNode(terms.fromResource, networkId)
   const to = resourceNode(terms.toResource, networkId)
   const exchange = resourceNode(input.exchangeAccount, networkId)
   const amountIn = parseFixed(terms.amountIn, DECIMAL)
   const quotedOut = parseFixed(terms.quotedOut, DECIMAL)
-  if (from === undefined || to === undefined || exchange === undefined || typeof amountIn !== "bigint" || typeof quotedOut !== "bigint")
+  if (
+    from === undefined ||
+    to === undefined ||
+    exchange === undefined ||
+    typeof amountIn !== "bigint" ||
+    typeof quotedOut !== "bigint"
+  )
     return refuse("bad_terms", `${PREFIX}the quote's terms could not be read.`)
 
   return Either.gen(function* () {

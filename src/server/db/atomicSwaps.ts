@@ -85,15 +85,17 @@ export const makeAtomicSwaps = (sql: SqlClient.SqlClient) => {
     claim: { readonly token: string; readonly untilMs: number }
   ) {
     const now = yield* Clock.currentTimeMillis
-    const inserted = yield* rows(sql`INSERT INTO atomic_swaps ${sql.insert({
-      ...swap,
-      state: "submitting",
-      attempts: 0,
-      claimed_by: claim.token,
-      claimed_until: claim.untilMs,
-      created_ms: now,
-      updated_ms: now
-    })} ON CONFLICT DO NOTHING RETURNING *`)
+    const inserted = yield* rows(
+      sql`INSERT INTO atomic_swaps ${sql.insert({
+        ...swap,
+        state: "submitting",
+        attempts: 0,
+        claimed_by: claim.token,
+        claimed_until: claim.untilMs,
+        created_ms: now,
+        updated_ms: now
+      })} ON CONFLICT DO NOTHING RETURNING *`
+    )
     const row = inserted[0]
     if (row !== undefined) return { row, inserted: true } as const
     return { row: Option.getOrThrow(yield* getAtomic(swap.subintent_hash)), inserted: false } as const
@@ -118,7 +120,12 @@ export const makeAtomicSwaps = (sql: SqlClient.SqlClient) => {
     return Option.fromNullable(updated[0])
   })
 
-  const claimAtomic = Effect.fn("Db.claimAtomic")(function* (key: string, token: string, nowMs: number, untilMs: number) {
+  const claimAtomic = Effect.fn("Db.claimAtomic")(function* (
+    key: string,
+    token: string,
+    nowMs: number,
+    untilMs: number
+  ) {
     const r = yield* rows(sql`UPDATE atomic_swaps SET claimed_by = ${token}, claimed_until = ${untilMs}
       WHERE subintent_hash = ${key} AND state = 'submitting'
         AND (claimed_by IS NULL OR claimed_by = ${token} OR claimed_until < ${nowMs})
