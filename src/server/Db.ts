@@ -4,13 +4,15 @@
  * the shared store of several replicas).
  *
  * The interface is one repository per table, side by side (`db/`): `swaps` (settlement state, claims, reads),
- * `swap_events` (the append-only log), `kv`, `quotes`, `reservations` (liquidity in flight) and `leases`. One set of
+ * `swap_events` (the append-only log), `kv`, `quotes`, `reservations` (liquidity in flight), `leases` and
+ * `atomic_swaps` (pre-authorised swaps). One set of
  * numbered migrations (`db/migrations.ts`) and one set of queries serve both stores; what differs between the two
  * dialects is in `db/dialect.ts` and nowhere else.
  *
  * This module holds the service's Tag and interface only; it imports no implementation.
  */
 import { Context } from "effect"
+import type { AtomicSwapsRepository } from "./db/atomicSwaps"
 import type { KvRepository } from "./db/kv"
 import type { LeasesRepository } from "./db/leases"
 import type { QuotesRepository } from "./db/quotes"
@@ -28,7 +30,8 @@ export interface DbShape
     KvRepository,
     QuotesRepository,
     ReservationsRepository,
-    LeasesRepository {
+    LeasesRepository,
+    AtomicSwapsRepository {
   /** Which store this is. */
   readonly dialect: "sqlite" | "pg"
 }

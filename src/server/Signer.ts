@@ -6,7 +6,8 @@
  * A transfer is one V1 transaction: lock the fee on the exchange account, withdraw the amount, take it from the
  * worktop and `try_deposit_or_abort` it into the recipient. The operator key signs as notary (notary is signatory).
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Either, Layer, Schema } from "effect"
+import { buildNotarizedTransaction, type BuiltTransaction, fromHex, type IntentInput } from "../txv2/index"
 
 type Ret = typeof import("@radixdlt/radix-engine-toolkit")
 
@@ -45,6 +46,11 @@ export interface SignerShape {
   readonly transfer: (input: TransferInput) => Effect.Effect<SignedTransaction, SignerError>
   /** The account address the key controls (a virtual Ed25519 account on the network). */
   readonly derivedAccount: Effect.Effect<string, SignerError>
+  /**
+   * Notarizes a V2 transaction (an atomic swap's parent intent, over the user's signed subintent) with the operator
+   * key, as notary and signatory, with txv2 (no toolkit). Absent on signers that only transfer.
+   */
+  readonly notarizeV2?: (input: IntentInput) => Effect.Effect<BuiltTransaction, SignerError>
 }
 
 export interface SignerOptions {
@@ -112,7 +118,21 @@ export const makeSigner = (options: SignerOptions): SignerShape => {
     "cannot derive the account"
   )
 
-  return { account: options.account, transfer, derivedAccount }
+  const notarizeV2 = (input: IntentInput) =>
+    Effect.suspend(() => {
+      const secretKey = HEX_KEY.test(options.privateKeyHex) ? fromHex(options.privateKeyHex) : undefined
+      if (secretKey === undefined)
+        return Effect.fail(
+          new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" })
+        )
+      const key = { curve: "Ed25519", secretKey } as const
+      return Either.match(buildNotarizedTransaction({ ...input, notary: key, notaryIsSignatory: true, signers: [] }), {
+        onLeft: (e) => Effect.fail(new SignerError({ reason: `cannot build the V2 transaction: ${e.message}` })),
+        onRight: (built) => Effect.succeed(built)
+      })
+    })
+
+  return { account: options.account, transfer, derivedAccount, notarizeV2 }
 }
 
 export class Signer extends Context.Tag("hswap/server/Signer")<Signer, SignerShape>() {

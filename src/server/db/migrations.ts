@@ -5,7 +5,8 @@
  * 1. swaps, their append-only log of state changes (`swap_events`), and small key/values (`kv`);
  * 2. binding quotes (`quotes`) and the quote columns of swaps;
  * 3. coordination between replicas: claims on swaps (`claimed_by`, `claimed_until`), liquidity reservations
- *    (`reservations`) and named leases (`leases`).
+ *    (`reservations`) and named leases (`leases`);
+ * 4. atomic swaps (`atomic_swaps`): one row per pre-authorisation, keyed by its subintent hash, with its claim columns.
  */
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
@@ -93,6 +94,37 @@ const migrations = (d: Dialect) => {
       )`
       yield* sql`CREATE INDEX reservations_resource ON reservations (resource)`
       yield* sql`CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms ${big} NOT NULL)`
+    }),
+    "4_atomic": Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const big = raw(sql, d.bigint)
+      yield* sql`CREATE TABLE atomic_swaps (
+        subintent_hash TEXT PRIMARY KEY,
+        subintent_id TEXT NOT NULL,
+        quote_id TEXT NOT NULL,
+        account TEXT NOT NULL,
+        resource_in TEXT NOT NULL,
+        symbol_in TEXT NOT NULL,
+        amount_in TEXT NOT NULL,
+        resource_out TEXT NOT NULL,
+        symbol_out TEXT NOT NULL,
+        quoted_out TEXT NOT NULL,
+        amount_out TEXT,
+        partial_hex TEXT NOT NULL,
+        window_end_ms ${big} NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('submitting','committed','lapsed','refused')),
+        tx_intent TEXT UNIQUE,
+        tx_hex TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        message TEXT,
+        claimed_by TEXT,
+        claimed_until ${big},
+        created_ms ${big} NOT NULL,
+        updated_ms ${big} NOT NULL,
+        finalized_ms ${big}
+      )`
+      yield* sql`CREATE INDEX atomic_swaps_account ON atomic_swaps (account, created_ms)`
+      yield* sql`CREATE INDEX atomic_swaps_quote ON atomic_swaps (quote_id)`
     })
   })
 }

@@ -10,6 +10,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Db, isPostgresUrl } from "../Db"
 import { DbDialect, pgDialect, pgTypes, sqliteDialect } from "./dialect"
+import { makeAtomicSwaps } from "./atomicSwaps"
 import { makeKv } from "./kv"
 import { makeLeases } from "./leases"
 import { migrate } from "./migrations"
@@ -29,6 +30,7 @@ export const makeDb = Effect.gen(function* () {
     ...makeQuotes(sql),
     ...makeReservations(sql, dialect),
     ...makeLeases(sql),
+    ...makeAtomicSwaps(sql),
     dialect: dialect.name
   })
 })
