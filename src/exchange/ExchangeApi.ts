@@ -1,16 +1,27 @@
+import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Effect, Either, Layer, ParseResult, PubSub, Schema, Stream } from "effect"
-import {
-  ApiErrorBody,
-  ApiMessage,
-  BtcPriceResponse,
-  HealthResponse,
-  LiquidityResponse,
-  LivePriceResponse,
-  StatsResponse,
-  SwapRegistrationResponse,
-  TransactionsResponse
-} from "./api"
+import { ApiErrorBody, ApiMessage, type SwapRegistrationResponse } from "./api"
+import { ExchangeHttpApi } from "./definition"
 import { ApiHttp, type FetchError, fetchJson, joinKey, jsonBody } from "./http"
+
+type Groups = typeof ExchangeHttpApi extends HttpApi.HttpApi<string, infer G, infer _E, infer _R> ? G : never
+type EndpointsOf<G extends string> = HttpApiGroup.HttpApiGroup.Endpoints<HttpApiGroup.HttpApiGroup.WithName<Groups, G>>
+
+/** An endpoint of the shared definition: its method, path template ("/api/liveprice/:from/:to") and schemas. */
+const endpoint = <
+  const G extends HttpApiGroup.HttpApiGroup.Name<Groups>,
+  const N extends HttpApiEndpoint.HttpApiEndpoint.Name<EndpointsOf<G>>
+>(
+  group: G,
+  name: N
+) => ExchangeHttpApi.groups[group]?.endpoints[name] as HttpApiEndpoint.HttpApiEndpoint.WithName<EndpointsOf<G>, N>
+
+/** The endpoint's path with each `:param` replaced by its value; URL-encoded for the request, as is for messages. */
+const fillPath = (template: string, params: Readonly<Record<string, string>>, encode: boolean): string =>
+  template.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name] ?? ""
+    return encode ? encodeURIComponent(value) : value
+  })
 
 /** The API answered, but not with the shape we expect. */
 export class ExchangeDecodeError extends Schema.TaggedError<ExchangeDecodeError>()("ExchangeDecodeError", {
@@ -77,38 +88,45 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
     const announced = <A, R>(effect: Effect.Effect<A, ExchangeError, R>) =>
       serviceMode(effect).pipe(Effect.tapError((e) => (isRefusal(e) ? PubSub.publish(refusalHub, e) : Effect.void)))
 
-    const segments = (path: ReadonlyArray<string>) => [
-      apiBase === "" ? "" : apiBase,
-      "api",
-      ...path.map(encodeURIComponent)
-    ]
-
-    const decode =
-      <A, I>(path: ReadonlyArray<string>, schema: Schema.Schema<A, I>) =>
-      (body: unknown) =>
-        Schema.decodeUnknown(schema)(body).pipe(
+    /**
+     * Calls `endpoint` (its method and path, `params` in place of its parameters) and decodes a 2xx body with its
+     * success schema; any other answer is a FetchStatusError.
+     */
+    const call = <A, I, R>(
+      target: { readonly method: string; readonly path: string; readonly successSchema: Schema.Schema<A, I, R> },
+      params: Readonly<Record<string, string>> = {},
+      payload?: unknown
+    ): Effect.Effect<A, ExchangeError> => {
+      const url = joinKey([apiBase, fillPath(target.path, params, true)])
+      const decode = (body: unknown) =>
+        // An endpoint's context parameter carries its middleware (the server's maintenance gate), which its schemas
+        // do not use: they decode with no services.
+        Schema.decodeUnknown(target.successSchema as Schema.Schema<A, I>)(body).pipe(
           Effect.mapError(
             (e) =>
               new ExchangeDecodeError({
-                path: `/api/${path.join("/")}`,
+                path: fillPath(target.path, params, false),
                 issue: ParseResult.TreeFormatter.formatErrorSync(e)
               })
           )
         )
-
-    const get = <A, I>(path: ReadonlyArray<string>, schema: Schema.Schema<A, I>) =>
-      fetchJson(segments(path)).pipe(
-        Effect.flatMap(decode(path, schema)),
-        Effect.provideService(ApiHttp, http)
-      ) as Effect.Effect<A, ExchangeError>
-
-    const post = <A, I>(path: ReadonlyArray<string>, payload: unknown, schema: Schema.Schema<A, I>) => {
-      const url = joinKey(segments(path))
-      return Effect.gen(function* () {
-        const answer = yield* http.send({ method: "POST", url, body: JSON.stringify(payload) })
-        return yield* decode(path, schema)(yield* jsonBody(url, answer))
-      }) as Effect.Effect<A, ExchangeError>
+      const answer =
+        target.method === "GET"
+          ? fetchJson([url])
+          : Effect.flatMap(http.send({ method: "POST", url, body: JSON.stringify(payload) }), (a) => jsonBody(url, a))
+      return answer.pipe(Effect.flatMap(decode), Effect.provideService(ApiHttp, http))
     }
+
+    const endpoints = {
+      btcPrice: endpoint("prices", "btcPrice"),
+      stats: endpoint("stats", "stats"),
+      health: endpoint("health", "health"),
+      liquidity: endpoint("prices", "liquidity"),
+      latestTransactions: endpoint("transactions", "latestTransactions"),
+      livePrice: endpoint("prices", "livePrice"),
+      registerSwap: endpoint("swaps", "registerSwap"),
+      transactions: endpoint("transactions", "transactions")
+    } as const
 
     return {
       /**
@@ -117,29 +135,32 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
        */
       refusals: Stream.fromPubSub(refusalHub) as Stream.Stream<ExchangeRefusal>,
       /** GET {api}/api/btcbridge/price */
-      btcPrice: get(["btcbridge", "price"], BtcPriceResponse).pipe(Effect.withSpan("ExchangeApi.btcPrice")),
+      btcPrice: call(endpoints.btcPrice).pipe(Effect.withSpan("ExchangeApi.btcPrice")),
       /** GET {api}/api/stats */
-      stats: get(["stats"], StatsResponse).pipe(Effect.withSpan("ExchangeApi.stats")),
+      stats: call(endpoints.stats).pipe(Effect.withSpan("ExchangeApi.stats")),
       /** GET {api}/api/health: `status` and `pairs_status`. 429 and 409 are their own errors. */
-      health: announced(get(["health"], HealthResponse)).pipe(Effect.withSpan("ExchangeApi.health")),
+      health: announced(call(endpoints.health)).pipe(Effect.withSpan("ExchangeApi.health")),
       /** GET {api}/api/liquidity: the exchange's assets and their USD value. */
-      liquidity: serviceMode(get(["liquidity"], LiquidityResponse)).pipe(Effect.withSpan("ExchangeApi.liquidity")),
+      liquidity: serviceMode(call(endpoints.liquidity)).pipe(Effect.withSpan("ExchangeApi.liquidity")),
       /** GET {api}/api/transactions/latest: the last 10 swaps. */
-      latestTransactions: announced(get(["transactions", "latest"], TransactionsResponse)).pipe(
+      latestTransactions: announced(call(endpoints.latestTransactions)).pipe(
         Effect.map((r) => r.transactions),
         Effect.withSpan("ExchangeApi.latestTransactions")
       ),
       /** GET {api}/api/liveprice/{fromResourceAddress}/{toResourceAddress} */
       livePrice: Effect.fn("ExchangeApi.livePrice")(function* (fromResourceAddress: string, toResourceAddress: string) {
-        return yield* announced(get(["liveprice", fromResourceAddress, toResourceAddress], LivePriceResponse))
+        return yield* announced(call(endpoints.livePrice, { from: fromResourceAddress, to: toResourceAddress }))
       }),
       /** POST {api}/api/swap/{txHash} with body `{ tx_hash }`: registers the swap for settlement. */
       registerSwap: Effect.fn("ExchangeApi.registerSwap")(function* (txHash: string) {
-        return yield* announced(post(["swap", txHash], { tx_hash: txHash }, SwapRegistrationResponse))
+        const registration: SwapRegistrationResponse = yield* announced(
+          call(endpoints.registerSwap, { txHash }, { tx_hash: txHash })
+        )
+        return registration
       }),
       /** GET {api}/api/transactions/{accountAddress}: the account's swaps, newest first. */
       transactions: Effect.fn("ExchangeApi.transactions")(function* (accountAddress: string) {
-        const response = yield* announced(get(["transactions", accountAddress], TransactionsResponse))
+        const response = yield* announced(call(endpoints.transactions, { account: accountAddress }))
         return response.transactions
       })
     } as const

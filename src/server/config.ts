@@ -78,7 +78,7 @@ export interface ServerConfigShape {
   readonly rateLimitPerMinute: number
   /** Reverse proxies in front of the server whose `X-Forwarded-For` entries the limiter trusts; 0: none. */
   readonly trustedProxyHops: number
-  /** Origins the API's CORS allows, exactly ("https://app.example"), or "*" for any. */
+  /** Origins the API's CORS allows, exactly ("https://app.example"), or "*" for any; none (no CORS header) by default. */
   readonly corsOrigins: ReadonlyArray<string> | "*"
   /** Maintenance mode at start (the admin toggle can change it). */
   readonly maintenance: boolean
@@ -142,7 +142,7 @@ export const makeServerConfig = (
   routes: ACCEPTED_ROUTES,
   rateLimitPerMinute: 120,
   trustedProxyHops: 0,
-  corsOrigins: "*",
+  corsOrigins: [],
   maintenance: false,
   spread: "0.001",
   feeUsd: "0.10",

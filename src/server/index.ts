@@ -18,10 +18,10 @@ import type { Db } from "./Db"
 import { DbLive } from "./db/store"
 import type { Faults } from "./Faults"
 import { Maintenance, RateLimiter } from "./Limits"
-import { apiNodeHandler } from "./node"
+import { nodeApiHandler } from "./node"
 import { PriceFeed } from "./PriceFeed"
 import { Quotes } from "./Quotes"
-import { type ApiRequest, type ApiServices, LiquidityCache, handleApi } from "./routes"
+import { type ApiRequest, type ApiServices, ExchangeHttpLive, LiquidityCache, handleApi } from "./routes"
 import { Settlement } from "./Settlement"
 import { SettlementLive } from "./settlement/live"
 import { Signer, makeSigner } from "./Signer"
@@ -51,7 +51,7 @@ export {
 } from "./Quotes"
 export type { IssuedQuote, QuoteLookup, QuoteTerms } from "./Quotes"
 export { amountLimits, effectiveRate, payoutAmount } from "./pricing"
-export { handleApi, toRecord, LiquidityCache } from "./routes"
+export { ExchangeHttp, ExchangeHttpLive, handleApi, toRecord, LiquidityCache } from "./routes"
 export type { ApiRequest, ApiResponse, ApiServices } from "./routes"
 export {
   IN_MAINTENANCE,
@@ -107,7 +107,8 @@ export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices
     Layer.provideMerge(Maintenance.Default),
     Layer.provideMerge(withQuotes)
   )
-  return parts.watcher === false ? services : Layer.merge(services, Watcher.layer.pipe(Layer.provide(services)))
+  const api = ExchangeHttpLive.pipe(Layer.provideMerge(services))
+  return parts.watcher === false ? api : Layer.merge(api, Watcher.layer.pipe(Layer.provide(services)))
 }
 
 export interface ExchangeServerOptions {
@@ -141,7 +142,7 @@ export interface ExchangeServerOptions {
   readonly rateLimitPerMinute?: number
   /** Reverse proxies in front whose `X-Forwarded-For` the limiter trusts (see `clientIp`). Default 0. */
   readonly trustedProxyHops?: number
-  /** Origins the API's CORS allows (exactly), or "*" (the default). */
+  /** Origins the API's CORS allows (exactly), or "*" for any; default none (no CORS header at all). */
   readonly corsOrigins?: ReadonlyArray<string> | "*"
   readonly tokens?: ReadonlyArray<TokenSpec>
   readonly priceSeed?: string
@@ -283,14 +284,7 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
   await runtime.runtime()
   const request = (req: ApiRequest) => runtime.runPromise(handleApi(req))
   return {
-    mount: {
-      prefix: "/api",
-      handle: apiNodeHandler(request, {
-        prefix: "/api",
-        maxBodyBytes: config.maxBodyBytes,
-        corsOrigins: config.corsOrigins
-      })
-    },
+    mount: { prefix: "/api", handle: await runtime.runPromise(nodeApiHandler) },
     request,
     runtime,
     stopSettling: () => runtime.runPromise(Effect.flatMap(Settlement, (s) => s.stop)),

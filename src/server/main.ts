@@ -22,7 +22,7 @@
  *   HSWAP_TRUSTED_PROXY_HOPS    reverse proxies in front that append to X-Forwarded-For; the limiter counts the
  *                               address the outermost one saw (default 0: the peer address, the header ignored)
  *   HSWAP_CORS_ORIGINS          comma-separated origins the API's CORS allows, exactly as browsers send them
- *                               (https://app.example); "*" for any (default *)
+ *                               (https://app.example); "*" for any (default: none, no CORS header)
  *   HSWAP_PRICE_SOURCE_URL      JSON `{ "SYMBOL": price }` endpoint for live prices (default: simulated walk)
  *   HSWAP_PRICE_SEED            seed of the simulated walk (default hswap-prices-v1)
  *   HSWAP_TOKENS                JSON token table: [{ symbol, name, resource_address, decimals, reference_usd }]

@@ -1,14 +1,37 @@
 /**
- * The exchange API (spec app §7) as one Effect from a plain request to a JSON response, independent of the HTTP
- * server (so it runs under TestClock). Paths are relative to `/api`.
+ * The exchange API (spec app §7): the handlers of the shared definition (`src/exchange/definition.ts`), built into one
+ * `HttpApp` with `HttpApiBuilder`, behind the few rules that hold for every path alike (`exchangeHttpApp`):
+ *
+ * - a body must be JSON declared as such (415), and is read up to `maxBodyBytes` (413, answered by the routes that
+ *   take a body; the connection is then closed);
+ * - CORS through the platform's middleware, for the configured origins only, never on the admin group;
+ * - the rate limit per client (429 with `retry-after`), before routing, for every path but the admin group;
+ * - an unknown path is a 404, a known one with another method a 405 naming the right one (`allow`), both read off the
+ *   definition; a defect is a logged JSON 500.
  *
  * Status codes: 200/202 success; 400 bad input; 403 admin from a non-loopback peer; 404 unknown path, resource or
- * transaction; 405 wrong method; 409 maintenance (price, health, swap, transactions); 413 oversized body; 422 a
- * transaction that is not an accepted swap deposit; 429 rate limited; 503 the ledger or a price is unavailable, or a
- * quote could not be stored.
- * Every error body is JSON `{ error, message }`.
+ * transaction; 405 wrong method; 409 maintenance (price, health, swap, transactions); 413 oversized body; 415 a body
+ * not sent as JSON; 422 a transaction that is not an accepted swap deposit; 429 rate limited; 503 the ledger or a price
+ * is unavailable, or a quote could not be stored. Every error body is JSON `{ error, message }` (the bridge price's
+ * 503 is `{ message }`).
+ *
+ * Successes are written in the encoded form of their schema directly (typed with `satisfies`): the wire format stays
+ * exactly what it was (a `null` stays `null`), and the hot paths (price, health) skip a per-request encode.
  */
-import { Clock, Duration, Effect, Option, Ref, Schema } from "effect"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApp,
+  HttpIncomingMessage,
+  HttpMiddleware,
+  HttpRouter,
+  HttpServer,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse,
+  type HttpApiEndpoint
+} from "@effect/platform"
+import { Cause, Clock, Context, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
 import type {
   HealthResponse,
   LiquidityResponse,
@@ -16,9 +39,31 @@ import type {
   PairStatus,
   StatsResponse,
   SwapRegistrationResponse,
-  TransactionRecord
+  TransactionRecord,
+  TransactionsResponse
 } from "../exchange/api"
-import { ForbiddenRoute, RouteNotAvailable } from "../exchange/api"
+import { ForbiddenRoute, RouteNotAvailable, SwapRegistrationRequest } from "../exchange/api"
+import {
+  ADMIN_PREFIX,
+  BadRequest,
+  BtcPriceUnavailable,
+  ExchangeHttpApi,
+  Forbidden,
+  InMaintenance,
+  InternalError,
+  MaintenanceGate,
+  MaintenanceToggle,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  RateLimited,
+  SwapRegistrationPending,
+  Unavailable,
+  UnsupportedMediaType,
+  Unprocessable,
+  errorBody,
+  errorStatus
+} from "../exchange/definition"
 import {
   type Decimal,
   ZERO,
@@ -41,6 +86,7 @@ import { amountLimits, dec, divCeil, effectiveRate } from "./pricing"
 import { Quotes } from "./Quotes"
 import { Settlement } from "./Settlement"
 
+/** One API request in process (tests, `ExchangeServer.request`): what `handleApi` turns into an HTTP request. */
 export interface ApiRequest {
   readonly method: string
   /** The path below `/api`, without the query string: "/health", "/liveprice/a/b", … */
@@ -49,27 +95,36 @@ export interface ApiRequest {
   readonly ip: string
   /** The `X-Forwarded-For` header as received, read only when `trustedProxyHops` > 0. */
   readonly forwardedFor?: string | undefined
-  /** The request body as text (POST), or undefined. */
+  /** The request body, JSON text (sent as `application/json`), or undefined. */
   readonly body: string | undefined
-  /** The body was larger than the limit and was not read. */
+  /** The body was larger than the limit (a body of `maxBodyBytes + 1` bytes is sent instead of `body`). */
   readonly bodyTooLarge?: boolean
 }
 
 export interface ApiResponse {
   readonly status: number
   readonly json: unknown
+  /** The headers the API set itself (`retry-after`, `allow`, CORS), when there are any. */
   readonly headers?: Readonly<Record<string, string>>
 }
 
-export type ApiServices =
-  ServerConfig | PriceFeed | Db | Quotes | Settlement | RateLimiter | Maintenance | Gateway | LiquidityCache
+/** The built API: one `HttpApp` for every request of this server's services. */
+export class ExchangeHttp extends Context.Tag("hswap/server/ExchangeHttp")<
+  ExchangeHttp,
+  { readonly app: HttpApp.Default }
+>() {}
 
-const ok = (json: unknown, status = 200): ApiResponse => ({ status, json })
-const error = (status: number, message: string, headers?: Readonly<Record<string, string>>): ApiResponse => ({
-  status,
-  json: { error: message, message },
-  ...(headers === undefined ? {} : { headers })
-})
+export type ApiServices =
+  | ServerConfig
+  | PriceFeed
+  | Db
+  | Quotes
+  | Settlement
+  | RateLimiter
+  | Maintenance
+  | Gateway
+  | LiquidityCache
+  | ExchangeHttp
 
 const usd = (d: Decimal): number => toNumber(Option.getOrThrow(parseLooseDecimal(toFixedRounded(d, 2))))
 const seconds = (ms: number): number => Math.floor(ms / 1000)
@@ -157,17 +212,12 @@ export class LiquidityCache extends Effect.Service<LiquidityCache>()("hswap/serv
 }) {}
 
 // ---------------------------------------------------------------------------------------------------------------
+// Handlers
 
-const decodeSegment = (s: string): string | undefined => {
-  try {
-    return decodeURIComponent(s)
-  } catch {
-    return undefined
-  }
-}
+/** A success in its schema's encoded form, as is (see the module's comment). */
+const answer = (json: unknown, status = 200) => HttpServerResponse.unsafeJson(json, { status })
 
-const SwapBody = Schema.parseJson(Schema.Struct({ tx_hash: Schema.optionalWith(Schema.String, { nullable: true }) }))
-const AdminBody = Schema.parseJson(Schema.Struct({ enabled: Schema.Boolean }))
+const fail = <E>(error: E) => Effect.fail(error)
 
 const health = Effect.gen(function* () {
   const config = yield* ServerConfig
@@ -184,37 +234,37 @@ const health = Effect.gen(function* () {
       logo_url: t.logoUrl
     }
   }
-  return ok({ status: "healthy", pairs_status: pairs } satisfies typeof HealthResponse.Encoded)
+  return answer({ status: "healthy", pairs_status: pairs } satisfies typeof HealthResponse.Encoded)
 })
 
-const livePrice = (fromRaw: string, toRaw: string) =>
+const livePrice = (from: string, to: string) =>
   Effect.gen(function* () {
     const config = yield* ServerConfig
     const prices = yield* PriceFeed
-    const from = decodeSegment(fromRaw)
-    const to = decodeSegment(toRaw)
     const tokenIn = config.tokens.find((t) => t.resourceAddress === from)
     const tokenOut = config.tokens.find((t) => t.resourceAddress === to)
     // Known tokens are valid addresses by configuration; only the others are checked (bech32m, network, kind).
-    for (const [address, token, raw] of [
-      [from, tokenIn, fromRaw],
-      [to, tokenOut, toRaw]
+    for (const [address, token] of [
+      [from, tokenIn],
+      [to, tokenOut]
     ] as const) {
-      if (token === undefined && (address === undefined || !isAddressOf("resource", config.networkId, address))) {
-        return error(400, `Invalid resource address: ${(address ?? raw).slice(0, 120)}`)
+      if (token === undefined && !isAddressOf("resource", config.networkId, address)) {
+        return yield* fail(new BadRequest(errorBody(`Invalid resource address: ${address.slice(0, 120)}`)))
       }
     }
-    if (tokenIn === undefined) return error(404, `Unknown resource: ${from ?? ""}`)
-    if (tokenOut === undefined) return error(404, `Unknown resource: ${to ?? ""}`)
+    if (tokenIn === undefined) return yield* fail(new NotFound(errorBody(`Unknown resource: ${from}`)))
+    if (tokenOut === undefined) return yield* fail(new NotFound(errorBody(`Unknown resource: ${to}`)))
     const symbols = { in_symbol: tokenIn.symbol, out_symbol: tokenOut.symbol }
     if (tokenIn.symbol === tokenOut.symbol)
-      return ok({ ...symbols, error: ForbiddenRoute } satisfies typeof LivePriceResponse.Encoded)
+      return answer({ ...symbols, error: ForbiddenRoute } satisfies typeof LivePriceResponse.Encoded)
     if (!config.routes.some(([f, t]) => f === tokenIn.symbol && t === tokenOut.symbol)) {
-      return ok({ ...symbols, error: RouteNotAvailable } satisfies typeof LivePriceResponse.Encoded)
+      return answer({ ...symbols, error: RouteNotAvailable } satisfies typeof LivePriceResponse.Encoded)
     }
     const priceIn = yield* prices.fresh(tokenIn.symbol)
     const priceOut = yield* prices.fresh(tokenOut.symbol)
-    if (Option.isNone(priceIn) || Option.isNone(priceOut)) return error(503, "Price not available")
+    if (Option.isNone(priceIn) || Option.isNone(priceOut)) {
+      return yield* fail(new Unavailable(errorBody("Price not available")))
+    }
     const limits = amountLimits(priceIn.value.usd, tokenIn.decimals, dec(config.minUsd), dec(config.maxUsd))
     const terms = {
       symbolIn: tokenIn.symbol,
@@ -230,10 +280,13 @@ const livePrice = (fromRaw: string, toRaw: string) =>
     const quotes = yield* Quotes
     const issued = yield* Effect.either(quotes.issue(terms))
     if (issued._tag === "Left") {
-      yield* Effect.logError(`liveprice ${tokenIn.symbol} -> ${tokenOut.symbol}: the quote could not be stored`, issued.left)
-      return error(503, "Quote not available")
+      yield* Effect.logError(
+        `liveprice ${tokenIn.symbol} -> ${tokenOut.symbol}: the quote could not be stored`,
+        issued.left
+      )
+      return yield* fail(new Unavailable(errorBody("Quote not available")))
     }
-    return ok({
+    return answer({
       ...symbols,
       effective_rate: terms.rate,
       min_amount_in: terms.minIn,
@@ -245,78 +298,109 @@ const livePrice = (fromRaw: string, toRaw: string) =>
     } satisfies typeof LivePriceResponse.Encoded)
   })
 
-const registerSwap = (rawHash: string, req: ApiRequest) =>
+/** Past this many bytes an oversized body is no longer drained: the platform closes the connection. */
+const DRAIN_LIMIT = 1024 * 1024
+
+export interface RequestBody {
+  readonly text: string
+  readonly tooLarge: boolean
+}
+
+/**
+ * The body of a POST, PUT or PATCH, read at most once (the request keeps it): a declared length over `max` is not
+ * read at all, a body without one is drained up to 1 MB, and either way past `max` it is `tooLarge`.
+ */
+export const readBody = (request: HttpServerRequest.HttpServerRequest, max: number): Effect.Effect<RequestBody> => {
+  const method = request.method
+  if (method !== "POST" && method !== "PUT" && method !== "PATCH") return Effect.succeed({ text: "", tooLarge: false })
+  const declared = Number(request.headers["content-length"] ?? "0")
+  if (Number.isFinite(declared) && declared > max) return Effect.succeed({ text: "", tooLarge: true })
+  return request.text.pipe(
+    HttpIncomingMessage.withMaxBodySize(Option.some(DRAIN_LIMIT)),
+    Effect.map((text) => (Buffer.byteLength(text) > max ? { text: "", tooLarge: true } : { text, tooLarge: false })),
+    // A body that broke off or ran past the drain limit is not read either.
+    Effect.orElseSucceed(() => ({ text: "", tooLarge: true }))
+  )
+}
+
+const SwapBody = Schema.parseJson(SwapRegistrationRequest)
+const AdminBody = Schema.parseJson(MaintenanceToggle)
+
+const registerSwap = (txHash: string, request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
     const config = yield* ServerConfig
     const settlement = yield* Settlement
-    if (req.bodyTooLarge === true) return error(413, "Request body too large")
-    const txHash = decodeSegment(rawHash)
-    if (txHash === undefined || !isAddressOf("txid", config.networkId, txHash)) {
-      return error(400, "Invalid transaction hash")
+    const body = yield* readBody(request, config.maxBodyBytes)
+    if (body.tooLarge) return yield* fail(new PayloadTooLarge(errorBody("Request body too large")))
+    if (!isAddressOf("txid", config.networkId, txHash)) {
+      return yield* fail(new BadRequest(errorBody("Invalid transaction hash")))
     }
-    if (req.body !== undefined && req.body.trim() !== "") {
-      const body = Schema.decodeUnknownOption(SwapBody)(req.body)
-      if (Option.isNone(body)) return error(400, "The body must be JSON { tx_hash }")
-      const given = body.value.tx_hash
-      if (given !== undefined && given !== txHash) return error(400, "tx_hash in the body differs from the path")
+    if (body.text.trim() !== "") {
+      const decoded = Schema.decodeUnknownOption(SwapBody)(body.text)
+      if (Option.isNone(decoded)) return yield* fail(new BadRequest(errorBody("The body must be JSON { tx_hash }")))
+      const given = decoded.value.tx_hash
+      if (given !== undefined && given !== txHash) {
+        return yield* fail(new BadRequest(errorBody("tx_hash in the body differs from the path")))
+      }
     }
-    return yield* settlement.register(txHash).pipe(
-      Effect.map(
-        Option.match({
-          onNone: () =>
-            ok(
-              {
-                tx_hash: txHash,
-                status: "pending",
-                message: "Settlement in progress"
-              } satisfies typeof SwapRegistrationResponse.Encoded,
-              202
-            ),
-          onSome: (row) => {
-            const record = toRecord(row, config.exchangeAccount)
-            return ok({
-              tx_hash: txHash,
-              status: record.status,
-              transaction: record,
-              ...(record.message === null ? {} : { message: record.message })
-            } satisfies typeof SwapRegistrationResponse.Encoded)
-          }
-        })
-      ),
+    const registered = yield* settlement.register(txHash).pipe(
       Effect.catchTags({
-        SwapNotFound: (e) => Effect.succeed(error(404, e.message)),
-        SwapRefused: (e) => Effect.succeed(error(422, e.reason)),
-        SettlementUnavailable: (e) => Effect.succeed(error(503, `Settlement unavailable: ${e.reason}`))
+        SwapNotFound: (e) => fail(new NotFound(errorBody(e.message))),
+        SwapRefused: (e) => fail(new Unprocessable(errorBody(e.reason))),
+        SettlementUnavailable: (e) => fail(new Unavailable(errorBody(`Settlement unavailable: ${e.reason}`)))
       })
     )
+    if (Option.isNone(registered)) {
+      return answer(
+        {
+          tx_hash: txHash,
+          status: "pending",
+          message: "Settlement in progress"
+        } satisfies typeof SwapRegistrationPending.Encoded,
+        HttpApiSchemaStatus.pending
+      )
+    }
+    const record = toRecord(registered.value, config.exchangeAccount)
+    return answer({
+      tx_hash: txHash,
+      status: record.status,
+      transaction: record,
+      ...(record.message === null ? {} : { message: record.message })
+    } satisfies typeof SwapRegistrationResponse.Encoded)
   })
+
+const HttpApiSchemaStatus = { pending: 202 } as const
 
 const LATEST = 10
 const PER_ACCOUNT = 100
 
-const transactions = (rawAccount: string) =>
+const latestTransactions = Effect.gen(function* () {
+  const config = yield* ServerConfig
+  const rows = yield* (yield* Db).latest(LATEST)
+  return answer({
+    transactions: rows.map((r) => toRecord(r, config.exchangeAccount))
+  } satisfies typeof TransactionsResponse.Encoded)
+})
+
+const transactions = (account: string) =>
   Effect.gen(function* () {
     const config = yield* ServerConfig
-    const db = yield* Db
-    if (rawAccount === "latest") {
-      const rows = yield* db.latest(LATEST)
-      return ok({ transactions: rows.map((r) => toRecord(r, config.exchangeAccount)) })
+    if (!isAddressOf("account", config.networkId, account)) {
+      return yield* fail(new BadRequest(errorBody("Invalid account address")))
     }
-    const account = decodeSegment(rawAccount)
-    if (account === undefined || !isAddressOf("account", config.networkId, account)) {
-      return error(400, "Invalid account address")
-    }
-    const rows = yield* db.byAccount(account, PER_ACCOUNT)
-    return ok({ transactions: rows.map((r) => toRecord(r, config.exchangeAccount)) })
+    const rows = yield* (yield* Db).byAccount(account, PER_ACCOUNT)
+    return answer({
+      transactions: rows.map((r) => toRecord(r, config.exchangeAccount))
+    } satisfies typeof TransactionsResponse.Encoded)
   })
 
 const btcPrice = Effect.gen(function* () {
   const config = yield* ServerConfig
   const prices = yield* PriceFeed
   const quote = yield* prices.fresh("hBTC")
-  if (Option.isNone(quote)) return { status: 503, json: { message: "Bitcoin price unavailable" } } satisfies ApiResponse
+  if (Option.isNone(quote)) return yield* fail(new BtcPriceUnavailable({ message: "Bitcoin price unavailable" }))
   const last = seconds(quote.value.updatedAtMs)
-  return ok({
+  return answer({
     price: usd(quote.value.usd),
     last_update: last,
     expire: last + Math.floor(Duration.toSeconds(config.priceStaleAfter)),
@@ -324,6 +408,11 @@ const btcPrice = Effect.gen(function* () {
     source: config.priceSourceUrl === undefined ? "simulated" : "http"
   })
 })
+
+const liquidity = Effect.flatMap(LiquidityCache, (l) => l.get).pipe(
+  Effect.map((v) => answer(v satisfies typeof LiquidityResponse.Encoded)),
+  Effect.catchAll((e) => fail(new Unavailable(errorBody(`Liquidity unavailable: ${e.message}`))))
+)
 
 const stats = Effect.gen(function* () {
   const db = yield* Db
@@ -338,92 +427,275 @@ const stats = Effect.gen(function* () {
     ZERO
   )
   const tvl = yield* liquidity.get
-  return ok({
+  return answer({
     total_volume: usd(volume),
     active_users: totals.users,
     tvl: tvl.total_usd_value,
     total_transactions: totals.count
   } satisfies typeof StatsResponse.Encoded)
-})
+}).pipe(Effect.catchAll((e) => fail(new Unavailable(errorBody(`Stats unavailable: ${e.message}`)))))
 
-const admin = (req: ApiRequest) =>
+/** The admin group answers the loopback peer only, whatever `X-Forwarded-For` says. */
+const loopbackOnly = (request: HttpServerRequest.HttpServerRequest) =>
+  isLoopback(Option.getOrElse(request.remoteAddress, () => ""))
+    ? Effect.void
+    : fail(new Forbidden(errorBody("Admin is available on loopback only")))
+
+const maintenanceState = Effect.map(
+  Effect.flatMap(Maintenance, (m) => m.enabled),
+  (maintenance) => ({ maintenance })
+)
+
+const setMaintenance = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
-    const maintenance = yield* Maintenance
-    if (!isLoopback(req.ip)) return error(403, "Admin is available on loopback only")
-    if (req.method === "POST") {
-      if (req.bodyTooLarge === true) return error(413, "Request body too large")
-      const body = Schema.decodeUnknownOption(AdminBody)(req.body ?? "")
-      if (Option.isNone(body)) return error(400, "The body must be JSON { enabled: boolean }")
-      yield* maintenance.set(body.value.enabled)
-    } else if (req.method !== "GET") {
-      return error(405, "Method not allowed")
-    }
-    return ok({ maintenance: yield* maintenance.enabled })
+    yield* loopbackOnly(request)
+    const body = yield* readBody(request, (yield* ServerConfig).maxBodyBytes)
+    if (body.tooLarge) return yield* fail(new PayloadTooLarge(errorBody("Request body too large")))
+    const decoded = Schema.decodeUnknownOption(AdminBody)(body.text)
+    if (Option.isNone(decoded))
+      return yield* fail(new BadRequest(errorBody("The body must be JSON { enabled: boolean }")))
+    yield* (yield* Maintenance).set(decoded.value.enabled)
+    return yield* maintenanceState
   })
 
-/** Routes one API request. Never fails: bad input is a 4xx, an unreachable ledger a 503, a defect a JSON 500. */
-export const handleApi = (req: ApiRequest): Effect.Effect<ApiResponse, never, ApiServices> =>
-  Effect.gen(function* () {
-    const segments = req.path.split("/").filter((s) => s !== "")
-    const [head, a, b, extra] = segments
-    if (req.method === "OPTIONS") return { status: 204, json: null }
-    if (head === "admin" && a === "maintenance" && b === undefined) return yield* admin(req)
+const PricesLive = HttpApiBuilder.group(ExchangeHttpApi, "prices", (handlers) =>
+  handlers
+    .handle("livePrice", ({ path }) => livePrice(path.from, path.to))
+    .handle("liquidity", () => liquidity)
+    .handle("btcPrice", () => btcPrice)
+)
+const HealthLive = HttpApiBuilder.group(ExchangeHttpApi, "health", (handlers) =>
+  handlers.handle("health", () => health)
+)
+// The body is read here, not by the builder: an oversized or malformed one has its own answer (413, 400 as below).
+const SwapsLive = HttpApiBuilder.group(ExchangeHttpApi, "swaps", (handlers) =>
+  handlers.handleRaw("registerSwap", ({ path, request }) => registerSwap(path.txHash, request))
+)
+const TransactionsLive = HttpApiBuilder.group(ExchangeHttpApi, "transactions", (handlers) =>
+  handlers
+    .handle("latestTransactions", () => latestTransactions)
+    .handle("transactions", ({ path }) => transactions(path.account))
+)
+const StatsLive = HttpApiBuilder.group(ExchangeHttpApi, "stats", (handlers) => handlers.handle("stats", () => stats))
+const AdminLive = HttpApiBuilder.group(ExchangeHttpApi, "admin", (handlers) =>
+  handlers
+    .handle("getMaintenance", ({ request }) => Effect.zipRight(loopbackOnly(request), maintenanceState))
+    .handleRaw("setMaintenance", ({ request }) => setMaintenance(request))
+)
 
-    const limiter = yield* RateLimiter
-    const { trustedProxyHops } = yield* ServerConfig
-    const decision = yield* limiter.take(clientIp(req.ip, req.forwardedFor, trustedProxyHops))
-    if (!decision.allowed) {
-      return error(429, "Rate limit exceeded", { "retry-after": String(decision.retryAfterSeconds) })
+const MaintenanceGateLive = Layer.effect(
+  MaintenanceGate,
+  Effect.map(Maintenance, (maintenance) =>
+    Effect.flatMap(maintenance.enabled, (on) =>
+      on ? fail(new InMaintenance(errorBody("Service in maintenance"))) : Effect.void
+    )
+  )
+)
+
+const ApiLive = HttpApiBuilder.api(ExchangeHttpApi).pipe(
+  Layer.provide([PricesLive, HealthLive, SwapsLive, TransactionsLive, StatsLive, AdminLive]),
+  Layer.provide(MaintenanceGateLive)
+)
+
+// ---------------------------------------------------------------------------------------------------------------
+// The rules for every path
+
+/** Each endpoint's method and path segments ("/api/liveprice/:from/:to"), read off the definition. */
+const endpointShapes: ReadonlyArray<{ readonly method: string; readonly segments: ReadonlyArray<string> }> = (() => {
+  const shapes: Array<{ method: string; segments: ReadonlyArray<string> }> = []
+  HttpApi.reflect(ExchangeHttpApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }: { readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.Any }) => {
+      const e = endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+      shapes.push({ method: e.method, segments: e.path.split("/").filter((s) => s !== "") })
     }
+  })
+  return shapes
+})()
 
-    const method = (allowed: string, run: Effect.Effect<ApiResponse, never, ApiServices>, gated: boolean) =>
-      Effect.gen(function* () {
-        if (req.method !== allowed) return error(405, "Method not allowed", { allow: allowed })
-        if (gated && (yield* (yield* Maintenance).enabled)) return error(409, "Service in maintenance")
-        return yield* run
+/** The methods the definition has for `pathname`, any parameter matching any one segment. */
+const methodsAt = (pathname: string): ReadonlyArray<string> => {
+  const segments = pathname.split("/").filter((s) => s !== "")
+  return endpointShapes
+    .filter(
+      (shape) =>
+        shape.segments.length === segments.length &&
+        shape.segments.every((s, i) => s.startsWith(":") || s === segments[i])
+    )
+    .map((shape) => shape.method)
+}
+
+/** The answer for an error of this API: `{ error, message }` (the class's fields) with the class's status. */
+const errorResponse = (
+  Class:
+    typeof NotFound | typeof MethodNotAllowed | typeof UnsupportedMediaType | typeof RateLimited | typeof InternalError,
+  message: string,
+  headers: Readonly<Record<string, string>> = {}
+) => HttpServerResponse.unsafeJson(errorBody(message), { status: errorStatus(Class), headers })
+
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+export const isJsonContentType = (type: string | undefined): boolean =>
+  type !== undefined && /^application\/json\s*(;|$)/i.test(type.trim())
+
+/**
+ * A path segment that is not valid percent-encoded UTF-8 is taken literally ("%E0%A4%A" reaches its route as those
+ * characters, which no address or hash matches: a 400 there), where the router would not match the path at all.
+ */
+const literalMalformedSegments = (url: string): string | undefined => {
+  const query = url.indexOf("?")
+  const pathname = query === -1 ? url : url.slice(0, query)
+  try {
+    decodeURI(pathname)
+    return undefined
+  } catch {
+    const fixed = pathname
+      .split("/")
+      .map((segment) => {
+        try {
+          decodeURIComponent(segment)
+          return segment
+        } catch {
+          return segment.replaceAll("%", "%25")
+        }
       })
+      .join("/")
+    return fixed + (query === -1 ? "" : url.slice(query))
+  }
+}
 
-    if (extra !== undefined) return error(404, "Not found")
-    switch (head) {
-      case "health":
-        if (a === undefined) return yield* method("GET", health, true)
-        break
-      case "liveprice":
-        if (a !== undefined && b !== undefined) return yield* method("GET", livePrice(a, b), true)
-        break
-      case "liquidity":
-        if (a === undefined)
-          return yield* method(
-            "GET",
-            Effect.map(
-              Effect.flatMap(LiquidityCache, (l) => l.get),
-              (v) => ok(v)
-            ).pipe(Effect.catchAll((e) => Effect.succeed(error(503, `Liquidity unavailable: ${e.message}`)))),
-            false
-          )
-        break
-      case "swap":
-        if (a !== undefined && b === undefined) return yield* method("POST", registerSwap(a, req), true)
-        break
-      case "transactions":
-        if (a !== undefined && b === undefined) return yield* method("GET", transactions(a), true)
-        break
-      case "btcbridge":
-        if (a === "price" && b === undefined) return yield* method("GET", btcPrice, false)
-        break
-      case "stats":
-        if (a === undefined)
-          return yield* method(
-            "GET",
-            stats.pipe(Effect.catchAll((e) => Effect.succeed(error(503, `Stats unavailable: ${e.message}`)))),
-            false
-          )
-        break
+const pathnameOf = (url: string) => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}
+
+const isUnder = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`)
+
+/** Long enough for any junk a client may put in one segment: it gets its route's 400, not a 404. */
+const MAX_PARAM_LENGTH = 16 * 1024
+
+/** The API as one `HttpApp`, over the services of the server it is built in. */
+export const makeExchangeHttpApp = Effect.gen(function* () {
+  const config = yield* ServerConfig
+  const limiter = yield* RateLimiter
+  const platform = yield* Layer.build(HttpServer.layerContext)
+  const api = yield* HttpApiBuilder.httpApp.pipe(
+    HttpRouter.withRouterConfig({ maxParamLength: MAX_PARAM_LENGTH }),
+    Effect.provide(Layer.mergeAll(ApiLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer))
+  )
+
+  // The router fails with RouteNotFound (outside the app's declared errors) where no endpoint has the path and method.
+  const routed: HttpApp.Default = api.pipe(
+    Effect.catchAllCause((cause) => {
+      const failure: Option.Option<unknown> = Cause.failureOption(cause)
+      if (Option.isNone(failure) || !(failure.value instanceof HttpServerError.RouteNotFound))
+        return Effect.failCause(cause)
+      const allowed = methodsAt(pathnameOf(failure.value.request.url))
+      return Effect.succeed(
+        allowed.length === 0
+          ? errorResponse(NotFound, "Not found")
+          : errorResponse(MethodNotAllowed, "Method not allowed", { allow: allowed.join(", ") })
+      )
+    }),
+    Effect.provide(platform)
+  )
+
+  const handled: HttpApp.Default = Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const body = yield* readBody(request, config.maxBodyBytes)
+    if (!body.tooLarge && body.text.trim() !== "" && !isJsonContentType(request.headers["content-type"])) {
+      return errorResponse(UnsupportedMediaType, "The body must be JSON sent as Content-Type: application/json")
     }
-    return error(404, "Not found")
+    if (!isUnder(pathnameOf(request.url), ADMIN_PREFIX)) {
+      const peer = Option.getOrElse(request.remoteAddress, () => "")
+      const decision = yield* limiter.take(clientIp(peer, request.headers["x-forwarded-for"], config.trustedProxyHops))
+      if (!decision.allowed) {
+        return errorResponse(RateLimited, "Rate limit exceeded", {
+          "retry-after": String(decision.retryAfterSeconds)
+        })
+      }
+    }
+    const response = yield* routed
+    // What was not read of an oversized body is not waited for.
+    return body.tooLarge ? HttpServerResponse.setHeader(response, "connection", "close") : response
+  })
+
+  const allowedOrigin: (origin: string) => boolean =
+    config.corsOrigins === "*" ? () => true : (origin) => config.corsOrigins.includes(origin)
+  const withCors = HttpMiddleware.cors({
+    allowedOrigins: config.corsOrigins === "*" ? [] : allowedOrigin,
+    allowedMethods: ["GET", "POST"],
+    allowedHeaders: ["content-type"],
+    maxAge: 600
+  })(handled)
+
+  const app: HttpApp.Default = Effect.gen(function* () {
+    const original = yield* HttpServerRequest.HttpServerRequest
+    const url = literalMalformedSegments(original.url)
+    const request = url === undefined ? original : original.modify({ url })
+    const origin = request.headers["origin"]
+    // No CORS header at all unless the origin is allowed, and never on the admin group.
+    const cors = origin !== undefined && allowedOrigin(origin) && !isUnder(pathnameOf(request.url), ADMIN_PREFIX)
+    const next = cors
+      ? withCors
+      : request.method === "OPTIONS"
+        ? Effect.succeed(HttpServerResponse.empty({ status: 204 }))
+        : handled
+    return yield* url === undefined ? next : Effect.provideService(next, HttpServerRequest.HttpServerRequest, request)
   }).pipe(
     Effect.catchAllCause((cause) =>
-      Effect.as(Effect.logError("exchange API request failed", cause), error(500, "Internal error"))
+      Effect.as(Effect.logError("exchange API request failed", cause), errorResponse(InternalError, "Internal error"))
     ),
     Effect.withSpan("ExchangeServer.request")
   )
+  return app
+})
+
+/** `ExchangeHttp` over the server's services. */
+export const ExchangeHttpLive: Layer.Layer<ExchangeHttp, never, Exclude<ApiServices, ExchangeHttp>> = Layer.scoped(
+  ExchangeHttp,
+  Effect.map(makeExchangeHttpApp, (app) => ({ app }))
+)
+
+// ---------------------------------------------------------------------------------------------------------------
+// In process
+
+const inProcessBase = "http://exchange.invalid"
+
+/**
+ * Runs one API request in process through the same `HttpApp` as the HTTP server (tests under TestClock, benchmarks).
+ * Never fails: bad input is a 4xx, an unreachable ledger a 503, a defect a JSON 500.
+ */
+export const handleApi = (req: ApiRequest): Effect.Effect<ApiResponse, never, ApiServices> =>
+  Effect.gen(function* () {
+    const { app } = yield* ExchangeHttp
+    const { maxBodyBytes } = yield* ServerConfig
+    const headers: Record<string, string> = {}
+    if (req.forwardedFor !== undefined) headers["x-forwarded-for"] = req.forwardedFor
+    const body = req.bodyTooLarge === true ? " ".repeat(maxBodyBytes + 1) : req.body
+    if (body !== undefined) headers["content-type"] = "application/json"
+    const hasBody = body !== undefined && req.method !== "GET" && req.method !== "HEAD"
+    const request = HttpServerRequest.fromWeb(
+      new Request(`${inProcessBase}/api${req.path}`, {
+        method: req.method,
+        headers,
+        ...(hasBody ? { body } : {})
+      })
+    ).modify({ remoteAddress: req.ip })
+    let response: HttpServerResponse.HttpServerResponse | undefined
+    yield* HttpApp.toHandled(app, (_, r) => Effect.sync(() => void (response = r))).pipe(
+      Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+      Effect.scoped,
+      Effect.catchAllCause((cause) => Effect.logError("exchange API request failed", cause))
+    )
+    if (response === undefined) return { status: 500, json: errorBody("Internal error") }
+    const text = response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""
+    // What describes the body is not one of the API's own headers.
+    const own = Object.fromEntries(
+      Object.entries(response.headers).filter(([name]) => name !== "content-type" && name !== "content-length")
+    )
+    return {
+      status: response.status,
+      json: text === "" ? null : (JSON.parse(text) as unknown),
+      ...(Object.keys(own).length === 0 ? {} : { headers: own })
+    }
+  })
