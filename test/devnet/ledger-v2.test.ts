@@ -6,6 +6,8 @@
 import { Either, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type GatewayEmulator, makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator.js"
+import { publicKeyHash } from "../../src/devnet/ledger/address.js"
+import { ED25519_SIGNATURE_RESOURCE } from "../../src/devnet/ledger/executeV2.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
 import { validateTransactionV2 } from "../../src/devnet/ledger/validateV2.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
@@ -82,7 +84,13 @@ const signedSubintent = (
   signers: ReadonlyArray<SigningKey>,
   headerOverrides: Partial<IntentHeaderV2> = {}
 ): BuiltSignedPartial =>
-  right(buildSignedPartialTransaction({ header: header(headerOverrides), instructions: compile(text).instructions, signers }))
+  right(
+    buildSignedPartialTransaction({
+      header: header(headerOverrides),
+      instructions: compile(text).instructions,
+      signers
+    })
+  )
 
 /** The exchange's side: lock the fee, take the user's hUSDC, give `give` hETH, keep the hUSDC. */
 const parentText = (child: BuiltSignedPartial, give: string) => `
@@ -235,6 +243,36 @@ describe("the atomic swap as a V2 transaction", () => {
   })
 })
 
+describe("VERIFY_PARENT", () => {
+  const verifying = (publicKey: Uint8Array) =>
+    signedSubintent(
+      `VERIFY_PARENT Enum<AccessRule::Protected>(Enum<AccessRuleNode::ProofRule>(Enum<ProofRule::Require>(
+         Enum<ResourceOrNonFungible::NonFungible>(NonFungibleGlobalId("${ED25519_SIGNATURE_RESOURCE}:[${toHex(publicKeyHash(publicKey))}]")))));
+       ${userSubintentText(user1, "1", "0.001")}`,
+      [userKey]
+    )
+
+  it("passes when the parent is signed by the required key, and fails (reverting every intent) otherwise", async () => {
+    const good = swap(verifying(ledger.genesis.exchange.key.publicKey), "0.001")
+    expect((await submit(good.payload)).status).toBe(200)
+    const ok = await post("/transaction/status", { intent_hash: good.ids.transactionIntent })
+    expect(ok.json).toMatchObject({ status: "CommittedSuccess" })
+
+    const before = await balances()
+    const bad = swap(verifying(ledger.genesis.users[1].key.publicKey), "0.001")
+    expect((await submit(bad.payload)).status).toBe(200)
+    const failed = await post("/transaction/status", { intent_hash: bad.ids.transactionIntent })
+    expect(failed.json).toMatchObject({ status: "CommittedFailure" })
+    expect(String(failed.json["error_message"])).toBe("RuntimeError(SystemError(IntentError(VerifyParentFailed)))")
+    const after = await balances()
+    expect([after.userUsdc, after.userEth, after.exchangeEth]).toEqual([
+      before.userUsdc,
+      before.userEth,
+      before.exchangeEth
+    ])
+  })
+})
+
 describe("what bad V2 input gets", () => {
   const goodSwap = () => swap(signedSubintent(userSubintentText(user1, "1", "0.001"), [userKey]), "0.001")
 
@@ -248,7 +286,13 @@ describe("what bad V2 input gets", () => {
     oversized.set(payload.subarray(0, 3))
     expect(await refused(oversized)).toMatch(/^Invalid transaction: PrepareError/)
     // 0x4d 0x22 0x0c then tuples nested past the depth limit of 24.
-    const nested = Uint8Array.from([0x4d, 0x22, 0x0c, 0x02, ...new Array<number>(30).fill(0).flatMap(() => [0x21, 0x01])])
+    const nested = Uint8Array.from([
+      0x4d,
+      0x22,
+      0x0c,
+      0x02,
+      ...new Array<number>(30).fill(0).flatMap(() => [0x21, 0x01])
+    ])
     expect(await refused(nested)).toMatch(/^Invalid transaction: PrepareError/)
   })
 
@@ -275,7 +319,9 @@ describe("what bad V2 input gets", () => {
       model: { ...child.model, rootSubintentSignatures: other.model.rootSubintentSignatures }
     }
     const message = await refused(swap(forged, "0.001").payload)
-    expect(message).toMatch(/^Invalid transaction: SignatureValidationError\(NonRootSubintent\(SubintentIndex\(0\), subtxid_loc1\w+\), InvalidIntentSignature\)$/)
+    expect(message).toMatch(
+      /^Invalid transaction: SignatureValidationError\(NonRootSubintent\(SubintentIndex\(0\), subtxid_loc1\w+\), InvalidIntentSignature\)$/
+    )
   })
 
   it("a subintent used twice in one transaction", async () => {
@@ -297,7 +343,9 @@ describe("what bad V2 input gets", () => {
       })
     )
     const message = await refused(doubled)
-    expect(message).toMatch(/SubintentStructureError\(NonRootSubintent\(SubintentIndex\(1\), subtxid_loc1\w+\), DuplicateSubintent\)$/)
+    expect(message).toMatch(
+      /SubintentStructureError\(NonRootSubintent\(SubintentIndex\(1\), subtxid_loc1\w+\), DuplicateSubintent\)$/
+    )
   })
 
   it("yields that do not match, YIELD_TO_PARENT in the root, a subintent that does not end by yielding", async () => {
@@ -317,7 +365,8 @@ describe("what bad V2 input gets", () => {
     const noYield = right(
       buildSignedPartialTransaction({
         header: header(),
-        instructions: compile(`CALL_METHOD Address("${user1}") "deposit_batch" Expression("ENTIRE_WORKTOP");`).instructions,
+        instructions: compile(`CALL_METHOD Address("${user1}") "deposit_batch" Expression("ENTIRE_WORKTOP");`)
+          .instructions,
         signers: [userKey]
       })
     )
