@@ -67,6 +67,18 @@ export const transactionInfo = (tx: CommittedTransaction, optIns: TransactionDet
       ? { manifest_instructions: tx.manifest }
       : {}),
     ...(tx.kind === "User" ? { manifest_classes: tx.manifestClasses } : {}),
+    // V2 transactions only (`subintent_details`, `child_subintent_hashes`); a subintent's manifest is an opt-in.
+    ...(tx.subintentDetails === undefined
+      ? {}
+      : {
+          subintent_details: tx.subintentDetails.map((d) => ({
+            subintent_hash: d.subintentHash,
+            ...(optIns?.manifest_instructions === true ? { manifest_instructions: d.manifest } : {}),
+            ...(d.message === undefined ? {} : { message: d.message }),
+            child_subintent_hashes: d.childSubintentHashes
+          }))
+        }),
+    ...(tx.childSubintentHashes === undefined ? {} : { child_subintent_hashes: tx.childSubintentHashes }),
     ...(tx.message !== undefined ? { message: tx.message } : {}),
     ...(optIns?.balance_changes === true
       ? {

@@ -97,7 +97,7 @@ const fail = (message: string): never => {
 
 const runtime = (inner: string): string => `RuntimeError(${inner})`
 
-const DEPOSIT_METHODS = new Set([
+export const DEPOSIT_METHODS: ReadonlySet<string> = new Set([
   "deposit",
   "deposit_batch",
   "try_deposit_or_abort",

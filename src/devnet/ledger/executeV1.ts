@@ -8,7 +8,7 @@ import type { LedgerView, PayloadExecution } from "./payload.js"
 import type { DecodedTransaction } from "./transaction.js"
 
 /** The execution environment of a transaction signed by `signerAccounts` on the state `view` shows. */
-export const executionEnv = (view: Omit<LedgerView, "epoch">, signerAccounts: ReadonlyArray<string>) => ({
+export const executionEnv = (view: Pick<LedgerView, "xrd" | "balance" | "divisibility">, signerAccounts: ReadonlyArray<string>) => ({
   xrd: view.xrd,
   signerAccounts: new Set(signerAccounts),
   divisibility: view.divisibility,

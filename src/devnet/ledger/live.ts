@@ -192,6 +192,8 @@ export const makeLedger = Effect.gen(function* () {
     transactionStatus,
     intentStatus,
     committedTransaction: store.transactionByIntent,
+    subintentStatus: (subintentHash: string) =>
+      semaphore.withPermits(1)(Effect.zipRight(tick, store.subintentStatus(subintentHash))),
     transactions: store.transactions,
     accountVaults: store.accountVaults,
     balance: store.balance,

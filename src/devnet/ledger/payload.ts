@@ -19,6 +19,10 @@ import type { GatewayMessage, TransactionRejected } from "./transaction.js"
 export interface LedgerView {
   readonly xrd: string
   readonly epoch: number
+  /** The proposer's round timestamp of the tip (ms since the Unix epoch), for intents with a timestamp window. */
+  readonly proposerTimestampMs: number
+  /** True when a transaction that finalized this subintent (`subtxid_…`) committed successfully. */
+  readonly subintentFinalized: (subintentId: string) => boolean
   readonly balance: (account: string, resource: string) => bigint
   readonly divisibility: (resource: string) => number | undefined
 }
@@ -41,11 +45,31 @@ export interface UserCommit {
   readonly classes: ReadonlyArray<"General" | "Transfer">
   /** Per manifest instruction, the SBOR hex of its output. */
   readonly outputs: ReadonlyArray<string>
+  /**
+   * A V2 transaction's subintents (`subtxid_…`, with their manifests, messages and children) and the root's
+   * children; the store marks the subintents finalized only when the commit is a success.
+   */
+  readonly subintents?: ReadonlyArray<SubintentRecord>
+  readonly childSubintentHashes?: ReadonlyArray<string>
+}
+
+/** A subintent as a V2 commit records it (the Gateway's `subintent_details` item). */
+export interface SubintentRecord {
+  readonly subintentHash: string
+  readonly manifest: string
+  readonly message: GatewayMessage | undefined
+  readonly childSubintentHashes: ReadonlyArray<string>
 }
 
 /** The node's execution of a payload: a commit, or a rejection that changes nothing. */
 export type PayloadExecution =
-  { readonly _tag: "Rejected"; readonly reason: string } | { readonly _tag: "Commit"; readonly commit: UserCommit }
+  | {
+      readonly _tag: "Rejected"
+      readonly reason: string
+      /** The rejection holds for every payload of the intent (an expired window, an intent already finalized). */
+      readonly permanent?: boolean
+    }
+  | { readonly _tag: "Commit"; readonly commit: UserCommit }
 
 /** A statically valid payload of some format, as the submission pipeline handles it. */
 export interface ValidatedPayload {

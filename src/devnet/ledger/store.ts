@@ -11,6 +11,7 @@ import { DEVNET_NETWORK_NAME, vaultAddress } from "./address.js"
 import { formatDecimal, parseDecimal } from "./decimal.js"
 import type { BalanceChange } from "./execute.js"
 import { type Genesis, makeGenesis } from "./genesis.js"
+import type { SubintentRecord } from "./payload.js"
 import type { GatewayMessage } from "./transaction.js"
 import {
   type CommittedTransaction,
@@ -52,7 +53,18 @@ const TxDetails = Schema.Struct({
   affected: Schema.Array(Schema.String),
   classes: Schema.Array(Schema.Literal("General", "Transfer")),
   next_epoch: Schema.optional(Schema.Number),
-  outputs: Schema.optional(Schema.Array(Schema.String))
+  outputs: Schema.optional(Schema.Array(Schema.String)),
+  subintents: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        hash: Schema.String,
+        manifest: Schema.String,
+        message: Schema.optional(Schema.Unknown),
+        children: Schema.Array(Schema.String)
+      })
+    )
+  ),
+  children: Schema.optional(Schema.Array(Schema.String))
 })
 
 const MessageJson = Schema.parseJson(
@@ -136,7 +148,18 @@ const toTransaction = (row: TxRow): Effect.Effect<CommittedTransaction> =>
       affectedGlobalEntities: details.affected,
       manifestClasses: details.classes,
       nextEpoch: details.next_epoch,
-      outputs: details.outputs ?? []
+      outputs: details.outputs ?? [],
+      ...(details.subintents === undefined
+        ? {}
+        : {
+            subintentDetails: details.subintents.map((d) => ({
+              subintentHash: d.hash,
+              manifest: d.manifest,
+              message: d.message,
+              childSubintentHashes: d.children
+            }))
+          }),
+      ...(details.children === undefined ? {} : { childSubintentHashes: details.children })
     }
   })
 
@@ -154,6 +177,8 @@ const SCHEMA_SQL = [
      round INTEGER NOT NULL, round_timestamp TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
      intent_hash TEXT UNIQUE, payload_hash TEXT, fee_paid TEXT NOT NULL, error_message TEXT, manifest TEXT,
      message_json TEXT, raw_hex TEXT, details_json TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS finalized_subintents (subintent_hash TEXT PRIMARY KEY,
+     state_version INTEGER NOT NULL, intent_hash TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS tx_entities (state_version INTEGER NOT NULL, address TEXT NOT NULL, role TEXT NOT NULL,
      PRIMARY KEY (address, role, state_version))`
 ] as const
@@ -192,6 +217,9 @@ export interface Commit {
   readonly at?: { readonly epoch: number; readonly round: number; readonly timestamp: string }
   readonly nextEpoch?: number
   readonly affected?: ReadonlyArray<string>
+  /** A V2 transaction's subintents: marked finalized in the same SQL transaction, only for a success. */
+  readonly subintents?: ReadonlyArray<SubintentRecord>
+  readonly childSubintentHashes?: ReadonlyArray<string>
 }
 
 export const makeLedgerStore = Effect.gen(function* () {
@@ -206,6 +234,8 @@ export const makeLedgerStore = Effect.gen(function* () {
   const balances = new Map<string, bigint>() // `${account} ${resource}` -> atto
   const balanceKey = (account: string, resource: string) => `${account} ${resource}`
   const resources = new Map<string, ResourceInfo>()
+  /** Subintents (`subtxid_…`) finalized by a successful commit: never executable again. */
+  const finalizedSubintents = new Set<string>()
   let stateVersion = 0
   /** The epoch, round and round timestamp of the last committed transaction: what `ledger_state` reports. */
   let tip: Tip = { epoch: 1, round: 1, timestamp: "" }
@@ -270,7 +300,18 @@ export const makeLedgerStore = Effect.gen(function* () {
         affected,
         classes: c.classes,
         ...(c.nextEpoch === undefined ? {} : { next_epoch: c.nextEpoch }),
-        ...(c.outputs === undefined || c.outputs.length === 0 ? {} : { outputs: c.outputs })
+        ...(c.outputs === undefined || c.outputs.length === 0 ? {} : { outputs: c.outputs }),
+        ...(c.subintents === undefined
+          ? {}
+          : {
+              subintents: c.subintents.map((d) => ({
+                hash: d.subintentHash,
+                manifest: d.manifest,
+                ...(d.message === undefined ? {} : { message: d.message }),
+                children: d.childSubintentHashes
+              }))
+            }),
+        ...(c.childSubintentHashes === undefined ? {} : { children: c.childSubintentHashes })
       }
       const row = {
         state_version: version,
@@ -298,9 +339,18 @@ export const makeLedgerStore = Effect.gen(function* () {
         const [account = "", resource = ""] = k.split(" ")
         return { account, resource, state_version: version, amount: formatDecimal(amount) }
       })
+      const finalized =
+        c.success && c.intentHash !== undefined
+          ? (c.subintents ?? []).map((d) => ({
+              subintent_hash: d.subintentHash,
+              state_version: version,
+              intent_hash: c.intentHash ?? ""
+            }))
+          : []
       yield* sql.withTransaction(
         Effect.gen(function* () {
           yield* sql`INSERT INTO transactions ${sql.insert(row)}`
+          if (finalized.length > 0) yield* sql`INSERT INTO finalized_subintents ${sql.insert(finalized)}`
           if (entityRows.length > 0) yield* sql`INSERT OR IGNORE INTO tx_entities ${sql.insert(entityRows)}`
           if (vaultRows.length > 0) yield* sql`INSERT INTO vault_history ${sql.insert(vaultRows)}`
           for (const [i, r] of (c.newResources ?? []).entries()) {
@@ -331,6 +381,7 @@ export const makeLedgerStore = Effect.gen(function* () {
       stateVersion = version
       tip = { epoch: clock.epoch, round: clock.round, timestamp: clock.timestamp }
       for (const [k, amount] of newBalances) balances.set(k, amount)
+      for (const f of finalized) finalizedSubintents.add(f.subintent_hash)
       for (const r of c.newResources ?? []) resources.set(r.address, { ...r, createdAtStateVersion: version })
       return yield* toTransaction(row)
     })
@@ -428,7 +479,24 @@ export const makeLedgerStore = Effect.gen(function* () {
       Effect.orDie
     )
     for (const v of vaultRows) balances.set(balanceKey(v.account, v.resource), parseDecimal(v.amount) ?? 0n)
+    const finalizedRows = yield* sql`SELECT subintent_hash FROM finalized_subintents`.pipe(
+      Effect.flatMap(decodeRows(Schema.Struct({ subintent_hash: Schema.String }))),
+      Effect.orDie
+    )
+    for (const f of finalizedRows) finalizedSubintents.add(f.subintent_hash)
   }
+
+  /** Where a subintent was finalized (a successful commit), if it was. */
+  const subintentStatus = (
+    subintentHash: string
+  ): Effect.Effect<Option.Option<{ readonly stateVersion: number; readonly intentHash: string }>> =>
+    sql`SELECT state_version, intent_hash FROM finalized_subintents WHERE subintent_hash = ${subintentHash}`.pipe(
+      Effect.flatMap(decodeRows(Schema.Struct({ state_version: Schema.Number, intent_hash: Schema.String }))),
+      Effect.map((rows) =>
+        Option.map(Option.fromNullable(rows[0]), (r) => ({ stateVersion: r.state_version, intentHash: r.intent_hash }))
+      ),
+      Effect.orDie
+    )
 
   const transactionByIntent = (intentHash: string): Effect.Effect<Option.Option<CommittedTransaction>> =>
     sql`SELECT * FROM transactions WHERE intent_hash = ${intentHash}`.pipe(
@@ -635,6 +703,8 @@ export const makeLedgerStore = Effect.gen(function* () {
     balanceOf: (account: string, resource: string): bigint => balances.get(balanceKey(account, resource)) ?? 0n,
     divisibility: (resource: string): number | undefined => resources.get(resource)?.divisibility,
     transactionByIntent,
+    subintentFinalized: (subintentHash: string): boolean => finalizedSubintents.has(subintentHash),
+    subintentStatus,
     accountVaults,
     balance,
     vaultOwner,

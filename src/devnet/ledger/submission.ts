@@ -81,11 +81,13 @@ export const makeSubmission = (store: LedgerStore) => {
       const execution = payload.execute({
         xrd: store.xrd,
         epoch,
+        proposerTimestampMs: Date.parse(store.tip().timestamp),
+        subintentFinalized: store.subintentFinalized,
         balance: store.balanceOf,
         divisibility: store.divisibility
       })
       if (execution._tag === "Rejected") {
-        return { _tag: "Rejected", reason: execution.reason, permanentForIntent: false }
+        return { _tag: "Rejected", reason: execution.reason, permanentForIntent: execution.permanent === true }
       }
       const transaction = yield* store.commit({ kind: "User", ...execution.commit }).pipe(Effect.orDie)
       return { _tag: "Committed", transaction }

@@ -51,6 +51,15 @@ export interface CommittedTransaction {
   readonly nextEpoch: number | undefined
   /** Per manifest instruction, the SBOR hex of its output (the Core API receipt's `output[].hex`). */
   readonly outputs: ReadonlyArray<string>
+  /** A V2 transaction's subintents (the Gateway's `subintent_details`); absent for V1 and system transactions. */
+  readonly subintentDetails?: ReadonlyArray<{
+    readonly subintentHash: string
+    readonly manifest: string
+    readonly message: unknown
+    readonly childSubintentHashes: ReadonlyArray<string>
+  }>
+  /** A V2 transaction's root intent's children (`subtxid_…`). */
+  readonly childSubintentHashes?: ReadonlyArray<string>
 }
 
 export interface VaultBalance {
@@ -229,6 +238,10 @@ export interface LedgerService {
   readonly transactionStatus: (intentHash: string) => Effect.Effect<TransactionStatusInfo>
   readonly intentStatus: (intentHash: string) => Effect.Effect<IntentStatusInfo>
   readonly committedTransaction: (intentHash: string) => Effect.Effect<Option.Option<CommittedTransaction>>
+  /** Where a subintent (`subtxid_…`) was finalized by a successful commit, if it was. */
+  readonly subintentStatus: (
+    subintentHash: string
+  ) => Effect.Effect<Option.Option<{ readonly stateVersion: number; readonly intentHash: string }>>
   readonly transactions: (query: StreamQuery) => Effect.Effect<TransactionPage>
   /** Every vault of `account` at a state version (default: now), in resource order. */
   readonly accountVaults: (account: string, at?: number) => Effect.Effect<ReadonlyArray<VaultBalance>>

@@ -190,14 +190,31 @@ export const transactionRoutes = (ctx: EmulatorContext): Routes<typeof TRANSACTI
       }
     })
 
+  /**
+   * `/transaction/subintent-status` (babylon-gateway v1.10.1 `TransactionQuerier.ResolveTransactionSubintentStatusResponse`):
+   * `CommittedSuccess` with where it was finalized once a transaction that used the subintent committed
+   * successfully, otherwise `Unknown` (a failed commit does not finalize a subintent).
+   */
   const subintentStatus = (body: unknown) =>
     Effect.gen(function* () {
-      yield* decodeBody(SubintentStatusRequest, body)
+      const request = yield* decodeBody(SubintentStatusRequest, body)
+      const finalized = yield* ledger.subintentStatus(request.subintent_hash)
+      const ledgerState = yield* ledger.state
+      if (Option.isSome(finalized)) {
+        return {
+          ledger_state: ledgerState,
+          subintent_status: "CommittedSuccess",
+          subintent_status_description:
+            "The subintent has been successfully committed to the ledger at the given finalized_state_version. Use the committed details endpoint to read further details.",
+          finalized_at_state_version: finalized.value.stateVersion,
+          finalized_at_transaction_intent_hash: finalized.value.intentHash
+        }
+      }
       return {
-        ledger_state: yield* ledger.state,
+        ledger_state: ledgerState,
         subintent_status: "Unknown",
         subintent_status_description:
-          "The subintent is not known to have been committed (the devnet ledger runs V1 transactions only)."
+          "The gateway has not seen the subintent committed as a success, but otherwise, its status is unknown. It may not exist, it may have expired, it may still be possible for it to commit as a success. Note that, unlike transaction intents, subintents can commit as a failure 0 or more times and still commit as a success."
       }
     })
 
