@@ -55,6 +55,7 @@ ensure_postgres() {
 
 echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
+echo "== layers"; npx tsx scripts/check-imports.ts
 echo "== PostgreSQL"; ensure_postgres
 echo "== unit and component tests"; npx vitest run
 echo "== e2e"; npm run --silent test:e2e

@@ -25,12 +25,19 @@ import {
   subintentId,
   toHex
 } from "../../txv2/index.js"
-import { DEVNET_NETWORK_ID, blake2b256, isAccountAddress, publicKeyHash, virtualAccountAddress, wellKnownOnDevnet } from "./address.js"
+import {
+  DEVNET_NETWORK_ID,
+  blake2b256,
+  isAccountAddress,
+  publicKeyHash,
+  virtualAccountAddress,
+  wellKnownOnDevnet
+} from "./address.js"
 import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal.js"
 import { type BalanceChange, DEPOSIT_METHODS, devnetFee } from "./execute.js"
 import type { LedgerView, PayloadExecution, SubintentRecord } from "./payload.js"
 import type { GatewayMessage } from "./transaction.js"
-import type { IntentV2, ValidatedTransactionV2 } from "./validateV2.js"
+import type { IntentV2, ValidatedTransactionV2 } from "./typesV2.js"
 
 /** The virtual signature badge resources (radix-engine well-known `ED25519_SIGNATURE_RESOURCE`, `SECP256K1_…`). */
 export const ED25519_SIGNATURE_RESOURCE = wellKnownOnDevnet(
@@ -64,7 +71,9 @@ interface IntentState {
 
 const addressOf = (nodeId: Uint8Array): string => {
   const encoded = encodeAddress(nodeId, DEVNET_NETWORK_ID)
-  return Either.isRight(encoded) ? encoded.right : fail(runtime(`KernelError(InvalidReference(NodeId("${toHex(nodeId)}")))`))
+  return Either.isRight(encoded)
+    ? encoded.right
+    : fail(runtime(`KernelError(InvalidReference(NodeId("${toHex(nodeId)}")))`))
 }
 
 const staticAddress = (a: ManifestAddress): string =>
@@ -85,7 +94,10 @@ const toGatewayMessage = (m: MessageV2): GatewayMessage | undefined =>
       : { type: "Encrypted", encrypted_hex: toHex(m.encrypted) }
 
 const manifestText = (intent: IntentV2): string => {
-  const printed = printManifest({ instructions: intent.core.instructions, children: intent.core.children }, DEVNET_NETWORK_ID)
+  const printed = printManifest(
+    { instructions: intent.core.instructions, children: intent.core.children },
+    DEVNET_NETWORK_ID
+  )
   return Either.isRight(printed) ? printed.right : ""
 }
 
@@ -190,7 +202,8 @@ const constraintError = (c: ResourceConstraint, amount: bigint): string | undefi
     case "AtLeastNonFungibles":
       return "NonFungibleRequirementsOnFungibleResource"
     case "General": {
-      if (c.requiredIds.length > 0 || c.allowedIds.type === "Allowlist") return "NonFungibleRequirementsOnFungibleResource"
+      if (c.requiredIds.length > 0 || c.allowedIds.type === "Allowlist")
+        return "NonFungibleRequirementsOnFungibleResource"
       if (c.lowerBound.type === "NonZero" ? amount <= 0n : amount < attoOf(c.lowerBound.amount))
         return `AmountBelowLowerBound { actual_amount: ${debugDecimal(amount)} }`
       if (c.upperBound.type === "Inclusive" && amount > attoOf(c.upperBound.amount))
@@ -279,7 +292,9 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
   const requireValidAmount = (where: string, resource: string, amount: bigint) => {
     const divisibility = view.divisibility(resource) ?? 18
     if (amount < 0n || !fitsDivisibility(amount, divisibility))
-      fail(runtime(`ApplicationError(${where}(ResourceError(InvalidAmount(${debugDecimal(amount)}, ${divisibility}))))`))
+      fail(
+        runtime(`ApplicationError(${where}(ResourceError(InvalidAmount(${debugDecimal(amount)}, ${divisibility}))))`)
+      )
   }
   const requireOwner = (s: IntentState, account: string, method: string) => {
     if (!s.signerAccounts.has(account))
@@ -349,7 +364,8 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
       if (!s.intent.isRoot) fail(runtime(`SystemError(CannotLockFeeInChildSubintent(${s.index}))`))
       requireOwner(s, account, method)
       const [amountValue] = fields
-      if (amountValue?.kind !== "Decimal") return fail(runtime(`ApplicationError(InputDecodeError("Account::lock_fee"))`))
+      if (amountValue?.kind !== "Decimal")
+        return fail(runtime(`ApplicationError(InputDecodeError("Account::lock_fee"))`))
       const amount = attoOf(amountValue.value)
       requireValidAmount("VaultError", view.xrd, amount)
       const have = available(account, view.xrd)
@@ -396,7 +412,9 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
       }
       return returned
     }
-    return fail(runtime(`DevnetUnsupported(CALL_METHOD "${method}" on an account is not supported by the devnet ledger)`))
+    return fail(
+      runtime(`DevnetUnsupported(CALL_METHOD "${method}" on an account is not supported by the devnet ledger)`)
+    )
   }
 
   /** Runs intent `index` from where it stopped with `incoming` on its worktop, until it yields to its parent or ends. */
@@ -416,7 +434,11 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
         case "CallMethod": {
           const target = staticAddress(ins.address)
           if (!isAccountAddress(target))
-            fail(runtime(`DevnetUnsupported(CALL_METHOD "${ins.methodName}" on ${target}: the devnet ledger only runs account methods)`))
+            fail(
+              runtime(
+                `DevnetUnsupported(CALL_METHOD "${ins.methodName}" on ${target}: the devnet ledger only runs account methods)`
+              )
+            )
           const returned = callAccount(s, target, ins.methodName, ins.args)
           checkNextCall(s, returned)
           toWorktop(s, returned)
@@ -487,7 +509,8 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
         }
         case "YieldToChild": {
           const child = s.intent.children[ins.childIndex]
-          if (child === undefined) return fail(runtime(`SystemError(IntentError(InvalidIntentIndex(${ins.childIndex})))`))
+          if (child === undefined)
+            return fail(runtime(`SystemError(IntentError(InvalidIntentIndex(${ins.childIndex})))`))
           const passed: Resources = new Map()
           collect(s, ins.args, passed)
           const returned = run(child, passed)
@@ -511,7 +534,9 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
         }
         default:
           fail(
-            runtime(`DevnetUnsupported(instruction ${INSTRUCTIONS[ins.kind].name} is not supported by the devnet ledger)`)
+            runtime(
+              `DevnetUnsupported(instruction ${INSTRUCTIONS[ins.kind].name} is not supported by the devnet ledger)`
+            )
           )
       }
     }

@@ -25,6 +25,7 @@ import {
 import { DEVNET_NETWORK_ID } from "./address.js"
 import { executeV2 } from "./executeV2.js"
 import type { TransactionFormat } from "./payload.js"
+import type { IntentV2, ValidatedTransactionV2 } from "./typesV2.js"
 import { TransactionRejected } from "./transaction.js"
 
 export const NOTARIZED_V2_PREFIX = "4d220c"
@@ -34,30 +35,7 @@ export const MAX_SUBINTENT_DEPTH = 3
 /** The network's limit on subintents in one transaction (`max_subintents_per_transaction`). */
 export const MAX_SUBINTENTS = 32
 
-/** One intent of a validated V2 transaction: the root is index 0, the subintents follow in payload order. */
-export interface IntentV2 {
-  /** `txid_…` for the root, `subtxid_…` for a subintent. */
-  readonly id: string
-  readonly core: IntentCoreV2
-  readonly isRoot: boolean
-  /** Indices (into the intents) of this intent's children, in `NamedIntent` order. */
-  readonly children: ReadonlyArray<number>
-  readonly parent: number | undefined
-  /** The public keys whose signatures over this intent's hash verified (and the notary's, for a signatory root). */
-  readonly signers: ReadonlyArray<PublicKey>
-}
-
-export interface ValidatedTransactionV2 {
-  readonly intentHash: string
-  readonly payloadHash: string
-  readonly intents: ReadonlyArray<IntentV2>
-  readonly startEpochInclusive: number
-  readonly endEpochExclusive: number
-  /** Seconds since the Unix epoch; undefined for no bound. */
-  readonly minTimestampInclusive: number | undefined
-  readonly maxTimestampExclusive: number | undefined
-  readonly rawHex: string
-}
+export type { IntentV2, ValidatedTransactionV2 } from "./typesV2.js"
 
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/
 
@@ -65,7 +43,9 @@ const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/
 const location = (intents: ReadonlyArray<{ id: string; isRoot: boolean }>, index: number): string => {
   const intent = intents[index]
   if (intent === undefined) return "Unlocatable"
-  return intent.isRoot ? `RootTransactionIntent(${intent.id})` : `NonRootSubintent(SubintentIndex(${index - 1}), ${intent.id})`
+  return intent.isRoot
+    ? `RootTransactionIntent(${intent.id})`
+    : `NonRootSubintent(SubintentIndex(${index - 1}), ${intent.id})`
 }
 
 const rejected = (reason: string, hashes?: { intentHash: string; payloadHash: string }) =>
@@ -86,7 +66,9 @@ export const validateTransactionV2 = (hex: string): Either.Either<ValidatedTrans
     if (Either.isLeft(decoded)) {
       // The Gateway answers an undecodable payload as it does for V1 ("Expected notarized transaction" is V1's);
       // the decoder's own reason says where the bytes went wrong.
-      return yield* Either.left(rejected(`PrepareError(DecodeError(${decoded.left.reason} at byte ${decoded.left.offset}))`))
+      return yield* Either.left(
+        rejected(`PrepareError(DecodeError(${decoded.left.reason} at byte ${decoded.left.offset}))`)
+      )
     }
     const tx: NotarizedTransactionV2 = decoded.right
     const hashes = yield* Either.mapLeft(notarizedTransactionHashes(tx), (e) => rejected(`EncodeError(${e.reason})`))
@@ -103,9 +85,13 @@ export const validateTransactionV2 = (hex: string): Either.Either<ValidatedTrans
       const h = core.header
       const where = location(named, i)
       if (h.networkId !== DEVNET_NETWORK_ID)
-        return yield* Either.left(rejected(`IntentValidationError(${where}, HeaderValidationError(InvalidNetwork))`, ids))
+        return yield* Either.left(
+          rejected(`IntentValidationError(${where}, HeaderValidationError(InvalidNetwork))`, ids)
+        )
       if (h.endEpochExclusive <= h.startEpochInclusive || h.endEpochExclusive - h.startEpochInclusive > 8640n)
-        return yield* Either.left(rejected(`IntentValidationError(${where}, HeaderValidationError(InvalidEpochRange))`, ids))
+        return yield* Either.left(
+          rejected(`IntentValidationError(${where}, HeaderValidationError(InvalidEpochRange))`, ids)
+        )
       if (
         h.minProposerTimestampInclusive !== null &&
         h.maxProposerTimestampExclusive !== null &&
@@ -121,11 +107,14 @@ export const validateTransactionV2 = (hex: string): Either.Either<ValidatedTrans
       )
 
     // The intent tree.
-    if (subIds.length > MAX_SUBINTENTS) return yield* Either.left(rejected("SubintentStructureError(Unlocatable, TooManySubintents)", ids))
+    if (subIds.length > MAX_SUBINTENTS)
+      return yield* Either.left(rejected("SubintentStructureError(Unlocatable, TooManySubintents)", ids))
     const indexOf = new Map<string, number>()
     for (const [i, id] of subIds.entries()) {
       if (indexOf.has(id))
-        return yield* Either.left(rejected(`SubintentStructureError(${location(named, i + 1)}, DuplicateSubintent)`, ids))
+        return yield* Either.left(
+          rejected(`SubintentStructureError(${location(named, i + 1)}, DuplicateSubintent)`, ids)
+        )
       indexOf.set(id, i + 1)
     }
     const parents = new Map<number, number>()
@@ -136,7 +125,10 @@ export const validateTransactionV2 = (hex: string): Either.Either<ValidatedTrans
         const at = indexOf.get(childId)
         if (at === undefined)
           return yield* Either.left(
-            rejected(`SubintentStructureError(${location(named, i)}, ChildSubintentNotIncludedInTransaction(${childId}))`, ids)
+            rejected(
+              `SubintentStructureError(${location(named, i)}, ChildSubintentNotIncludedInTransaction(${childId}))`,
+              ids
+            )
           )
         if (parents.has(at))
           return yield* Either.left(
@@ -159,10 +151,15 @@ export const validateTransactionV2 = (hex: string): Either.Either<ValidatedTrans
       }
       if (at !== 0)
         return yield* Either.left(
-          rejected(`SubintentStructureError(${location(named, i)}, SubintentIsNotReachableFromTheTransactionIntent)`, ids)
+          rejected(
+            `SubintentStructureError(${location(named, i)}, SubintentIsNotReachableFromTheTransactionIntent)`,
+            ids
+          )
         )
       if (depth > MAX_SUBINTENT_DEPTH)
-        return yield* Either.left(rejected(`SubintentStructureError(${location(named, i)}, SubintentExceedsMaxDepth)`, ids))
+        return yield* Either.left(
+          rejected(`SubintentStructureError(${location(named, i)}, SubintentExceedsMaxDepth)`, ids)
+        )
     }
 
     // Manifest rules.
@@ -244,7 +241,10 @@ export const validateTransactionV2 = (hex: string): Either.Either<ValidatedTrans
     }
     if (end <= start)
       return yield* Either.left(
-        rejected("IntentValidationError(AcrossTransaction, HeaderValidationError(NoValidEpochRangeAcrossAllIntents))", ids)
+        rejected(
+          "IntentValidationError(AcrossTransaction, HeaderValidationError(NoValidEpochRangeAcrossAllIntents))",
+          ids
+        )
       )
     if (minTs !== undefined && maxTs !== undefined && maxTs <= minTs)
       return yield* Either.left(
