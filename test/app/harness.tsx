@@ -23,7 +23,15 @@ import { type BalanceBadge, emptySession, type SessionState, WalletSession } fro
 // The modules the lazy Gateway client imports on its first calls (the client, then its non-state endpoints), loaded
 // once when a test file takes the harness: its tests advance a TestClock and count turns, and a first dynamic import
 // on a loaded machine can take longer than they wait.
-await Promise.all([import("../../src/gateway/platform"), import("../../src/gateway/endpointsOther")])
+// Likewise the lazy dialogs' code (the validator dialog, which opens by itself 10 s after load, and the Radix panel
+// every dialog loads on first open): otherwise whether a dialog has opened, and taken its place among the overlays, by
+// a given TestClock time would depend on whether an earlier test in the file had already loaded it.
+await Promise.all([
+  import("../../src/gateway/platform"),
+  import("../../src/gateway/endpointsOther"),
+  import("../../src/app/shell/ValidatorDialog"),
+  import("../../src/app/ui/DialogPanel")
+])
 
 export const testConfig = (env: Env = {}): AppConfigShape => {
   const decoded = decodeAppConfig(env)
