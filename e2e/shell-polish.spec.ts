@@ -104,10 +104,13 @@ test("at 360 px the airdrop title keeps 'Season 1' on one line", { tag: "@deskto
 const letterBoxes = (page: Page) =>
   page.getByTestId("tagline").evaluate((p) => {
     const letters = [...p.querySelectorAll<HTMLElement>("span[aria-hidden]")]
+    // Each letter's place within the tagline's own box: the header's rows may settle on a phone while the islands
+    // mount (the whole line moves), which is not a letter leaving its place.
+    const line = p.getBoundingClientRect()
     return {
       boxes: letters.map((l) => {
         const r = l.getBoundingClientRect()
-        return `${Math.round(r.left * 10) / 10},${Math.round(r.top * 10) / 10}`
+        return `${Math.round((r.left - line.left) * 10) / 10},${Math.round((r.top - line.top) * 10) / 10}`
       }),
       transforms: letters.map((l) => getComputedStyle(l).transform).filter((t) => t !== "none"),
       running: letters.reduce((n, l) => n + l.getAnimations().filter((a) => a.playState === "running").length, 0)
