@@ -108,7 +108,12 @@ export const LivePriceResponse = Schema.Struct({
   /** How long the quote is binding from the moment it was issued, in seconds (for a countdown free of clock skew). */
   quote_valid_seconds: OptionalNullable(Numeric),
   /** The flat fee (0.10 USD) in to-token units, fixed by the quote. */
-  fee_out: OptionalNullable(DecimalString)
+  fee_out: OptionalNullable(DecimalString),
+  /**
+   * True when this server takes a pre-authorisation for the quote (`POST /api/atomic-swap`); absent or false: the
+   * deposit flow only.
+   */
+  atomic: OptionalNullable(Schema.Boolean)
 })
 export type LivePriceResponse = typeof LivePriceResponse.Type
 
@@ -159,7 +164,9 @@ export const TransactionRecord = Schema.Struct({
   /** 99% of the quoted output: below it an expired quote is refunded instead of paid. */
   minimum_received: OptionalNullable(DecimalString),
   /** The refund transaction's intent hash once the deposit was refunded. */
-  refund_tx: OptionalNullable(Schema.String)
+  refund_tx: OptionalNullable(Schema.String),
+  /** How the swap settled: `atomic` (one transaction, `tx_in` = `tx_out`) or `deposit` (absent: deposit). */
+  flow: OptionalNullable(Schema.String)
 })
 export type TransactionRecord = typeof TransactionRecord.Type
 
@@ -179,3 +186,39 @@ export const SwapRegistrationResponse = Schema.Struct({
   message: OptionalNullable(Schema.String)
 })
 export type SwapRegistrationResponse = typeof SwapRegistrationResponse.Type
+
+/**
+ * `POST /api/atomic-swap`: the wallet's signed pre-authorisation for a binding quote. `amount` is the quoted input
+ * the user chose (FROM units); `signed_partial_transaction` is the wallet's `signedPartialTransaction` (hex).
+ */
+export const AtomicSwapRequest = Schema.Struct({
+  quote_id: Schema.String,
+  amount: Schema.String,
+  signed_partial_transaction: Schema.String
+})
+export type AtomicSwapRequest = typeof AtomicSwapRequest.Type
+
+/** An atomic swap's state: `submitting` (202), then `committed`, `lapsed` (nothing moved) or `refused` (200). */
+export const AtomicSwapState = Schema.Literal("submitting", "committed", "lapsed", "refused")
+export type AtomicSwapState = typeof AtomicSwapState.Type
+
+/**
+ * The answer of `POST /api/atomic-swap` and `GET /api/atomic-swap/{subintentId}`: the swap keyed by its subintent
+ * (`subtxid_…`). Once `committed`, `tx_id` is the one transaction that moved both legs and `amount_out` equals
+ * `quoted_out`.
+ */
+export const AtomicSwapResponse = Schema.Struct({
+  subintent_id: Schema.String,
+  state: AtomicSwapState,
+  account: Schema.String,
+  asset_in: Schema.String,
+  amount_in: DecimalString,
+  asset_out: Schema.String,
+  quoted_out: DecimalString,
+  amount_out: OptionalNullable(DecimalString),
+  tx_id: OptionalNullable(Schema.String),
+  /** Epoch ms: the pre-authorisation's last moment; past it, nothing can move. */
+  window_end_ms: Numeric,
+  message: OptionalNullable(Schema.String)
+})
+export type AtomicSwapResponse = typeof AtomicSwapResponse.Type

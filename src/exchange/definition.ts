@@ -10,6 +10,8 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
 import { Data, Schema } from "effect"
 import {
+  AtomicSwapRequest,
+  AtomicSwapResponse,
   BtcPriceResponse,
   HealthResponse,
   LiquidityResponse,
@@ -75,6 +77,22 @@ export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType
 export class Unprocessable extends Data.TaggedError("Unprocessable")<ErrorBody> {
   static readonly schema = errorSchema(Unprocessable, 422)
 }
+/**
+ * 422 of `POST /api/atomic-swap`: a pre-authorisation the exchange will not submit (nothing was submitted, nothing
+ * moved). `reason` is a stable code (`wrong_withdrawal`, `quote_used`, …; src/server/atomic/check.ts), `message` the
+ * user's words.
+ */
+export class AtomicRefused extends Data.TaggedError("AtomicRefused")<ErrorBody & { readonly reason: string }> {
+  static readonly schema = Schema.transform(
+    Schema.Struct({ error: Schema.String, message: Schema.String, reason: Schema.String }),
+    Schema.instanceOf(AtomicRefused),
+    {
+      strict: true,
+      decode: (body) => new AtomicRefused(body),
+      encode: (e) => ({ error: e.error, message: e.message, reason: e.reason })
+    }
+  ).annotations(HttpApiSchema.annotations({ status: 422 }))
+}
 /** 429: too many requests from this client (the answer says when to retry in `retry-after`). */
 export class RateLimited extends Data.TaggedError("RateLimited")<ErrorBody> {
   static readonly schema = errorSchema(RateLimited, 429)
@@ -116,6 +134,9 @@ export const SwapRegistrationPending = Schema.Struct({
   message: Schema.String
 }).annotations(HttpApiSchema.annotations({ status: 202 }))
 
+/** The 202 answer to an atomic swap still submitting (poll `GET /api/atomic-swap/{subintentId}`). */
+export const AtomicSwapPending = AtomicSwapResponse.annotations(HttpApiSchema.annotations({ status: 202 }))
+
 const fromParam = HttpApiSchema.param("from", Schema.String)
 const toParam = HttpApiSchema.param("to", Schema.String)
 
@@ -151,6 +172,32 @@ export const swapsGroup = HttpApiGroup.make("swaps").add(
     .addError(Unavailable.schema)
     .middleware(MaintenanceGate)
 )
+
+/**
+ * The atomic swap (pre-authorisation + the operator's leg in one ledger transaction). A server with the feature off
+ * answers 404 "Atomic swaps are not offered by this exchange." and its quotes have no `atomic: true`.
+ */
+export const atomicGroup = HttpApiGroup.make("atomic")
+  .add(
+    HttpApiEndpoint.post("submitAtomicSwap", "/atomic-swap")
+      .setPayload(AtomicSwapRequest)
+      .addSuccess(AtomicSwapResponse)
+      .addSuccess(AtomicSwapPending)
+      .addError(BadRequest.schema)
+      .addError(NotFound.schema)
+      .addError(PayloadTooLarge.schema)
+      .addError(AtomicRefused.schema)
+      .addError(Unavailable.schema)
+      .middleware(MaintenanceGate)
+  )
+  .add(
+    HttpApiEndpoint.get("atomicSwap")`/atomic-swap/${HttpApiSchema.param("subintentId", Schema.String)}`
+      .addSuccess(AtomicSwapResponse)
+      .addSuccess(AtomicSwapPending)
+      .addError(BadRequest.schema)
+      .addError(NotFound.schema)
+      .addError(Unavailable.schema)
+  )
 
 export const transactionsGroup = HttpApiGroup.make("transactions")
   .add(
@@ -195,6 +242,7 @@ export class ExchangeHttpApi extends HttpApi.make("exchange")
   .add(pricesGroup)
   .add(healthGroup)
   .add(swapsGroup)
+  .add(atomicGroup)
   .add(transactionsGroup)
   .add(statsGroup)
   .add(adminGroup)

@@ -471,6 +471,13 @@ const HealthLive = HttpApiBuilder.group(ExchangeHttpApi, "health", (handlers) =>
 const SwapsLive = HttpApiBuilder.group(ExchangeHttpApi, "swaps", (handlers) =>
   handlers.handleRaw("registerSwap", ({ path, request }) => registerSwap(path.txHash, request))
 )
+// The feature is off until AtomicSwaps is wired here: both paths answer what a server without it answers.
+const ATOMIC_OFF = "Atomic swaps are not offered by this exchange."
+const AtomicLive = HttpApiBuilder.group(ExchangeHttpApi, "atomic", (handlers) =>
+  handlers
+    .handle("submitAtomicSwap", () => fail(new NotFound(errorBody(ATOMIC_OFF))))
+    .handle("atomicSwap", () => fail(new NotFound(errorBody(ATOMIC_OFF))))
+)
 const TransactionsLive = HttpApiBuilder.group(ExchangeHttpApi, "transactions", (handlers) =>
   handlers
     .handle("latestTransactions", () => latestTransactions)
@@ -493,7 +500,7 @@ const MaintenanceGateLive = Layer.effect(
 )
 
 const ApiLive = HttpApiBuilder.api(ExchangeHttpApi).pipe(
-  Layer.provide([PricesLive, HealthLive, SwapsLive, TransactionsLive, StatsLive, AdminLive]),
+  Layer.provide([PricesLive, HealthLive, SwapsLive, AtomicLive, TransactionsLive, StatsLive, AdminLive]),
   Layer.provide(MaintenanceGateLive)
 )
 
