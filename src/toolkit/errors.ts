@@ -47,6 +47,13 @@ export class UnknownWebsite extends Schema.TaggedError<UnknownWebsite>()("unknow
 export class RadixJsonNotFound extends Schema.TaggedError<RadixJsonNotFound>()("radixJsonNotFound", fields("radix.json not found")) {}
 export class UnknownDappDefinitionAddress extends Schema.TaggedError<UnknownDappDefinitionAddress>()("unknownDappDefinitionAddress", fields("unknown dApp definition address")) {}
 export class InvalidPersona extends Schema.TaggedError<InvalidPersona>()("invalidPersona", fields("invalid persona")) {}
+/**
+ * The Radix Wallet's answers to a pre-authorisation it will not sign because of its expiration: an `expireAtTime`
+ * already past (`expiredSubintent`), or less than 30 seconds away (`subintentExpirationTooClose`). The official
+ * toolkit 2.3.0 does not list them; the wallet sends them all the same.
+ */
+export class ExpiredSubintent extends Schema.TaggedError<ExpiredSubintent>()("expiredSubintent", fields("the pre-authorization had already expired when the wallet received it; ask for a new one")) {}
+export class SubintentExpirationTooClose extends Schema.TaggedError<SubintentExpirationTooClose>()("subintentExpirationTooClose", fields("the pre-authorization would expire too soon for the wallet to sign it; ask again with a later expiration")) {}
 
 /** A failure response whose `error` code is not in the catalogue (the wallet may add codes). */
 export class UnknownWalletError extends Schema.TaggedError<UnknownWalletError>()("UnknownWalletError", {
@@ -138,7 +145,9 @@ export const walletErrorCodes = [
   UnknownWebsite,
   RadixJsonNotFound,
   UnknownDappDefinitionAddress,
-  InvalidPersona
+  InvalidPersona,
+  ExpiredSubintent,
+  SubintentExpirationTooClose
 ] as const
 
 export type WalletError = InstanceType<(typeof walletErrorCodes)[number]> | UnknownWalletError

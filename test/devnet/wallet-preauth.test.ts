@@ -42,7 +42,11 @@ let counter = 0
 const preAuth = (
   subintentManifest: string,
   expiration: Expiration,
-  extra: { message?: string; networkId?: number } = {}
+  extra: {
+    message?: string
+    networkId?: number
+    header?: { startEpochInclusive: number; endEpochExclusive: number; intentDiscriminator: number }
+  } = {}
 ): WalletInteraction => ({
   items: {
     discriminator: "preAuthorizationRequest",
@@ -52,7 +56,8 @@ const preAuth = (
       manifestVersion: 2,
       subintentManifest,
       expiration,
-      ...(extra.message === undefined ? {} : { message: extra.message })
+      ...(extra.message === undefined ? {} : { message: extra.message }),
+      ...(extra.header === undefined ? {} : { header: { ...extra.header, networkId: 240 } })
     }
   },
   interactionId: `00000000-0000-4000-9000-${String(++counter).padStart(12, "0")}`,
@@ -219,6 +224,7 @@ describe("wallet emulator: pre-authorisations", () => {
       Effect.gen(function* () {
         yield* TestClock.adjust("10 minutes")
         const delay = { discriminator: "expireAfterDelay", expireAfterSeconds: 600 } as const
+        const header = { startEpochInclusive: 3, endEpochExclusive: 9, intentDiscriminator: 7 }
         const cases: ReadonlyArray<readonly [WalletInteraction, string, string]> = [
           [preAuth(`CALL_METHOD Address("${user1}") "withdraw";\nBURN_RESOURCE Bucket("x");`, delay), "failedToPrepareTransaction", "line 2"],
           [preAuth("not a manifest", delay), "failedToPrepareTransaction", "does not compile"],
@@ -227,7 +233,18 @@ describe("wallet emulator: pre-authorisations", () => {
           [preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 610 }), "subintentExpirationTooClose", "30 s"],
           [preAuth(swapManifest(user1), { discriminator: "expireAfterDelay", expireAfterSeconds: 1e15 }), "invalidRequest", "30 days"],
           [preAuth(swapManifest(user1), delay, { message: "x".repeat(2049) }), "invalidRequest", "2048 bytes"],
-          [preAuth(swapManifest(user1), delay, { networkId: 1 }), "wrongNetwork", "network"]
+          [preAuth(swapManifest(user1), delay, { networkId: 1 }), "wrongNetwork", "network"],
+          // A header given by the dApp does not skip the expiration check.
+          [
+            preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 599 }, { header }),
+            "expiredSubintent",
+            "expired"
+          ],
+          [
+            preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 620 }, { header }),
+            "subintentExpirationTooClose",
+            "20 s"
+          ]
         ]
         for (const [interaction, error, text] of cases) {
           const review = yield* wallet.review(interaction)
@@ -247,6 +264,14 @@ describe("wallet emulator: pre-authorisations", () => {
         })
         const { root } = checkSigned(yield* wallet.answer(ok, { approve: true }), user1)
         expect(root.intentCore.message).toMatchObject({ message: { value: hostile } })
+        // With the dApp's header and an expiration far enough away, the header is signed as given.
+        const given = preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 900 }, { header })
+        const signedHeader = checkSigned(yield* wallet.answer(given, { approve: true }), user1).root.intentCore.header
+        expect([signedHeader.startEpochInclusive, signedHeader.endEpochExclusive, signedHeader.intentDiscriminator]).toEqual([
+          3n,
+          9n,
+          7n
+        ])
       })
     )
   )

@@ -16,7 +16,9 @@ import {
   sendResponseBody,
   WalletInteractionResponse,
   Environment,
+  ExpiredSubintent,
   Storage,
+  SubintentExpirationTooClose,
   SubintentRequestBuilder,
   Toolkit,
   type ToolkitOptions,
@@ -384,6 +386,46 @@ describe("pre-authorisation", () => {
       expect(parents).toEqual(["txid_parent"])
     }).pipe(Effect.provide(toolkit(fake, { gateway })))
   })
+
+  it.effect("the wallet's expiration refusals are catalogue errors with a message for the user, or the wallet's own", () =>
+    Effect.gen(function* () {
+      const cases = [
+        {
+          error: "expiredSubintent",
+          message: undefined,
+          shown: "the pre-authorization had already expired when the wallet received it; ask for a new one"
+        },
+        {
+          error: "subintentExpirationTooClose",
+          message: undefined,
+          shown: "the pre-authorization would expire too soon for the wallet to sign it; ask again with a later expiration"
+        },
+        { error: "subintentExpirationTooClose", message: "expires in 12 s", shown: "expires in 12 s" }
+      ] as const
+      for (const c of cases) {
+        const fake = fakeExtension({
+          onInteraction: (m, f) =>
+            void f.replyLater({
+              discriminator: "failure",
+              interactionId: idOf(m),
+              error: c.error,
+              ...(c.message === undefined ? {} : { message: c.message })
+            })
+        })
+        yield* Effect.gen(function* () {
+          const wr = yield* WalletRequest
+          const result = yield* Effect.flip(
+            wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest("M").setExpiration("atTime", 1).build())
+          )
+          expect(result._tag).toBe(c.error)
+          expect(result.message).toBe(c.shown)
+          expect(result).toBeInstanceOf(c.error === "expiredSubintent" ? ExpiredSubintent : SubintentExpirationTooClose)
+          expect((yield* wr.getRequestItems)[0]).toMatchObject({ type: "preAuthorizationRequest", status: "fail", error: c.error })
+          expect(yield* wr.getButtonStatus).toBe("error")
+        }).pipe(Effect.provide(toolkit(fake)))
+      }
+    })
+  )
 
   it.effect("expiry before commit gives timedOut; the poll backs off up to 60 s", () => {
     const fake = fakeExtension({ onInteraction: autoWallet })

@@ -18,7 +18,7 @@
  *   `expirationTimestamp`;
  * - a random 64-bit intent discriminator, network 240, and the request's message as a plaintext message.
  * When the request carries a header the wallet uses it as given (after checking it is well formed and on this
- * network), as the real wallet does.
+ * network), as the real wallet does; the expiration is still checked (past or too close is refused as above).
  *
  * Where we choose: the real wallet caps the epochs but not the delay itself; the emulator refuses (invalidRequest)
  * an expiration more than 30 days away, since the end epoch could not cover it and the timestamp bound would be
@@ -93,21 +93,20 @@ export interface SubintentItem {
 
 const invalid = (message: string) => new WalletFailure({ error: "invalidRequest", message })
 
-/** The header times for an expiration at `nowSeconds` in `currentEpoch` (the rule in the module comment). */
-export const headerTimes = (
+/**
+ * The seconds an expiration leaves at `nowSeconds`, or the wallet's refusal: `expiredSubintent` for a time already
+ * past (or a delay of 0 s), `subintentExpirationTooClose` for a time less than 30 s away. The real wallet checks
+ * this on every request, whether or not the dApp gives the header.
+ */
+export const secondsLeftOf = (
   expiration: SubintentExpiration,
-  nowSeconds: number,
-  currentEpoch: number
-): Either.Either<
-  { readonly startEpochInclusive: number; readonly endEpochExclusive: number; readonly expiresAt: number },
-  WalletFailure
-> => {
-  let secondsLeft: number
+  nowSeconds: number
+): Either.Either<number, WalletFailure> => {
   if (expiration.discriminator === "expireAtTime") {
     const at = expiration.unixTimestampSeconds
     if (!Number.isSafeInteger(at))
       return Either.left(invalid(`The expiration time ${String(at)} is not a whole number of unix seconds`))
-    secondsLeft = at - nowSeconds
+    const secondsLeft = at - nowSeconds
     if (secondsLeft <= 0)
       return Either.left(
         new WalletFailure({
@@ -122,13 +121,28 @@ export const headerTimes = (
           message: `The pre-authorization would expire in ${secondsLeft} s; the wallet needs at least ${MIN_SECONDS_LEFT} s`
         })
       )
-  } else {
-    secondsLeft = expiration.expireAfterSeconds
-    if (!Number.isSafeInteger(secondsLeft) || secondsLeft < 0)
-      return Either.left(invalid(`The expiration delay ${String(secondsLeft)} is not a whole number of seconds ≥ 0`))
-    if (secondsLeft === 0)
-      return Either.left(new WalletFailure({ error: "expiredSubintent", message: "The expiration delay is 0 s" }))
+    return Either.right(secondsLeft)
   }
+  const secondsLeft = expiration.expireAfterSeconds
+  if (!Number.isSafeInteger(secondsLeft) || secondsLeft < 0)
+    return Either.left(invalid(`The expiration delay ${String(secondsLeft)} is not a whole number of seconds ≥ 0`))
+  if (secondsLeft === 0)
+    return Either.left(new WalletFailure({ error: "expiredSubintent", message: "The expiration delay is 0 s" }))
+  return Either.right(secondsLeft)
+}
+
+/** The header times for an expiration at `nowSeconds` in `currentEpoch` (the rule in the module comment). */
+export const headerTimes = (
+  expiration: SubintentExpiration,
+  nowSeconds: number,
+  currentEpoch: number
+): Either.Either<
+  { readonly startEpochInclusive: number; readonly endEpochExclusive: number; readonly expiresAt: number },
+  WalletFailure
+> => {
+  const left = secondsLeftOf(expiration, nowSeconds)
+  if (Either.isLeft(left)) return Either.left(left.left)
+  const secondsLeft = left.right
   if (secondsLeft > MAX_EXPIRATION_SECONDS)
     return Either.left(
       invalid(
@@ -338,6 +352,7 @@ export const preparePreAuthorization = Effect.fn("WalletEmulator.preparePreAutho
   let expiry: PreAuthorizationPreview["expiry"]
   if (item.header !== undefined) {
     const h = yield* givenHeader(item.header)
+    yield* secondsLeftOf(item.expiration, nowSeconds)
     expiry = {
       startEpochInclusive: h.startEpochInclusive,
       endEpochExclusive: h.endEpochExclusive,
