@@ -12,6 +12,7 @@ import {
   decodeSignedPartialTransactionV2,
   decodeTransactionId,
   encodeAddress,
+  encodeTransactionId,
   fixedToString,
   hash,
   DECIMAL,
@@ -23,11 +24,14 @@ import {
   signSecp256k1,
   subintentId,
   toHex,
+  TransactionIdKind,
+  type TransactionIdKindName,
   transactionIntentId,
   verifyNotarizedTransactionV2,
   verifySignatureWithPublicKey,
   verifySignedPartialTransactionV2
 } from "../../src/txv2"
+import { RadixNetworks } from "../../src/toolkit/config"
 import { keyFromU64, right } from "./support"
 
 const LOC = 240
@@ -166,6 +170,31 @@ describe("decimals, ids and addresses", () => {
     const wrongNet = decodeTransactionId(sub, { networkId: 2 })
     expect(Either.isLeft(wrongNet) && wrongNet.left.reason).toBe("is for network 1, expected network 2")
     expect(Either.isLeft(decodeTransactionId(sub.toUpperCase()))).toBe(true)
+  })
+
+  it("every network the toolkit and the devnet support: the four ids carry its suffix and decode back", () => {
+    // The HRP suffixes of radix-common's network definitions.
+    const suffixes: Readonly<Record<number, string>> = {
+      1: "rdx",
+      2: "tdx_2_",
+      0x20: "tdx_20_",
+      0x21: "tdx_21_",
+      0x22: "tdx_22_",
+      0x24: "tdx_24_",
+      0x25: "tdx_25_",
+      240: "loc"
+    }
+    const networks = [...Object.keys(RadixNetworks).map(Number), 240]
+    expect(networks.sort((a, b) => a - b)).toEqual(Object.keys(suffixes).map(Number))
+    const h = hash(Uint8Array.of(9, 8, 7))
+    for (const net of networks) {
+      for (const [kind, prefix] of Object.entries(TransactionIdKind) as ReadonlyArray<[TransactionIdKindName, string]>) {
+        const id = encodeTransactionId(kind, h, net)
+        expect(id.startsWith(`${prefix}_${suffixes[net]}1`)).toBe(true)
+        const back = right(decodeTransactionId(id, { kind, networkId: net }))
+        expect(toHex(back.hash)).toBe(toHex(h))
+      }
+    }
   })
 
   it("addresses decode to node ids whose entity type matches the HRP", () => {
