@@ -20,6 +20,10 @@ import {
   buildSignedPartialTransaction,
   compileManifest,
   encodeNotarizedTransactionV2,
+  encodePartialTransactionV2,
+  encodeSignedTransactionIntentV2,
+  encodeSubintentV2,
+  encodeTransactionIntentV2,
   subintentId,
   toHex
 } from "../../src/txv2/index.js"
@@ -301,6 +305,65 @@ describe("what bad V2 input gets", () => {
     expect(await refused(partial.payload)).toBe("Expected notarized transaction")
   })
 
+  it("every other V2 payload type, and a payload type that does not exist, is not a notarized transaction", async () => {
+    const child = signedSubintent(userSubintentText(user1, "1", "0.001"), [userKey])
+    const tx = swap(child, "0.001")
+    const signedIntent = tx.model.signedTransactionIntent
+    const others: ReadonlyArray<readonly [string, Uint8Array]> = [
+      ["SubintentV2", right(encodeSubintentV2(child.model.partialTransaction.rootSubintent))],
+      ["TransactionIntentV2", right(encodeTransactionIntentV2(signedIntent.transactionIntent))],
+      ["SignedTransactionIntentV2", right(encodeSignedTransactionIntentV2(signedIntent))],
+      ["PartialTransactionV2", right(encodePartialTransactionV2(child.model.partialTransaction))]
+    ]
+    for (const [name, payload] of others) {
+      expect(payload[2], name).not.toBe(tx.payload[2])
+      expect(await refused(payload), name).toBe("Expected notarized transaction")
+    }
+    // The notarized transaction's bytes under the discriminator of no payload type (0x63).
+    const unknownType = Uint8Array.from(tx.payload)
+    unknownType[2] = 0x63
+    expect(await refused(unknownType)).toBe("Expected notarized transaction")
+  })
+
+  it("a notary or root signature by another key is refused; a fee payer that did not sign moves nothing", async () => {
+    const child = signedSubintent(userSubintentText(user1, "1", "0.001"), [userKey])
+    // The header names the notary's key, but another key signed the signed intent hash.
+    const good = swap(child, "0.001")
+    const other = swap(child, "0.001", { signers: [exchangeKey] })
+    const forgedNotary = right(
+      encodeNotarizedTransactionV2({ ...good.model, notarySignature: other.model.notarySignature })
+    )
+    expect(await refused(forgedNotary)).toBe(
+      `Invalid transaction: SignatureValidationError(RootTransactionIntent(${good.ids.transactionIntent}), InvalidNotarySignature)`
+    )
+    // A root signature that does not verify over this transaction intent hash.
+    const forgedRoot = right(
+      encodeNotarizedTransactionV2({
+        ...good.model,
+        signedTransactionIntent: {
+          ...good.model.signedTransactionIntent,
+          transactionIntentSignatures: other.model.signedTransactionIntent.transactionIntentSignatures
+        }
+      })
+    )
+    expect(await refused(forgedRoot)).toMatch(
+      /^Invalid transaction: SignatureValidationError\(RootTransactionIntent\(txid_loc1\w+\), InvalidIntentSignature\)$/
+    )
+    // Valid signatures, by user 2 instead of the exchange whose account locks the fee: the fee lock fails before
+    // the fee loan is repaid, a rejection the node holds as temporary (as the real one does); nothing is committed.
+    const before = await balances()
+    const version = await stateVersion()
+    const wrongSigner = swap(child, "0.001", { signers: [user2Key] })
+    expect((await submit(wrongSigner.payload)).status).toBe(200)
+    const status = await post("/transaction/status", { intent_hash: wrongSigner.ids.transactionIntent })
+    expect(status.json).toMatchObject({ status: "Pending", intent_status: "LikelyButNotCertainRejection" })
+    expect(String(status.json["error_message"])).toMatch(
+      new RegExp(`^ErrorBeforeLoanAndDeferredCostsRepaid\\(.*fn_identifier: "Account::lock_fee", address: "${exchange}"`)
+    )
+    expect(await stateVersion()).toBe(version)
+    expect(await balances()).toEqual(before)
+  })
+
   it("a subintent signed by another key is refused; its withdraw would need the owner's signature", async () => {
     const child = signedSubintent(userSubintentText(user1, "1", "0.001"), [user2Key])
     // Valid signatures by the wrong key pass validation; the withdraw fails auth, and with the root's fee
@@ -449,6 +512,13 @@ describe("what bad V2 input gets", () => {
     const child = signedSubintent(userSubintentText(user1, "1", "0.001"), [userKey], { networkId: 2 })
     expect(await refused(swap(child, "0.001").payload)).toMatch(
       /^Invalid transaction: IntentValidationError\(NonRootSubintent\(SubintentIndex\(0\), subtxid_loc1\w+\), HeaderValidationError\(InvalidNetwork\)\)$/
+    )
+    // The whole transaction built for stokenet: the root's header is checked first.
+    const stokenet = swap(signedSubintent(userSubintentText(user1, "1", "0.001"), [userKey]), "0.001", {
+      header: { networkId: 2 }
+    })
+    expect(await refused(stokenet.payload)).toMatch(
+      /^Invalid transaction: IntentValidationError\(RootTransactionIntent\(txid_loc1\w+\), HeaderValidationError\(InvalidNetwork\)\)$/
     )
   })
 
