@@ -114,6 +114,7 @@ export type RefusalReason =
   | "quote_unknown"
   | "quote_used"
   | "quote_amount"
+  | "subintent_used"
   | "low_liquidity"
 
 /** A pre-authorisation the exchange will not submit; nothing was submitted and nothing moved. */
