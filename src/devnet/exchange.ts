@@ -49,7 +49,8 @@ export interface DevnetExchangeOptions {
 /**
  * Options for the devnet exchange server: network 240, the genesis exchange account and its private key, the
  * database in `dataDir/exchange.sqlite` (in memory when `dataDir` is undefined), the gateway served in process by
- * `gateway` (or reached at a URL), the devnet tokens with their genesis icons. Override any field by spreading.
+ * `gateway` (or reached at a URL), the devnet tokens with their genesis icons, and atomic swaps offered (the devnet
+ * ledger executes V2 transactions and its wallet signs pre-authorisations). Override any field by spreading.
  */
 export const devnetExchangeServerOptions = (
   dataDir: string | undefined,
@@ -70,6 +71,7 @@ export const devnetExchangeServerOptions = (
     exchangeAccount: genesis.exchange.address,
     privateKeyHex: keyHex(genesis.exchange.key).privateKeyHex,
     databasePath,
-    tokens: devnetTokens.map((t) => ({ ...t, logoUrl: icons.get(t.symbol) ?? "" }))
+    tokens: devnetTokens.map((t) => ({ ...t, logoUrl: icons.get(t.symbol) ?? "" })),
+    atomic: true
   }
 }

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
 import { drainingServer } from "../server/http"
 import { type ExchangeServerOptions, exchangeServerScoped, startExchangeServer } from "../server/index"
-import { launch } from "../server/main"
+import { atomicSwitch, launch } from "../server/main"
 import { devnetExchangeServerOptions } from "./exchange"
 import { startDevnetGateway } from "./gateway/index"
 import { contentSecurityPolicy, serveStatic } from "./static"
@@ -127,7 +127,7 @@ export interface RunningStack {
 
 /** Overrides for the exchange server of the stack (e2e tests turn the limiter off or start in maintenance). */
 export type StackExchangeOptions = Partial<
-  Pick<ExchangeServerOptions, "rateLimitPerMinute" | "maintenance" | "logLevel">
+  Pick<ExchangeServerOptions, "rateLimitPerMinute" | "maintenance" | "logLevel" | "atomic">
 >
 
 /**
@@ -269,6 +269,7 @@ const DevnetEnv = Effect.gen(function* () {
     )
   }
   const maintenance = yield* Config.option(Config.string("HSWAP_MAINTENANCE"))
+  const atomic = yield* atomicSwitch
   const drain = yield* Config.option(Config.string("HSWAP_DRAIN_SECONDS")).pipe(Config.map(Option.getOrUndefined))
   if (drain !== undefined && (!/^\d+$/.test(drain) || Number(drain) > 3600)) {
     return yield* Effect.fail(
@@ -279,7 +280,8 @@ const DevnetEnv = Effect.gen(function* () {
     options,
     {
       ...(rawLimit === undefined ? {} : { rateLimitPerMinute: Number(rawLimit) }),
-      ...(Option.getOrUndefined(maintenance) === "1" ? { maintenance: true } : {})
+      ...(Option.getOrUndefined(maintenance) === "1" ? { maintenance: true } : {}),
+      ...(Option.isSome(atomic) ? { atomic: atomic.value } : {})
     },
     Duration.seconds(drain === undefined ? 10 : Number(drain))
   )

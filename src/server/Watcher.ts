@@ -2,7 +2,9 @@
  * The watcher: follows `/stream/transactions` for successful user transactions that deposit into the exchange
  * account, from the last state version it has seen (kept in the database), and settles each one, registered or
  * not (the spec's 'tracking fails but the swap succeeds' case), up to `WATCHER_CONCURRENCY` at once. Each pass first
- * resumes unfinished swaps. Passes run every `watcherPollInterval` on the Clock.
+ * resumes unfinished swaps, and takes over atomic swaps whose replica stopped mid-way (when the server offers them).
+ * An atomic swap's own transaction deposits into the exchange account too, but it is no deposit (`depositOf`), so
+ * settlement leaves it alone. Passes run every `watcherPollInterval` on the Clock.
  *
  * A pass that reached the ledger tip then prunes unclaimed quotes that expired over an hour before the earlier of now
  * and the tip's round time: every deposit committed before the tip has been recorded (with its quote) by then, so
@@ -15,6 +17,7 @@
  */
 import { Clock, Duration, Effect, Fiber, Layer, Option, Schedule } from "effect"
 import { Gateway } from "../gateway/index"
+import { AtomicSwaps } from "./atomic/AtomicSwaps"
 import { ServerConfig } from "./config"
 import { Db } from "./Db"
 import { Quotes } from "./Quotes"
@@ -39,6 +42,8 @@ export const watchPass = Effect.gen(function* () {
   const quotes = yield* Quotes
 
   yield* settlement.resumeUnfinished
+  const atomic = yield* Effect.serviceOption(AtomicSwaps)
+  if (Option.isSome(atomic)) yield* atomic.value.resumeUnfinished
   const tipState = (yield* gateway.status.gatewayStatus()).ledger_state
   const tip = tipState.state_version
   const stored = yield* db.getKv(WATCHER_POSITION_KEY)

@@ -109,6 +109,21 @@ export interface ServerConfigShape {
   readonly maxRefundAttempts: number
   /** Largest accepted request body, in bytes. */
   readonly maxBodyBytes: number
+  /**
+   * Atomic swaps (`POST /api/atomic-swap`): offered when on and the signer can notarize V2 transactions; off, the
+   * endpoint answers 404 and quotes carry no `atomic: true`.
+   */
+  readonly atomic: boolean
+  /**
+   * How long `POST /api/atomic-swap` waits for the swap's outcome before answering 202 (the swap goes on; the app
+   * polls `GET /api/atomic-swap/{subintentId}`).
+   */
+  readonly atomicWait: Duration.Duration
+  /**
+   * Largest body of `POST /api/atomic-swap`, in bytes: the signed partial transaction travels as hex, and the wallet
+   * may carry a message of up to 2 KiB in it.
+   */
+  readonly maxAtomicBodyBytes: number
   /** How long a quote of `GET /api/liveprice` binds the exchange after it is issued: 120 s. */
   readonly quoteTtl: Duration.Duration
   /**
@@ -160,6 +175,9 @@ export const makeServerConfig = (
   payoutEpochWindow: 10,
   maxRefundAttempts: 3,
   maxBodyBytes: 4096,
+  atomic: true,
+  atomicWait: Duration.seconds(5),
+  maxAtomicBodyBytes: 16 * 1024,
   quoteTtl: Duration.seconds(120),
   quoteSecret: undefined,
   replicaId: makeReplicaId(),

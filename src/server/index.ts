@@ -8,7 +8,7 @@
  * - `exchangeServerLayer(parts)` is the same server as a Layer, for tests that swap a part.
  */
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { Data, Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, type Scope } from "effect"
+import { Data, Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type Server, createServer } from "node:http"
 import { Gateway } from "../gateway/index"
@@ -23,7 +23,10 @@ import { PriceFeed } from "./PriceFeed"
 import { Quotes } from "./Quotes"
 import { type ApiRequest, type ApiServices, ExchangeHttpLive, LiquidityCache, handleApi } from "./routes"
 import { Settlement } from "./Settlement"
-import { SettlementLive } from "./settlement/live"
+import { ClaimsLive } from "./settlement/claimsLive"
+import { SettlementOnly } from "./settlement/live"
+import { PayoutsLive } from "./settlement/payoutsLive"
+import { AtomicLedger, AtomicSwaps } from "./atomic/AtomicSwaps"
 import { Signer, makeSigner } from "./Signer"
 import { Watcher } from "./Watcher"
 
@@ -51,7 +54,18 @@ export {
 } from "./Quotes"
 export type { IssuedQuote, QuoteLookup, QuoteTerms } from "./Quotes"
 export { amountLimits, effectiveRate, payoutAmount } from "./pricing"
-export { ExchangeHttp, ExchangeHttpLive, handleApi, toRecord, LiquidityCache } from "./routes"
+export { ExchangeHttp, ExchangeHttpLive, handleApi, toAtomicRecord, toAtomicResponse, toRecord, LiquidityCache } from "./routes"
+export {
+  ATOMIC_COMMITTED_ELSEWHERE,
+  ATOMIC_LAPSED,
+  ATOMIC_QUOTE_UNKNOWN,
+  ATOMIC_QUOTE_USED,
+  AtomicLedger,
+  AtomicSwaps,
+  LAPSE_GRACE_MS
+} from "./atomic/AtomicSwaps"
+export { MIN_TIME_TO_SUBMIT_MS, type RefusalReason } from "./atomic/check"
+export { atomicSubintentManifest } from "./atomic/manifest"
 export type { ApiRequest, ApiResponse, ApiServices } from "./routes"
 export {
   IN_MAINTENANCE,
@@ -88,6 +102,20 @@ export interface ServerParts {
   readonly faults?: Layer.Layer<Faults, never, ServerConfig | Db>
 }
 
+/**
+ * Atomic swaps when the configuration has them on and the signer can notarize V2 transactions (the parent intent
+ * over the user's subintent); otherwise nothing, and the API answers that the exchange does not offer them.
+ */
+const atomicLayer = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const config = yield* ServerConfig
+    const signer = yield* Signer
+    return config.atomic && signer.notarizeV2 !== undefined
+      ? AtomicSwaps.layer.pipe(Layer.provide(AtomicLedger.live))
+      : Layer.empty
+  })
+)
+
 /** Every service of the server, with the watcher running in the layer's scope unless turned off. */
 export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices> => {
   const config = ServerConfig.layer(parts.config)
@@ -101,9 +129,11 @@ export const exchangeServerLayer = (parts: ServerParts): Layer.Layer<ApiServices
   const withQuotes = Quotes.Default.pipe(Layer.provideMerge(core))
   const settlement =
     parts.faults === undefined
-      ? SettlementLive
-      : SettlementLive.pipe(Layer.provide(parts.faults.pipe(Layer.provide(core))))
-  const services = Layer.mergeAll(settlement, RateLimiter.Default, LiquidityCache.Default).pipe(
+      ? SettlementOnly
+      : SettlementOnly.pipe(Layer.provide(parts.faults.pipe(Layer.provide(core))))
+  // One claims service and one payouts service for both flows: one in-process lock per record, one epoch read.
+  const flows = Layer.merge(settlement, atomicLayer).pipe(Layer.provide(Layer.merge(ClaimsLive, PayoutsLive)))
+  const services = Layer.mergeAll(flows, RateLimiter.Default, LiquidityCache.Default).pipe(
     Layer.provideMerge(Maintenance.Default),
     Layer.provideMerge(withQuotes)
   )
@@ -158,6 +188,13 @@ export interface ExchangeServerOptions {
   readonly quoteSecret?: string
   /** The price feed instead of the configured one (tests: `PriceFeed.manual`). */
   readonly prices?: Layer.Layer<PriceFeed>
+  /**
+   * Offer atomic swaps (`POST /api/atomic-swap`; quotes say `atomic: true`). Default true; they are offered only when
+   * the signer can notarize V2 transactions, which the operator key's signer does.
+   */
+  readonly atomic?: boolean
+  /** How long `POST /api/atomic-swap` waits for the outcome before answering 202 (default 5 000). */
+  readonly atomicWaitMs?: number
   /** Check at start that the key controls `exchangeAccount` (loads the toolkit). Default true. */
   readonly verifyKey?: boolean
   readonly logLevel?: LogLevelName
@@ -172,7 +209,10 @@ export interface ExchangeServer {
   /** Runs one API request in process (tests, benchmarks). */
   readonly request: (request: ApiRequest) => Promise<{ readonly status: number; readonly json: unknown }>
   readonly runtime: ManagedRuntime.ManagedRuntime<ApiServices, never>
-  /** For a stop: settlements the API started are interrupted and their claims released (`Settlement.stop`). */
+  /**
+   * For a stop: settlements and atomic swaps the API started are interrupted and their claims released
+   * (`Settlement.stop`, `AtomicSwaps.stop`).
+   */
   readonly stopSettling: () => Promise<void>
   /** Stops the watcher and the price feed and closes the database. */
   readonly close: () => Promise<void>
@@ -193,6 +233,7 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
     watcherPollInterval: ms(options.watcherPollMs),
     registrationWait: ms(options.registrationWaitMs),
     quoteTtl: ms(options.quoteTtlSeconds === undefined ? undefined : options.quoteTtlSeconds * 1000),
+    atomicWait: ms(options.atomicWaitMs),
     claimLease: ms(options.claimLeaseMs),
     watcherLease: ms(options.watcherLeaseMs)
   })
@@ -207,7 +248,8 @@ export const configFromOptions = (options: ExchangeServerOptions): ServerConfigS
       priceSeed: options.priceSeed,
       watchFromStateVersion: options.watchFromStateVersion,
       quoteSecret: options.quoteSecret,
-      replicaId: options.replicaId
+      replicaId: options.replicaId,
+      atomic: options.atomic
     }),
     priceSourceUrl: options.priceSourceUrl,
     ...Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Duration.decode(v)]))
@@ -287,7 +329,13 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
     mount: { prefix: "/api", handle: await runtime.runPromise(nodeApiHandler) },
     request,
     runtime,
-    stopSettling: () => runtime.runPromise(Effect.flatMap(Settlement, (s) => s.stop)),
+    stopSettling: () =>
+      runtime.runPromise(
+        Effect.zipRight(
+          Effect.flatMap(Settlement, (s) => s.stop),
+          Effect.flatMap(Effect.serviceOption(AtomicSwaps), (a) => (Option.isSome(a) ? a.value.stop : Effect.void))
+        )
+      ),
     close: () => runtime.dispose()
   }
 }

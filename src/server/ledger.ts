@@ -85,7 +85,9 @@ export const commitTimeOf = (
  * received exactly one token of the table, or else exactly one other token (a deposit settlement refunds, like one
  * of a table token no route starts from); exactly one account lost that token (the sender); the message names a route
  * `FROM -> TO` (and maybe a quote, `parseSwapMessage`). A transaction whose message names no route is no swap (the
- * operator adding liquidity, say) and is left alone. The reason of a refusal is returned on the left.
+ * operator adding liquidity, say) and is left alone, and so is one in which the exchange account also paid a token
+ * out: that is the exchange's own transaction (an atomic swap, settled in it). The reason of a refusal is returned on
+ * the left.
  */
 export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInfo): Either.Either<Deposit, string> => {
   const txIn = tx.intent_hash ?? ""
@@ -104,6 +106,15 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
   const candidates = listed.length > 0 ? listed : incoming
   const [deposit, ...others] = candidates
   if (deposit === undefined) return Either.left("The transaction deposited no token into the exchange account")
+  if (
+    changes.some(
+      (c) =>
+        c.entity_address === config.exchangeAccount &&
+        c.resource_address !== deposit.resource &&
+        isNegative(amountOf(c.balance_change))
+    )
+  )
+    return Either.left("The exchange account also paid out in this transaction: it is the exchange's own (an atomic swap)")
   if (others.length > 0) return Either.left("The transaction deposited more than one token into the exchange account")
   const senders = changes.filter(
     (c) =>

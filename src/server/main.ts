@@ -31,6 +31,7 @@
  *   HSWAP_QUOTE_TTL_SECONDS     how long a live-price quote binds the exchange, 10 to 3600 seconds (default 120)
  *   HSWAP_QUOTE_SECRET          the secret that signs quote references, at least 32 characters (default: 32
  *                               random bytes generated once and kept in the database)
+ *   HSWAP_ATOMIC                on | off: atomic swaps (POST /api/atomic-swap; quotes say `atomic: true`) (default on)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
  *   HSWAP_DRAIN_SECONDS         how long a stop (SIGTERM, SIGINT) drains before exiting, 0 to 3600 (default 10)
  */
@@ -211,6 +212,21 @@ const privateKey = (devnet: boolean) =>
     })
   )
 
+/** `HSWAP_ATOMIC`: "on" or "off" (either case); unset or empty is the default, on. */
+export const atomicSwitch: Config.Config<Option.Option<boolean>> = text("HSWAP_ATOMIC").pipe(
+  Config.mapOrFail(
+    Option.match({
+      onNone: () => Either.right(Option.none<boolean>()),
+      onSome: (raw) => {
+        const value = raw.trim().toLowerCase()
+        return value === "on" || value === "off"
+          ? Either.right(Option.some(value === "on"))
+          : Either.left(invalid("HSWAP_ATOMIC", `HSWAP_ATOMIC must be on or off, got ${JSON.stringify(raw)}`))
+      }
+    })
+  )
+)
+
 const flag = text("HSWAP_MAINTENANCE").pipe(
   Config.map(Option.match({ onNone: () => false, onSome: (v) => v === "1" || v.toLowerCase() === "true" }))
 )
@@ -266,6 +282,7 @@ export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigErro
     const watcherPoll = yield* wholeNumber("HSWAP_WATCHER_POLL_MS", 50, 60_000)
     const replicaId = yield* text("HSWAP_REPLICA_ID")
     const drain = yield* wholeNumber("HSWAP_DRAIN_SECONDS", 0, 3600)
+    const atomic = yield* atomicSwitch
     const port = yield* wholeNumber("HSWAP_PORT", 0, 65535)
     const fallbackPort = Option.isSome(port) ? port : yield* wholeNumber("PORT", 0, 65535)
     const some = <K extends string, A>(key: K, value: Option.Option<A>): { [P in K]?: A } =>
@@ -299,7 +316,8 @@ export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigErro
         ...some("claimLeaseMs", Option.map(claimLease, times(1000))),
         ...some("watcherLeaseMs", Option.map(watcherLease, times(1000))),
         ...some("watcherPollMs", watcherPoll),
-        ...some("replicaId", replicaId)
+        ...some("replicaId", replicaId),
+        ...some("atomic", atomic)
       }
     }
   }

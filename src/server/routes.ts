@@ -10,10 +10,11 @@
  *   definition; a defect is a logged JSON 500.
  *
  * Status codes: 200/202 success; 400 bad input; 403 admin from a non-loopback peer; 404 unknown path, resource or
- * transaction; 405 wrong method; 409 maintenance (price, health, swap, transactions); 413 oversized body; 415 a body
- * not sent as JSON; 422 a transaction that is not an accepted swap deposit; 429 rate limited; 503 the ledger or a price
- * is unavailable, or a quote could not be stored. Every error body is JSON `{ error, message }` (the bridge price's
- * 503 is `{ message }`).
+ * transaction (and both atomic-swap paths when the feature is off); 405 wrong method; 409 maintenance (price, health,
+ * swap, atomic swap, transactions); 413 oversized body; 415 a body not sent as JSON; 422 a transaction that is not an
+ * accepted swap deposit, or a pre-authorisation the exchange will not submit (`{ error, message, reason }`); 429 rate
+ * limited; 503 the ledger or a price is unavailable, or a quote could not be stored. Every error body is JSON
+ * `{ error, message }` (the bridge price's 503 is `{ message }`).
  *
  * Successes are written in the encoded form of their schema directly (typed with `satisfies`): the wire format stays
  * exactly what it was (a `null` stays `null`), and the hot paths (price, health) skip a per-request encode.
@@ -33,6 +34,7 @@ import {
 } from "@effect/platform"
 import { Cause, Clock, Context, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
 import type {
+  AtomicSwapResponse,
   HealthResponse,
   LiquidityResponse,
   LivePriceResponse,
@@ -42,9 +44,11 @@ import type {
   TransactionRecord,
   TransactionsResponse
 } from "../exchange/api"
-import { ForbiddenRoute, RouteNotAvailable, SwapRegistrationRequest } from "../exchange/api"
+import { AtomicSwapRequest, ForbiddenRoute, RouteNotAvailable, SwapRegistrationRequest } from "../exchange/api"
 import {
   ADMIN_PREFIX,
+  API_PREFIX,
+  AtomicRefused,
   BadRequest,
   BtcPriceUnavailable,
   ExchangeHttpApi,
@@ -76,9 +80,12 @@ import {
   toNumber
 } from "../exchange/decimal"
 import { Gateway } from "../gateway/index"
+import { decodeTransactionId, toHex } from "../txv2/index"
 import { isAddressOf } from "./address"
+import { AtomicSwaps } from "./atomic/AtomicSwaps"
 import { ServerConfig } from "./config"
 import { Db, type SwapRow } from "./Db"
+import { ATOMIC_FINAL_STATES, type AtomicSwapRow } from "./db/atomicSwaps"
 import { accountBalances } from "./ledger"
 import { clientIp, Maintenance, RateLimiter, isLoopback } from "./Limits"
 import { PriceFeed } from "./PriceFeed"
@@ -160,6 +167,58 @@ export const toRecord = (row: SwapRow, exchangeAccount: string): typeof Transact
     minimum_received: row.min_received,
     refund_tx: refunded ? row.refund_intent : null
   }
+}
+
+/**
+ * How a committed atomic swap reads in the history: one transaction (`tx_in` = `tx_out`, the parent that moved both
+ * legs), paid exactly what was quoted, flow "atomic". The least the ledger would accept (the subintent's assertion)
+ * is the quoted output itself, so it is also the minimum received.
+ */
+export const toAtomicRecord = (row: AtomicSwapRow, exchangeAccount: string): typeof TransactionRecord.Encoded => ({
+  from: row.account,
+  to: exchangeAccount,
+  asset_in: row.symbol_in,
+  asset_out: row.symbol_out,
+  amount_in: row.amount_in,
+  amount_out: row.amount_out ?? row.quoted_out,
+  tx_in: row.tx_intent ?? "",
+  tx_out: row.tx_intent,
+  status: "completed",
+  timestamp_finalized: row.finalized_ms === null ? null : seconds(row.finalized_ms),
+  message: null,
+  resource_in: row.resource_in,
+  resource_out: row.resource_out,
+  quote_id: row.quote_id,
+  quoted_amount_out: row.quoted_out,
+  minimum_received: row.quoted_out,
+  refund_tx: null,
+  flow: "atomic"
+})
+
+/** The answer of both atomic-swap paths: the swap keyed by its subintent; `tx_id` once committed. */
+export const toAtomicResponse = (row: AtomicSwapRow): typeof AtomicSwapResponse.Encoded => ({
+  subintent_id: row.subintent_id,
+  state: row.state,
+  account: row.account,
+  asset_in: row.symbol_in,
+  amount_in: row.amount_in,
+  asset_out: row.symbol_out,
+  quoted_out: row.quoted_out,
+  amount_out: row.state === "committed" ? row.amount_out : null,
+  tx_id: row.state === "committed" ? row.tx_intent : null,
+  window_end_ms: row.window_end_ms,
+  message: row.message
+})
+
+/** Deposit swaps and committed atomic swaps as one history, newest first (by when each was received), `limit` long. */
+const history = (deposits: ReadonlyArray<SwapRow>, atomic: ReadonlyArray<AtomicSwapRow>, exchangeAccount: string, limit: number) => {
+  const merged: Array<{ readonly at: number; readonly record: typeof TransactionRecord.Encoded }> = [
+    ...deposits.map((r) => ({ at: r.created_ms, record: toRecord(r, exchangeAccount) })),
+    ...atomic.map((r) => ({ at: r.created_ms, record: toAtomicRecord(r, exchangeAccount) }))
+  ]
+  // A stable sort: each list is already newest first, so ties keep their own order.
+  merged.sort((a, b) => b.at - a.at)
+  return merged.slice(0, limit).map((m) => m.record)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -286,6 +345,7 @@ const livePrice = (from: string, to: string) =>
       )
       return yield* fail(new Unavailable(errorBody("Quote not available")))
     }
+    const atomic = Option.isSome(yield* Effect.serviceOption(AtomicSwaps))
     return answer({
       ...symbols,
       effective_rate: terms.rate,
@@ -294,7 +354,8 @@ const livePrice = (from: string, to: string) =>
       quote_id: issued.right.id,
       quote_expires_at: seconds(issued.right.expiresMs),
       quote_valid_seconds: quotes.validSeconds,
-      fee_out: terms.feeOut
+      fee_out: terms.feeOut,
+      ...(atomic ? { atomic: true } : {})
     } satisfies typeof LivePriceResponse.Encoded)
   })
 
@@ -376,9 +437,11 @@ const PER_ACCOUNT = 100
 
 const latestTransactions = Effect.gen(function* () {
   const config = yield* ServerConfig
-  const rows = yield* (yield* Db).latest(LATEST)
+  const db = yield* Db
+  const rows = yield* db.latest(LATEST)
+  const atomic = yield* db.committedAtomic(undefined, LATEST)
   return answer({
-    transactions: rows.map((r) => toRecord(r, config.exchangeAccount))
+    transactions: history(rows, atomic, config.exchangeAccount, LATEST)
   } satisfies typeof TransactionsResponse.Encoded)
 })
 
@@ -388,9 +451,11 @@ const transactions = (account: string) =>
     if (!isAddressOf("account", config.networkId, account)) {
       return yield* fail(new BadRequest(errorBody("Invalid account address")))
     }
-    const rows = yield* (yield* Db).byAccount(account, PER_ACCOUNT)
+    const db = yield* Db
+    const rows = yield* db.byAccount(account, PER_ACCOUNT)
+    const atomic = yield* db.committedAtomic(account, PER_ACCOUNT)
     return answer({
-      transactions: rows.map((r) => toRecord(r, config.exchangeAccount))
+      transactions: history(rows, atomic, config.exchangeAccount, PER_ACCOUNT)
     } satisfies typeof TransactionsResponse.Encoded)
   })
 
@@ -418,13 +483,12 @@ const stats = Effect.gen(function* () {
   const db = yield* Db
   const liquidity = yield* LiquidityCache
   const totals = yield* db.totals
-  const volume = totals.volumes.reduce(
-    (sum, v) =>
-      addDecimal(
-        sum,
-        Option.getOrElse(parseLooseDecimal(v), () => ZERO)
-      ),
-    ZERO
+  const read = (v: string) => Option.getOrElse(parseLooseDecimal(v), () => ZERO)
+  const deposits = totals.volumes.reduce((sum, v) => addDecimal(sum, read(v)), ZERO)
+  // An atomic swap's USD value is what it took in at its quote's price, as a quoted deposit's is.
+  const volume = (yield* db.committedAtomicVolumes).reduce(
+    (sum, v) => addDecimal(sum, mulDecimal(read(v.amount_in), read(v.price_in))),
+    deposits
   )
   const tvl = yield* liquidity.get
   return answer({
@@ -471,12 +535,65 @@ const HealthLive = HttpApiBuilder.group(ExchangeHttpApi, "health", (handlers) =>
 const SwapsLive = HttpApiBuilder.group(ExchangeHttpApi, "swaps", (handlers) =>
   handlers.handleRaw("registerSwap", ({ path, request }) => registerSwap(path.txHash, request))
 )
-// The feature is off until AtomicSwaps is wired here: both paths answer what a server without it answers.
+// The feature is on when the server's layer graph holds `AtomicSwaps` (configured on, and a signer that notarizes V2).
 const ATOMIC_OFF = "Atomic swaps are not offered by this exchange."
+const atomicSwaps = Effect.flatMap(
+  Effect.serviceOption(AtomicSwaps),
+  Option.match({
+    onNone: () => fail(new NotFound(errorBody(ATOMIC_OFF))),
+    onSome: (atomic) => Effect.succeed(atomic)
+  })
+)
+
+const AtomicBody = Schema.parseJson(AtomicSwapRequest)
+
+/** 200 once the swap is over (committed, lapsed, refused), 202 while it is submitting. */
+const atomicAnswer = (row: AtomicSwapRow) =>
+  answer(toAtomicResponse(row), ATOMIC_FINAL_STATES.has(row.state) ? 200 : HttpApiSchemaStatus.pending)
+
+const atomicUnavailable = (e: { readonly reason: string }) =>
+  fail(new Unavailable(errorBody(`Atomic swap unavailable: ${e.reason}`)))
+
+const submitAtomicSwap = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function* () {
+    const atomic = yield* atomicSwaps
+    const config = yield* ServerConfig
+    const body = yield* readBody(request, config.maxAtomicBodyBytes)
+    if (body.tooLarge) return yield* fail(new PayloadTooLarge(errorBody("Request body too large")))
+    const decoded = Schema.decodeUnknownOption(AtomicBody)(body.text)
+    if (Option.isNone(decoded))
+      return yield* fail(
+        new BadRequest(errorBody("The body must be JSON { quote_id, amount, signed_partial_transaction }, each a string"))
+      )
+    const result = yield* atomic
+      .submitAndWait({
+        quoteId: decoded.value.quote_id,
+        amount: decoded.value.amount,
+        signedPartialHex: decoded.value.signed_partial_transaction
+      })
+      .pipe(Effect.catchTag("SettlementUnavailable", atomicUnavailable))
+    if (result._tag === "AtomicRefusal")
+      return yield* fail(new AtomicRefused({ error: result.message, message: result.message, reason: result.reason }))
+    return atomicAnswer(result.swap)
+  })
+
+const atomicSwap = (subintentId: string) =>
+  Effect.gen(function* () {
+    const atomic = yield* atomicSwaps
+    const config = yield* ServerConfig
+    const id = decodeTransactionId(subintentId, { kind: "subintent", networkId: config.networkId })
+    if (id._tag === "Left")
+      return yield* fail(new BadRequest(errorBody(`Invalid subintent id (subtxid_…): ${id.left.reason}`)))
+    const row = yield* atomic.get(toHex(id.right.hash))
+    if (Option.isNone(row)) return yield* fail(new NotFound(errorBody(`No atomic swap for ${subintentId}`)))
+    return atomicAnswer(row.value)
+  })
+
+// The body is read here, as for a registration: an oversized or malformed one has its own answer (413, 400).
 const AtomicLive = HttpApiBuilder.group(ExchangeHttpApi, "atomic", (handlers) =>
   handlers
-    .handle("submitAtomicSwap", () => fail(new NotFound(errorBody(ATOMIC_OFF))))
-    .handle("atomicSwap", () => fail(new NotFound(errorBody(ATOMIC_OFF))))
+    .handleRaw("submitAtomicSwap", ({ request }) => submitAtomicSwap(request))
+    .handle("atomicSwap", ({ path }) => atomicSwap(path.subintentId))
 )
 const TransactionsLive = HttpApiBuilder.group(ExchangeHttpApi, "transactions", (handlers) =>
   handlers
@@ -606,9 +723,12 @@ export const makeExchangeHttpApp = Effect.gen(function* () {
     Effect.provide(platform)
   )
 
+  const atomicPath = `${API_PREFIX}/atomic-swap`
+  const bodyLimit = (pathname: string) => (pathname === atomicPath ? config.maxAtomicBodyBytes : config.maxBodyBytes)
+
   const handled: HttpApp.Default = Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const body = yield* readBody(request, config.maxBodyBytes)
+    const body = yield* readBody(request, bodyLimit(pathnameOf(request.url)))
     if (!body.tooLarge && body.text.trim() !== "" && !isJsonContentType(request.headers["content-type"])) {
       return errorResponse(UnsupportedMediaType, "The body must be JSON sent as Content-Type: application/json")
     }

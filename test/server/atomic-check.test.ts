@@ -194,7 +194,7 @@ describe("checkPreAuthorization refuses", () => {
       .split("\n")
       .filter((_, i) => i !== 3)
       .join("\n")
-    expect(reason(signed({ manifest: without }).hex)).toBe("wrong_shape")
+    expect(reason(signed({ manifest: without }).hex)).toBe("wrong_assertion")
   })
 
   it("an extra instruction, a reordering, no final yield, a deposit elsewhere or of less than everything", () => {
@@ -275,7 +275,7 @@ describe("checkPreAuthorization refuses", () => {
 })
 
 describe("a fuzz of 10,000 mutated signed partials", () => {
-  it("never throws, and accepts only what is the very same pre-authorisation", () => {
+  it("never throws, and accepts only what is the very same pre-authorisation", async () => {
     const base = signed()
     const original = accepted(base.hex)
     const bytes = base.payload
@@ -290,6 +290,8 @@ describe("a fuzz of 10,000 mutated signed partials", () => {
     let accepts = 0
     const reasons = new Map<string, number>()
     for (let i = 0; i < 10_000; i++) {
+      // Ten thousand checks are a minute on a busy machine: the worker answers its runner meanwhile.
+      if (i % 250 === 0) await new Promise<void>((resolve) => setImmediate(resolve))
       let m: Uint8Array
       const op = rand(5)
       if (op === 0) {
@@ -311,6 +313,8 @@ describe("a fuzz of 10,000 mutated signed partials", () => {
       const r = checkPreAuthorization(input(toHex(m)))
       if (Either.isRight(r)) {
         accepts++
+        // Only the very bytes signed pass (a mutation that changed nothing, such as a byte set to its own value).
+        expect(toHex(m)).toBe(toHex(bytes))
         expect(r.right.subintentHash).toBe(original.subintentHash)
         expect([r.right.account, r.right.amountIn, r.right.assertedOut, r.right.windowEndMs]).toEqual([
           original.account,

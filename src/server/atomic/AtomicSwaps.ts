@@ -7,8 +7,10 @@
  * 1. the quote is ours, known, for a listed pair, and `amount` lies within its limits; its terms give the quoted
  *    output (`quotedTerms`, rounded down to the TO divisibility);
  * 2. `checkPreAuthorization` against those terms, the current epoch and now (a refusal: nothing stored, nothing sent);
+ *    a subintent whose swap is already over (committed, lapsed or refused here), or that the ledger already committed
+ *    in another transaction, is refused as `subintent_used`;
  * 3. the swap's record is keyed by the subintent hash and worked on exactly once across replicas (`Claims.run`): a
- *    second submission of the same subintent answers the existing record;
+ *    second submission of the same subintent while its swap is under way answers the existing record;
  * 4. under the claim: the quote is claimed for this subintent (compare-and-set; held by another swap or deposit:
  *    refused), liquidity for the quoted output is reserved (`Payouts.reserve`, keyed by the subintent hash);
  * 5. the parent intent is built and notarized by the operator (`Signer.notarizeV2`): lock the fee on the exchange
@@ -23,10 +25,26 @@
  * The record: one transaction (`tx_intent`), what was quoted (`quoted_out`) and paid (`amount_out`, equal once
  * committed), states submitting → committed | lapsed | refused.
  *
- * Wiring an endpoint is one call: `AtomicSwaps.submit(body)` answers `Refused` (4xx, with `reason` and `message`) or
- * `Recorded` (the row); `AtomicSwaps.get(subintentHash)` reads one.
+ * `submit` works in the caller's fiber to the end; `submitAndWait` (the endpoint's) runs the work in the service's
+ * scope, so it goes on when the caller leaves, and answers after at most `atomicWait` with the record as it then
+ * stands. `resumeUnfinished` (the watcher's pass) takes over swaps whose replica stopped or died mid-way, once their
+ * claim has expired; `stop` interrupts the work in progress, which releases its claims for another replica.
+ * `get(subintentHash)` reads one record.
  */
-import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import {
+  Clock,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Either,
+  ExecutionStrategy,
+  Exit,
+  Fiber,
+  Layer,
+  Option,
+  Scope
+} from "effect"
 import { randomBytes } from "node:crypto"
 import { parseLooseDecimal } from "../../exchange/decimal"
 import { Gateway } from "../../gateway/index"
@@ -40,13 +58,13 @@ import {
 } from "../../txv2/index"
 import { ServerConfig } from "../config"
 import { Db } from "../Db"
-import { type AtomicSwapRow, ATOMIC_FINAL_STATES, type AtomicChanges } from "../db/atomicSwaps"
+import { type AtomicSwapRow, ATOMIC_FINAL_STATES, type AtomicChanges, type NewAtomicSwap } from "../db/atomicSwaps"
 import { Quotes, quotedTerms } from "../Quotes"
 import { Claims, type ClaimTable } from "../settlement/Claims"
 import { LOW_LIQUIDITY, type SettlementUnavailable, unavailable } from "../settlement/errors"
 import { Payouts } from "../settlement/Payouts"
 import { Signer, type SignedTransaction } from "../Signer"
-import { type AtomicRefusal, checkPreAuthorization, type RefusalReason } from "./check"
+import { type AtomicAccepted, type AtomicRefusal, checkPreAuthorization, type RefusalReason } from "./check"
 
 /** After the window's end, the ledger's clock is given this long before the swap is called lapsed. */
 export const LAPSE_GRACE_MS = 10_000
@@ -57,6 +75,23 @@ export const RETRY_PAUSE = Duration.seconds(1)
 export const ATOMIC_QUOTE_UNKNOWN = "The quote is not valid: it was altered, or not issued by this exchange."
 export const ATOMIC_QUOTE_USED = "The quote was already used by another swap; a quote binds one swap only."
 export const ATOMIC_LAPSED = "The pre-authorisation expired before the swap could commit: nothing moved."
+export const ATOMIC_COMMITTED_ELSEWHERE =
+  "The pre-authorisation was already used: the ledger committed it in another transaction. Nothing more moves; sign a new one for another swap."
+
+/** Why a subintent whose swap is over here cannot be submitted again: what became of it. */
+export const atomicReplayed = (row: Pick<AtomicSwapRow, "state" | "tx_intent" | "message">): string => {
+  switch (row.state) {
+    case "committed":
+      return `The pre-authorisation was already used: its swap committed in ${row.tx_intent ?? "a transaction"}. Sign a new one for another swap.`
+    case "lapsed":
+      return "The pre-authorisation already lapsed: its window closed and nothing moved. Get a fresh quote and sign again."
+    default:
+      return `The pre-authorisation was already refused${row.message === null ? "" : `: ${row.message}`} Get a fresh quote and sign again.`
+  }
+}
+
+/** How long an epoch read is reused for the checks (an epoch lasts minutes; a refusal on it reads it afresh). */
+export const CHECK_EPOCH_REUSE = Duration.seconds(10)
 
 /** The ledger reads the flow needs beyond `Payouts`: the current epoch and a subintent's status. */
 export interface AtomicLedgerShape {
@@ -96,7 +131,14 @@ export interface SubmitInput {
 
 export type SubmitResult = AtomicRefusal | { readonly _tag: "Recorded"; readonly swap: AtomicSwapRow }
 
-const refused = (reason: RefusalReason, message: string): SubmitResult => ({ _tag: "AtomicRefusal", reason, message })
+/** A submission that passed every check: what is recorded for it, and whether its record already exists. */
+interface Prepared {
+  readonly _tag: "Prepared"
+  readonly accepted: AtomicAccepted
+  readonly record: NewAtomicSwap
+}
+
+const refused = (reason: RefusalReason, message: string): AtomicRefusal => ({ _tag: "AtomicRefusal", reason, message })
 
 /** The parent intent's manifest text over the child `subintentId`. */
 export const parentManifest = (p: {
@@ -116,6 +158,22 @@ export const parentManifest = (p: {
     `CALL_METHOD Address("${p.exchangeAccount}") "deposit_batch" Expression("ENTIRE_WORKTOP");`
   ].join("\n")
 
+/** What was recorded for a swap when it was submitted (its record's columns less the work's). */
+const recordOf = (row: AtomicSwapRow): NewAtomicSwap => ({
+  subintent_hash: row.subintent_hash,
+  subintent_id: row.subintent_id,
+  quote_id: row.quote_id,
+  account: row.account,
+  resource_in: row.resource_in,
+  symbol_in: row.symbol_in,
+  amount_in: row.amount_in,
+  resource_out: row.resource_out,
+  symbol_out: row.symbol_out,
+  quoted_out: row.quoted_out,
+  partial_hex: row.partial_hex,
+  window_end_ms: row.window_end_ms
+})
+
 const randomDiscriminator = () => Buffer.from(randomBytes(8)).readBigUInt64BE()
 
 const compareFixed = (a: string, b: string): number | undefined => {
@@ -132,6 +190,21 @@ export const makeAtomicSwaps = Effect.gen(function* () {
   const payouts = yield* Payouts
   const signer = yield* Signer
   const ledger = yield* AtomicLedger
+  /** Where the swaps are worked on: closed by `stop`, which interrupts them and so releases their claims. */
+  const workScope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.parallel)
+  let stopping = false
+
+  /** The ledger's epoch for the checks, reused for `CHECK_EPOCH_REUSE` unless `fresh`. */
+  let epochRead: { readonly epoch: bigint; readonly at: number } | undefined
+  const epochNow = (fresh: boolean) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      if (!fresh && epochRead !== undefined && now - epochRead.at < Duration.toMillis(CHECK_EPOCH_REUSE))
+        return epochRead.epoch
+      const epoch = yield* ledger.currentEpoch
+      epochRead = { epoch, at: now }
+      return epoch
+    })
 
   const table: ClaimTable<AtomicSwapRow> = {
     claim: db.claimAtomic,
@@ -216,6 +289,11 @@ export const makeAtomicSwaps = Effect.gen(function* () {
       for (;;) {
         const committedBy = yield* ledger.subintentCommittedBy(row.subintent_id).pipe(Effect.either)
         if (Either.isRight(committedBy) && Option.isSome(committedBy.right)) {
+          // Committed before this exchange ever stored a parent for it: another transaction used it, not ours.
+          if (row.attempts === 0) {
+            yield* payouts.release(key)
+            return yield* finish({ state: "refused", message: ATOMIC_COMMITTED_ELSEWHERE })
+          }
           const intent = committedBy.right.value
           return yield* finish({
             state: "committed",
@@ -268,74 +346,92 @@ export const makeAtomicSwaps = Effect.gen(function* () {
       }
     })
 
-  const submit = Effect.fn("AtomicSwaps.submit")(function* (input: SubmitInput) {
-    const found = yield* quotes.lookup(input.quoteId)
-    if (found._tag !== "Found") return refused("quote_unknown", ATOMIC_QUOTE_UNKNOWN)
-    const quote = found.quote
-    const tokenIn = config.tokens.find((t) => t.symbol === quote.symbol_in)
-    const tokenOut = config.tokens.find((t) => t.symbol === quote.symbol_out)
-    if (tokenIn === undefined || tokenOut === undefined)
-      return refused("bad_terms", `The exchange no longer swaps ${quote.symbol_in} to ${quote.symbol_out}.`)
-    const amount = typeof input.amount === "string" ? input.amount : ""
-    const places = amount.split(".")[1]?.length ?? 0
-    const low = compareFixed(amount, quote.min_in)
-    const high = compareFixed(amount, quote.max_in)
-    if (low === undefined || high === undefined || low < 0 || high > 0 || places > tokenIn.decimals)
-      return refused(
-        "quote_amount",
-        `The amount must be a number from ${quote.min_in} to ${quote.max_in} ${quote.symbol_in}, with at most ${tokenIn.decimals} decimals.`
-      )
-    const terms = quotedTerms(amount, quote, tokenOut.decimals)
-    if (terms === undefined) return refused("bad_terms", "The quote's terms could not be read.")
+  /** The checks of a submission (nothing stored, nothing sent): a refusal, or what to record. */
+  const prepare = (input: SubmitInput): Effect.Effect<AtomicRefusal | Prepared, SettlementUnavailable> =>
+    Effect.gen(function* () {
+      const found = yield* quotes.lookup(typeof input.quoteId === "string" ? input.quoteId : "")
+      if (found._tag !== "Found") return refused("quote_unknown", ATOMIC_QUOTE_UNKNOWN)
+      const quote = found.quote
+      const tokenIn = config.tokens.find((t) => t.symbol === quote.symbol_in)
+      const tokenOut = config.tokens.find((t) => t.symbol === quote.symbol_out)
+      if (tokenIn === undefined || tokenOut === undefined)
+        return refused("bad_terms", `The exchange no longer swaps ${quote.symbol_in} to ${quote.symbol_out}.`)
+      const amount = typeof input.amount === "string" ? input.amount : ""
+      const places = amount.split(".")[1]?.length ?? 0
+      const low = compareFixed(amount, quote.min_in)
+      const high = compareFixed(amount, quote.max_in)
+      if (low === undefined || high === undefined || low < 0 || high > 0 || places > tokenIn.decimals)
+        return refused(
+          "quote_amount",
+          `The amount must be a number from ${quote.min_in} to ${quote.max_in} ${quote.symbol_in}, with at most ${tokenIn.decimals} decimals.`
+        )
+      const terms = quotedTerms(amount, quote, tokenOut.decimals)
+      if (terms === undefined) return refused("bad_terms", "The quote's terms could not be read.")
 
-    const epoch = yield* ledger.currentEpoch
-    const now = yield* Clock.currentTimeMillis
-    const checked = checkPreAuthorization({
-      signedPartialHex: input.signedPartialHex,
-      networkId: config.networkId,
-      terms: {
-        fromResource: tokenIn.resourceAddress,
-        toResource: tokenOut.resourceAddress,
-        amountIn: amount,
-        quotedOut: terms.quoted,
-        expiresMs: quote.expires_ms
-      },
-      exchangeAccount: config.exchangeAccount,
-      nowMs: now,
-      currentEpoch: epoch
-    })
-    if (Either.isLeft(checked)) return checked.left
-    const a = checked.right
-    if (quote.used_by !== null && quote.used_by !== a.subintentId) {
-      // The same subintent already recorded answers its record; another one cannot use this quote.
+      const checkAt = (epoch: bigint, now: number) =>
+        checkPreAuthorization({
+          signedPartialHex: input.signedPartialHex,
+          networkId: config.networkId,
+          terms: {
+            fromResource: tokenIn.resourceAddress,
+            toResource: tokenOut.resourceAddress,
+            amountIn: amount,
+            quotedOut: terms.quoted,
+            expiresMs: quote.expires_ms
+          },
+          exchangeAccount: config.exchangeAccount,
+          nowMs: now,
+          currentEpoch: epoch
+        })
+      const now = yield* Clock.currentTimeMillis
+      let checked = checkAt(yield* epochNow(false), now)
+      // The epoch reused may be one behind a subintent signed in the new one: judged on a fresh read before refusing.
+      if (Either.isLeft(checked) && checked.left.reason === "epoch_window") checked = checkAt(yield* epochNow(true), now)
+      if (Either.isLeft(checked)) return checked.left
+      const a = checked.right
+
       const existing = yield* db.getAtomic(a.subintentHash)
-      if (Option.isNone(existing)) return refused("quote_used", ATOMIC_QUOTE_USED)
-    }
+      if (Option.isSome(existing) && isFinal(existing.value))
+        return refused("subintent_used", atomicReplayed(existing.value))
+      if (Option.isNone(existing)) {
+        if (quote.used_by !== null && quote.used_by !== a.subintentId) return refused("quote_used", ATOMIC_QUOTE_USED)
+        if (Option.isSome(yield* ledger.subintentCommittedBy(a.subintentId)))
+          return refused("subintent_used", ATOMIC_COMMITTED_ELSEWHERE)
+      }
+      return {
+        _tag: "Prepared" as const,
+        accepted: a,
+        record: {
+          subintent_hash: a.subintentHash,
+          subintent_id: a.subintentId,
+          quote_id: quote.id,
+          account: a.account,
+          resource_in: tokenIn.resourceAddress,
+          symbol_in: tokenIn.symbol,
+          amount_in: a.amountIn,
+          resource_out: tokenOut.resourceAddress,
+          symbol_out: tokenOut.symbol,
+          quoted_out: terms.quoted,
+          partial_hex: toHex(fromHex(input.signedPartialHex.replace(/^0x/, "")) ?? new Uint8Array()),
+          window_end_ms: a.windowEndMs
+        }
+      }
+    })
 
-    const swap = yield* claims.run({
-      key: a.subintentHash,
-      label: `atomic ${a.subintentId}`,
+  /**
+   * Works on the record exactly once across replicas: inserts it (claimed) when new, and tells `opened` the record
+   * as stored; another replica's record is answered as it stands, unless its claim expired (then taken over).
+   */
+  const run = (record: NewAtomicSwap, opened?: Deferred.Deferred<AtomicSwapRow>) =>
+    claims.run({
+      key: record.subintent_hash,
+      label: `atomic ${record.subintent_id}`,
       table,
       open: (fresh) =>
         Effect.gen(function* () {
           const claim = yield* fresh
-          const { row, inserted } = yield* db.insertAtomic(
-            {
-              subintent_hash: a.subintentHash,
-              subintent_id: a.subintentId,
-              quote_id: quote.id,
-              account: a.account,
-              resource_in: tokenIn.resourceAddress,
-              symbol_in: tokenIn.symbol,
-              amount_in: a.amountIn,
-              resource_out: tokenOut.resourceAddress,
-              symbol_out: tokenOut.symbol,
-              quoted_out: terms.quoted,
-              partial_hex: toHex(fromHex(input.signedPartialHex.replace(/^0x/, "")) ?? new Uint8Array()),
-              window_end_ms: a.windowEndMs
-            },
-            claim
-          )
+          const { row, inserted } = yield* db.insertAtomic(record, claim)
+          if (opened !== undefined) yield* Deferred.succeed(opened, row)
           return { row, held: inserted ? Option.some({ token: claim.token, row }) : Option.none() }
         }),
       reread: (row) =>
@@ -347,17 +443,60 @@ export const makeAtomicSwaps = Effect.gen(function* () {
       work,
       wait: Duration.zero
     })
-    return { _tag: "Recorded", swap } as SubmitResult
+
+  /** Checks the pre-authorisation and, when it passes, works the swap to its end in the caller's fiber. */
+  const submit = Effect.fn("AtomicSwaps.submit")(function* (input: SubmitInput) {
+    const prepared = yield* prepare(input)
+    if (prepared._tag === "AtomicRefusal") return prepared
+    return { _tag: "Recorded", swap: yield* run(prepared.record) } as SubmitResult
   })
+
+  /**
+   * The endpoint's submission: the checks in the caller's fiber, then the work in the service's scope (it goes on if
+   * the caller leaves), awaited up to `atomicWait`; past that, the record as it then stands (still submitting).
+   */
+  const submitAndWait = Effect.fn("AtomicSwaps.submitAndWait")(function* (input: SubmitInput) {
+    if (stopping) return yield* unavailable("atomic swap")({ message: "this server is stopping" })
+    const prepared = yield* prepare(input)
+    if (prepared._tag === "AtomicRefusal") return prepared
+    const opened = yield* Deferred.make<AtomicSwapRow>()
+    const fiber = yield* Effect.forkIn(run(prepared.record, opened), workScope)
+    const done = yield* Fiber.join(fiber).pipe(Effect.timeoutOption(config.atomicWait))
+    if (Option.isSome(done)) return { _tag: "Recorded", swap: done.value } as SubmitResult
+    const stored = yield* Effect.raceFirst(Deferred.await(opened), Fiber.join(fiber))
+    const now = yield* db.getAtomic(prepared.accepted.subintentHash)
+    return { _tag: "Recorded", swap: Option.getOrElse(now, () => stored) } as SubmitResult
+  })
+
+  /**
+   * Takes over every swap still submitting whose claim is free or expired (a replica that stopped or died mid-way):
+   * each is worked on in the service's scope; answers how many were found.
+   */
+  const resumeUnfinished = Effect.gen(function* () {
+    if (stopping) return 0
+    const rows = yield* db.unfinishedAtomic(yield* Clock.currentTimeMillis)
+    for (const row of rows) {
+      yield* Effect.forkIn(
+        run(recordOf(row)).pipe(Effect.catchAllCause((cause) => Effect.logWarning(`resuming atomic ${row.subintent_id}`, cause))),
+        workScope
+      )
+    }
+    return rows.length
+  }).pipe(Effect.withSpan("AtomicSwaps.resumeUnfinished"))
+
+  const stop = Effect.suspend(() => {
+    stopping = true
+    return Scope.close(workScope, Exit.void)
+  }).pipe(Effect.withSpan("AtomicSwaps.stop"))
 
   const get = (subintentHash: string) => db.getAtomic(subintentHash)
 
-  return { submit, get } as const
+  return { submit, submitAndWait, resumeUnfinished, stop, get } as const
 })
 
 export class AtomicSwaps extends Context.Tag("hswap/server/AtomicSwaps")<
   AtomicSwaps,
   Effect.Effect.Success<typeof makeAtomicSwaps>
 >() {
-  static readonly layer = Layer.effect(AtomicSwaps, makeAtomicSwaps)
+  static readonly layer = Layer.scoped(AtomicSwaps, makeAtomicSwaps)
 }

@@ -15,7 +15,8 @@
  *   5  YIELD_TO_PARENT
  *
  * with `amount` exactly the quoted input, `y` at least the quoted output, the same account in 0 and 4, and nothing
- * else: no blobs, no child subintents, exactly one signature. The last YIELD_TO_PARENT is the subintent's end (the
+ * else: no blobs, no child subintents, exactly one signature. The payload must be the codec's own (canonical)
+ * encoding of what it decodes to, and a subintent with no assertion at all is refused as such. The last YIELD_TO_PARENT is the subintent's end (the
  * engine requires a subintent to finish by yielding to its parent); the parent's YIELD_TO_CHILD with the TO bucket
  * resumes the child after instruction 2, so the assertion runs on exactly what the exchange paid.
  *
@@ -36,6 +37,7 @@ import {
   decodeAddress,
   decodeSignedPartialTransactionV2,
   encodeAddress,
+  encodeSignedPartialTransactionV2,
   fromHex,
   type InstructionV2,
   type IntentHeaderV2,
@@ -114,6 +116,7 @@ export type RefusalReason =
   | "quote_unknown"
   | "quote_used"
   | "quote_amount"
+  | "subintent_used"
   | "low_liquidity"
 
 /** A pre-authorisation the exchange will not submit; nothing was submitted and nothing moved. */
@@ -193,6 +196,9 @@ const checkShape = (
       "wrong_shape",
       `${PREFIX}it must withdraw the quoted amount, hand it to the exchange, assert what comes back and deposit it, and do nothing else.`
     )
+  // Without any assertion the user could get nothing back: that, before the shape, is what is wrong with it.
+  if (!ins.some((i) => i.kind.startsWith("Assert")))
+    return refuse("wrong_assertion", `${PREFIX}it does not assert what it receives back, so it could receive nothing.`)
   if (ins.length !== 6) return shape()
   const [withdraw, take, give, assert, deposit, end] = ins as unknown as [
     InstructionV2,
@@ -340,6 +346,11 @@ export const checkPreAuthorization = (input: CheckInput): Either.Either<AtomicAc
       `${PREFIX}the signed payload does not decode (at byte ${decoded.left.offset}, ${decoded.left.path}: ${decoded.left.reason}).`
     )
   const partial = decoded.right
+  // One pre-authorisation, one byte string: an encoding the codec would not write (the same subintent spelled
+  // another way) is refused, so what is stored and submitted is exactly what the wallet signed and sent.
+  const canonical = encodeSignedPartialTransactionV2(partial)
+  if (Either.isLeft(canonical) || !bytesEqual(canonical.right, bytes))
+    return refuse("payload_malformed", `${PREFIX}the signed payload is not in its canonical encoding.`)
   const core = partial.partialTransaction.rootSubintent.intentCore
   if (core.header.networkId !== networkId)
     return refuse(

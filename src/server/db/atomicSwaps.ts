@@ -144,7 +144,44 @@ export const makeAtomicSwaps = (sql: SqlClient.SqlClient) => {
       WHERE subintent_hash = ${key} AND claimed_by = ${token}`.pipe(Effect.orDie)
   })
 
-  return { getAtomic, insertAtomic, updateAtomic, claimAtomic, renewAtomicClaim, releaseAtomicClaim }
+  /** Atomic swaps still submitting, oldest first, leaving out those another claim still holds at `nowMs`. */
+  const unfinishedAtomic = (nowMs: number) =>
+    rows(
+      sql`SELECT * FROM atomic_swaps WHERE state = 'submitting'
+        AND (claimed_by IS NULL OR claimed_until < ${nowMs}) ORDER BY created_ms`
+    ).pipe(Effect.withSpan("Db.unfinishedAtomic"))
+
+  /**
+   * Committed atomic swaps, newest first (by when they were submitted), of `account` or of everyone: the only ones
+   * history shows, since a lapsed or refused one made no transaction.
+   */
+  const committedAtomic = Effect.fn("Db.committedAtomic")(function* (account: string | undefined, limit: number) {
+    const who = account === undefined ? sql`` : sql` AND account = ${account}`
+    return yield* rows(
+      sql`SELECT * FROM atomic_swaps WHERE state = 'committed'${who}
+        ORDER BY created_ms DESC, subintent_hash DESC LIMIT ${limit}`
+    )
+  })
+
+  /** What each committed atomic swap took in and the USD price of it its quote was issued at. */
+  const committedAtomicVolumes = sql`SELECT a.amount_in, q.price_in FROM atomic_swaps a
+      JOIN quotes q ON q.id = a.quote_id WHERE a.state = 'committed'`.pipe(
+    Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ amount_in: Schema.String, price_in: Schema.String })))),
+    Effect.orDie,
+    Effect.withSpan("Db.committedAtomicVolumes")
+  )
+
+  return {
+    getAtomic,
+    insertAtomic,
+    updateAtomic,
+    claimAtomic,
+    renewAtomicClaim,
+    releaseAtomicClaim,
+    unfinishedAtomic,
+    committedAtomic,
+    committedAtomicVolumes
+  }
 }
 
 export type AtomicSwapsRepository = ReturnType<typeof makeAtomicSwaps>

@@ -135,12 +135,18 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
         AND (claimed_by IS NULL OR claimed_until < ${nowMs}) ORDER BY created_ms`
     ).pipe(Effect.withSpan("Db.unfinished"))
 
+  /**
+   * Completed swaps of both flows: how many (deposits completed, atomic swaps committed), by how many accounts, and
+   * the USD value each deposit took in (`usd_in`; an atomic swap's is read by the caller from its quote).
+   */
   const totals = Effect.gen(function* () {
-    const r =
-      yield* sql`SELECT COUNT(*) AS n, COUNT(DISTINCT sender) AS users FROM swaps WHERE state = 'completed'`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(Totals))),
-        Effect.orDie
-      )
+    const r = yield* sql`SELECT
+        (SELECT COUNT(*) FROM swaps WHERE state = 'completed')
+          + (SELECT COUNT(*) FROM atomic_swaps WHERE state = 'committed') AS n,
+        (SELECT COUNT(*) FROM (
+          SELECT sender AS who FROM swaps WHERE state = 'completed'
+          UNION SELECT account AS who FROM atomic_swaps WHERE state = 'committed'
+        ) accounts) AS users`.pipe(Effect.flatMap(Schema.decodeUnknown(Schema.Array(Totals))), Effect.orDie)
     const volumes = yield* sql`SELECT usd_in FROM swaps WHERE state = 'completed'`.pipe(
       Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ usd_in: Schema.NullOr(Schema.String) })))),
       Effect.orDie

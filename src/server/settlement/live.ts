@@ -437,7 +437,8 @@ export const makeSettlement = Effect.gen(function* () {
   return Settlement.of({ settle, register, resumeUnfinished, stop })
 })
 
-/** Settlement with its claims and payouts. */
-export const SettlementLive = Layer.scoped(Settlement, makeSettlement).pipe(
-  Layer.provide(Layer.merge(ClaimsLive, PayoutsLive))
-)
+/** Settlement over claims and payouts given from outside (the server shares them with the atomic swaps). */
+export const SettlementOnly = Layer.scoped(Settlement, makeSettlement)
+
+/** Settlement with claims and payouts of its own. */
+export const SettlementLive = SettlementOnly.pipe(Layer.provide(Layer.merge(ClaimsLive, PayoutsLive)))
