@@ -11,7 +11,8 @@ import { appMounted, blockExternal } from "./helpers"
  * the preview of this very deposit has not given.
  */
 
-const SHOTS = "/work/shots/swapcard"
+/** Where the screenshots go: E2E_SHOTS_DIR, or beside the other specs' under e2e/screenshots. */
+const SHOTS = process.env["E2E_SHOTS_DIR"] ?? "e2e/screenshots/swap-card"
 const action = (page: Page) => page.getByTestId("swap-action")
 const amountInput = (page: Page) => page.getByLabel("Amount to swap")
 const walletCard = (page: Page) => page.getByTestId("devnet-wallet-request")
@@ -24,7 +25,7 @@ const BALANCE_LABEL = /^Amount exceeds balance \(([\d.]+) hETH\): lower it or pr
 /** An hUSDC amount by its one display rule: 6 decimals, the token's divisibility (never 8 or 18). */
 const HUSDC_AMOUNT = /^\d+\.\d{6}$/
 
-/** Saves what the user sees (the viewport, not the full page) under /work/shots/swapcard/. */
+/** Saves what the user sees (the viewport, not the full page) as {SHOTS}/{name}-{width}.png. */
 const shot = async (page: Page, name: string) => {
   mkdirSync(SHOTS, { recursive: true })
   const width = page.viewportSize()?.width ?? 0
