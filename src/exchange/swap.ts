@@ -5,7 +5,7 @@
  */
 import { Option } from "effect"
 import { exceedsBalance, isAmountPositive, liquidityCovers, minimumReceived } from "./amount"
-import { divisibilityOf, formatTokenAmount } from "./format"
+import { divisibilityOf, formatBalance, formatTokenAmount } from "./format"
 import {
   addDecimal,
   type Decimal,
@@ -161,19 +161,22 @@ export const minLimitMessage = (min: string, symbol: string, divisibility = divi
 export const maxLimitMessage = (max: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
   `Maximum amount allowed 200 USD$ (${formatLimit(max, "max", divisibility)} ${symbol})`
 
-/** Spec §5's toast when a swap above the balance is attempted. */
+/**
+ * Spec §5's toast when a swap above the balance is attempted. The balance reads as the card's Balance line does
+ * (spec §9: balances show 8 decimals, or the token's divisibility when fewer).
+ */
 export const balanceToast = (balance: string, symbol: string, divisibility = divisibilityOf(symbol)) => ({
   title: "Amount exceeds balance",
-  description: `You have only ${formatTokenAmount(balance, divisibility)} ${symbol} in your wallet.`
+  description: `You have only ${formatBalance(balance, divisibility)} ${symbol} in your wallet.`
 })
 
 /** The action states that say the trade as entered cannot happen: the card shows the reason, not a rate panel. */
 export const isBlockingAmountState = (state: ActionState) =>
   state === "err_balance" || state === "err_min_limit" || state === "err_max_limit"
 
-/** The orange state's text: what is wrong and what to do. */
+/** The orange state's text: what is wrong and what to do, with the balance as the Balance line shows it. */
 export const balanceLimitLabel = (balance: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
-  `Amount exceeds balance (${formatTokenAmount(balance, divisibility)} ${symbol}): lower it or press MAX`
+  `Amount exceeds balance (${formatBalance(balance, divisibility)} ${symbol}): lower it or press MAX`
 
 export interface LabelContext {
   readonly from: string

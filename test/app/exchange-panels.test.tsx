@@ -802,6 +802,37 @@ describe("LatestTransactionDialog", () => {
     expect(h.requests.filter((r) => r.endsWith(`/api/transactions/${A1}`))).toHaveLength(0)
   })
 
+  it("copies the exact amounts on request: every decimal the token has, and says 'Copied'", async () => {
+    const h = await mount(<LatestTransactionDialog />, {
+      route: transactionsRoute(() => json({ transactions: [] }))
+    })
+    const seen = [record({ tx_in: hash, amount_in: "0.0123456789", amount_out: "24.6913578" })]
+    await h.run(SwapEvents.publish({ ...submitted, amountIn: "0.0123456789", seen }))
+    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    const summary = within(dialog).getByTestId("latest-transaction-summary")
+    // Shown by each token's rule; the copy buttons hold the rest (hUSDC's 6 decimals are all it has).
+    expect(summary).toHaveTextContent("Sent0.01234567 hETH")
+    expect(summary).toHaveTextContent("Received24.691357 hUSDC")
+    await userEvent.click(within(summary).getByRole("button", { name: "Copy the exact amount sent" }))
+    expect(h.navigations).toEqual(["copy:0.0123456789"])
+    await waitFor(() => expect(within(summary).getByText("Copied")).toBeVisible())
+    await userEvent.click(within(summary).getByRole("button", { name: "Copy the exact amount received" }))
+    expect(h.navigations).toEqual(["copy:0.0123456789", "copy:24.691357"])
+  })
+
+  it("says so when the clipboard refuses, and logs why", async () => {
+    const h = await mount(<LatestTransactionDialog />, {
+      route: transactionsRoute(() => json({ transactions: [] })),
+      clipboard: false
+    })
+    await h.run(SwapEvents.publish({ ...submitted, seen: [record({ tx_in: hash, amount_out: undefined })] }))
+    const dialog = await screen.findByRole("dialog", { name: "Latest Transaction" })
+    await userEvent.click(within(dialog).getByRole("button", { name: "Copy the exact amount sent" }))
+    await waitFor(() => expect(within(dialog).getByText("Could not copy")).toBeVisible())
+    expect(within(dialog).queryByText("Copied")).toBeNull()
+    expect(h.logs.some((l) => l.message.includes("copy failed"))).toBe(true)
+  })
+
   it("shows a pending record as pending: the tracking stopped once the record appeared (spec §7)", async () => {
     const h = await mount(<LatestTransactionDialog />, {
       route: transactionsRoute(() => json({ transactions: [] }))

@@ -104,6 +104,8 @@ export interface HarnessOptions {
   readonly env?: Env
   /** The values Effect's Random service hands out, in order (cycled); default: a seeded generator. */
   readonly random?: [number, ...Array<number>]
+  /** false: the clipboard refuses every copy (a browser without one, or a denied permission). */
+  readonly clipboard?: boolean
 }
 
 /** Builds the app's services over fakes, on TestContext (TestClock, TestRandom). */
@@ -133,7 +135,7 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
     storage,
     visit,
     WalletSession.fromState(options.session ?? emptySession, options.balance ?? { _tag: "Hidden" }, options.balances),
-    Browser.recording(navigations),
+    Browser.recording(navigations, { clipboard: options.clipboard ?? true }),
     TestContext.TestContext
   )
   const random = Layer.setRandom(options.random ? Random.fixed(options.random) : Random.make("hswap-tests"))

@@ -105,7 +105,9 @@ describe("the swap card", () => {
     // 5 hETH: above the 1 held and above the 200 USD maximum (0.066). No time passes: no quote has been asked for.
     await enter("5")
     expect(prices()).toBe(0)
-    expect(action()).toHaveTextContent(/^Amount exceeds balance \(1\.000000 hETH\): lower it or press MAX$/)
+    // The balance reads as the Balance line does: one rule per token.
+    expect(action()).toHaveTextContent(/^Amount exceeds balance \(1\.00000000 hETH\): lower it or press MAX$/)
+    expect(screen.getByTestId("from-balance")).toHaveTextContent("Balance: 1.00000000")
     expect(action()).toHaveAttribute("data-state", "err_balance")
     expect(screen.getByLabelText("Amount to swap")).toHaveAttribute("data-exceeds", "true")
     await h.advance("2 seconds")
@@ -115,7 +117,7 @@ describe("the swap card", () => {
     expect(screen.queryByTestId("rate-panel")).toBeNull()
     // A press explains with the spec's toast; no quote is prepared.
     await userEvent.click(action())
-    expect(await screen.findByText("You have only 1.000000 hETH in your wallet.")).toBeVisible()
+    expect(await screen.findByText("You have only 1.00000000 hETH in your wallet.")).toBeVisible()
     await h.advance("1 second")
     expect(action()).toHaveAttribute("data-state", "err_balance")
     expect(screen.queryByTestId("quote-binding")).toBeNull()

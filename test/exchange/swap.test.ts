@@ -6,6 +6,7 @@ import {
   type ActionInputs,
   actionLabel,
   actionState,
+  balanceToast,
   buildSwapManifest,
   displayableMessage,
   isAcceptedRoute,
@@ -108,6 +109,12 @@ describe("action labels", () => {
     expect(actionLabel("err_balance", { ...c, balance: "0.01" })).toBe(
       "Amount exceeds balance (0.01000000 hETH): lower it or press MAX"
     )
+    // A balance reads as the Balance line does (spec §9: 8 decimals, hUSDC's 6), never in the K band.
+    expect(actionLabel("err_balance", { ...c, from: "hUSDC", fromDivisibility: 6, balance: "5000" })).toBe(
+      "Amount exceeds balance (5000.000000 hUSDC): lower it or press MAX"
+    )
+    expect(balanceToast("1.5", "hETH").description).toBe("You have only 1.50000000 hETH in your wallet.")
+    expect(balanceToast("4800", "hUSDC").description).toBe("You have only 4800.000000 hUSDC in your wallet.")
   })
   it("round the minimum up and the maximum down at the printed precision, so the shown amount is always allowed", () => {
     expect(formatLimit("0.000333333333333334", "min")).toBe("0.00033334")

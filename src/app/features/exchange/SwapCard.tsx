@@ -174,7 +174,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
         <section aria-label="From" className="rounded-xl bg-panel-2 p-4">
           <div className="flex items-center justify-between text-xs text-muted">
             <span>From</span>
-            <span data-testid="from-balance">
+            <span data-testid="from-balance" className="text-right">
               Balance:{" "}
               {fromBalance === undefined ? "—" : <Amount value={fromBalance} decimals={fromDecimals} balance />}{" "}
               <button
@@ -214,8 +214,10 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               data-exceeds={exceeds ? "true" : "false"}
               aria-invalid={s.amountNotice !== undefined || exceeds}
               aria-describedby={s.amountNotice === undefined ? undefined : "amount-notice"}
-              className={`order-3 w-full min-w-0 basis-full rounded-lg border bg-transparent px-2 py-1 text-right text-2xl font-semibold tabular-nums outline-none focus-visible:ring-2 focus-visible:ring-accent sm:order-2 sm:basis-auto sm:flex-1 ${
-                exceeds || s.amountNotice !== undefined ? "border-warn" : "border-transparent focus:border-line"
+              className={`order-3 w-full min-w-0 basis-full rounded-lg border bg-transparent px-2 py-1 text-right text-2xl font-semibold tabular-nums outline-none focus-visible:ring-2 sm:order-2 sm:basis-auto sm:flex-1 ${
+                exceeds || s.amountNotice !== undefined
+                  ? "border-warn focus-visible:ring-warn/60"
+                  : "border-transparent focus:border-line focus-visible:ring-accent"
               }`}
             />
             <button
@@ -324,11 +326,12 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
         )}
 
         {/* What the user must act on stays in view: on a short screen the action area sticks to the bottom edge
-            while the card scrolls, and the wallet step is scrolled into view when it begins. */}
+            while the card scrolls (above the devnet wallet's folded panel, which publishes how far it reaches up),
+            and the wallet step is scrolled into view when it begins. */}
         <div
           ref={actionArea}
           data-testid="swap-actions"
-          className="sticky bottom-0 z-10 -mx-1 -mb-1 flex flex-col gap-3 rounded-xl bg-panel px-1 pb-1 pt-1"
+          className="sticky bottom-[min(var(--devnet-wallet-inset,0px),6rem)] z-10 -mx-1 -mb-1 flex flex-col gap-3 rounded-xl bg-panel px-1 pb-1 pt-1"
         >
           <button
             type="button"

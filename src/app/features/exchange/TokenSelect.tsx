@@ -85,11 +85,10 @@ export function TokenSelect(props: {
                   className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left enabled:hover:bg-panel-2 disabled:cursor-not-allowed disabled:opacity-70 ${t.symbol === props.value ? "text-accent" : ""}`}
                 >
                   <TokenIcon symbol={t.symbol} />
+                  {/* The name under the symbol: whole at 360 px beside the balance, not cut to "USD ...". */}
                   <span className="flex min-w-0 flex-col">
-                    <span className="flex items-baseline gap-2">
-                      <span className={`font-semibold ${available ? "" : "text-muted"}`}>{t.symbol}</span>
-                      <span className="truncate text-sm text-muted">{t.name}</span>
-                    </span>
+                    <span className={`font-semibold ${available ? "" : "text-muted"}`}>{t.symbol}</span>
+                    <span className="text-xs text-muted">{t.name}</span>
                     {unpaired !== undefined && (
                       <span id={reasonId} data-testid="token-unpaired" className="text-xs text-muted">
                         {unpaired}

@@ -3,6 +3,8 @@ import { useState } from "react"
 import type { TransactionRecord } from "../../../../exchange/api"
 import { useAppConfig } from "../../../config/useAppConfig"
 import { useStream } from "../../../runtime/app-runtime"
+import { divisibilityOf, formatTokenAmountFull } from "../../../../exchange/format"
+import { CopyButton } from "../../../ui/CopyButton"
 import { Dialog } from "../../../ui/Dialog"
 import { SwapEvents, type SwapSubmitted } from "../SwapEvents"
 import { amountOf, DashboardLink } from "../panels/TransactionRow"
@@ -76,21 +78,36 @@ export function LatestTransactionDialog() {
   )
 }
 
+/** An amount with every decimal its token has: what a copy button copies. */
+const exact = (value: string, symbol: string | undefined) => formatTokenAmountFull(value, divisibilityOf(symbol))
+
 /** What the user cares about first: what was sent, what was (or will be) received, and the transaction's link. */
 function SwapSummary({ record }: { readonly record: TransactionRecord }) {
   const received = record.amount_out ?? record.quoted_amount_out
+  const paid = record.amount_out !== undefined
   return (
     <dl data-testid="latest-transaction-summary" className="space-y-1 text-sm">
       <div className="flex justify-between gap-3">
         <dt className="text-muted">Sent</dt>
-        <dd className="tabular-nums" title={record.amount_in}>
-          {amountOf(record.amount_in, record.asset_in)} {record.asset_in}
+        <dd className="flex flex-wrap items-center justify-end gap-x-2 tabular-nums">
+          <span>
+            {amountOf(record.amount_in, record.asset_in)} {record.asset_in}
+          </span>
+          <CopyButton value={exact(record.amount_in, record.asset_in)} label="Copy the exact amount sent" />
         </dd>
       </div>
       <div className="flex justify-between gap-3">
-        <dt className="text-muted">{record.amount_out === undefined ? "To receive" : "Received"}</dt>
-        <dd className="tabular-nums" title={received}>
-          {received === undefined ? "…" : `${amountOf(received, record.asset_out)} ${record.asset_out ?? ""}`}
+        <dt className="text-muted">{paid ? "Received" : "To receive"}</dt>
+        <dd className="flex flex-wrap items-center justify-end gap-x-2 tabular-nums">
+          <span>
+            {received === undefined ? "…" : `${amountOf(received, record.asset_out)} ${record.asset_out ?? ""}`}
+          </span>
+          {received !== undefined && (
+            <CopyButton
+              value={exact(received, record.asset_out)}
+              label={paid ? "Copy the exact amount received" : "Copy the exact amount to receive"}
+            />
+          )}
         </dd>
       </div>
       <div className="flex justify-between gap-3">
