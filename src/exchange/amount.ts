@@ -32,7 +32,7 @@ export const LIQUIDITY_MARGIN: Decimal = makeDecimal(105n, 2)
  * The amount input filter (spec §5: "keeps only digits and one decimal point; extra dots are merged").
  *
  * @deprecated It turns input into another number without saying so ("0,5" -> "05", "1e5" -> "15"): use
- * `readAmountInput`, which refuses such input with a reason instead (issue 15 §4). Kept, unchanged, until the swap
+ * `readAmountInput`, which refuses such input with a reason instead. Kept, unchanged, until the swap
  * card has moved over.
  *
  * Exactly: every character other than the ASCII digits 0-9 and "." is dropped; the first "." is kept and every
@@ -124,7 +124,7 @@ const editOf = (previous: string, raw: string): { readonly typed: string; readon
 
 /**
  * Reads what a user typed or pasted into an amount field (the swap and bridge inputs), never turning it into another
- * number: the input is either read as the same number, written plainly, or refused with a reason (issue 15 §4).
+ * number: the input is either read as the same number, written plainly, or refused with a reason.
  *
  * Accepted ("Accepted", the plain text the field then shows; the digits are always the input's digits, in order):
  * - plain text, /^\d*\.?\d*$/, as typed: leading zeros, a leading "." and a trailing "." stay (still typing).

@@ -1,5 +1,5 @@
 /**
- * The swap card's network fee line (issue 15 §3): what the deposit transaction will cost, read from a Gateway
+ * The swap card's network fee line: what the deposit transaction will cost, read from a Gateway
  * transaction preview, with the spec's text ({@link NETWORK_FEE_TEXT}) when no preview can say.
  *
  * The deposit manifest has no fee lock; the wallet adds one. Previewing it with `use_free_credit` (the free credit

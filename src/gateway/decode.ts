@@ -20,7 +20,7 @@
  * a struct, an array or a union checks it inline; an `optionalWith` struct transformation is one pass over its `from`
  * struct that leaves out the nulls. On a vault-aggregated details page of 440 KB, each time freshly parsed (as the
  * client gets it), that took the decode from about 1.35 ms to 0.95–1.0 ms; `JSON.parse` of it takes 2.4 ms and the
- * SDK's model mapping 0.4–0.9 ms (issue 17).
+ * SDK's model mapping 0.4–0.9 ms.
  *
  * Natively compiled: string/number/boolean/undefined keywords, literals, unknown/any, refinements (their own filter),
  * structs without index signatures, plain arrays, unions whose members are all primitives (plus at most one
@@ -100,7 +100,7 @@ const isObject = (u: unknown): u is Record<PropertyKey, unknown> =>
  * A node whose decode is the identity and that accepts only primitives (or `undefined`/`null`), never an object: a
  * string/number/boolean/undefined keyword, a literal, or a union of these. Described as data rather than a closure, so
  * that a struct, an array or a union checks it inline ({@link accepts}) instead of through a closure call per value
- * (issue 17: the calls and the megamorphic dispatch cost more than the checks).
+ * (the calls and the megamorphic dispatch cost more than the checks).
  */
 interface Leaf {
   /** The `typeof` kinds it accepts (see the bits below); `null` is its own bit. */

@@ -107,7 +107,7 @@ interface InFlight {
  * Builds the `call` function for one client over `transport`: it owns the adaptive limiter that bounds requests in
  * flight, and one deadline sweep for the timeouts of all of them.
  *
- * The request path is written for its per-request cost (bench:gateway; issue 17). A request, with its retries, is
+ * The request path is written for its per-request cost (bench:gateway). A request, with its retries, is
  * plain callbacks ({@link startSend}), and a call is one `Effect.async` in the caller's fiber around one request
  * (`call`, `callBuilt`) or around a whole batch of them (`callAll`, what the paging helpers send a round of follow-up
  * pages with: no fiber per request or per entity). An attempt takes a limiter slot (or queues for one) and starts the

@@ -4,7 +4,7 @@
  * timeouts, decoding), so both transports behave alike above this line.
  *
  * - {@link fetchTransport}: `fetch` itself, with no fiber per request. The default of `Gateway.layerFetch` and the
- *   cheapest per request (issue 17: about a fifth to a third of the client's CPU went to `FetchHttpClient`'s fibers,
+ *   cheapest per request (about a fifth to a third of the client's CPU went to `FetchHttpClient`'s fibers,
  *   scopes and FiberRef reads). `Gateway.layerFetch` (`platform.ts`) gives it the `FetchHttpClient.Fetch` and
  *   `FetchHttpClient.RequestInit` of the context the client is built in, as `FetchHttpClient` does per request; the
  *   app's client (`makeGatewayWithFetch`) gives it `globalThis.fetch`.

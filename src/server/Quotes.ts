@@ -1,5 +1,5 @@
 /**
- * `Quotes`: binding fixed-rate quotes (issue 15 §1).
+ * `Quotes`: binding fixed-rate quotes.
  *
  * `GET /api/liveprice` issues one per successful price: the pair, `effective_rate` (the very string returned), the
  * 0.10 USD fee in to-token units, the amount limits, the prices used, and when it was issued and expires

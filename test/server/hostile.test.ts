@@ -1,5 +1,5 @@
 /**
- * The exchange server as an attacker tries it (issue 18 §3), on each store, over real HTTP:
+ * The exchange server as an attacker tries it, on each store, over real HTTP:
  *
  * - every `/api` route with malformed JSON, wrong types, 1 MB+ bodies, absurd amounts, malformed addresses and
  *   hashes, wrong methods and content types: a 4xx with a JSON error, never a 5xx, and the server keeps answering;

@@ -1,5 +1,5 @@
 /**
- * Binding quotes (issue 15 §1).
+ * Binding quotes.
  *
  * - Unit, on TestClock: `GET /api/liveprice` issues and stores a quote on exactly the terms it returns; references
  *   are signed and verified; the secret is generated once per database; claims are a compare-and-set; unused quotes

@@ -1,5 +1,5 @@
 /**
- * Fuzz, bulk (issue 16): ≥ 10,000 generated inputs per entry point through the guarded decode each transport uses —
+ * Fuzz, bulk: ≥ 10,000 generated inputs per entry point through the guarded decode each transport uses —
  * the extension's classification of an incoming `detail`, the relay's entry decryption and decode, deep-link parsing,
  * storage reads, and the wallet-response decode whose result walletRequest acts on. Asserted: nothing throws or dies,
  * every failure is a tagged catalogue error whose message can be printed, and no user code planted in a non-Proxy

@@ -1,5 +1,5 @@
 /**
- * Fuzz, end to end (issue 16): hostile messages through the transports into WalletRequest, under TestClock. Each run
+ * Fuzz, end to end: hostile messages through the transports into WalletRequest, under TestClock. Each run
  * starts a real request, sends generated hostile messages aimed at it (extension events, relay batches, a corrupted
  * stored request), then the genuine answer, and asserts that the request settled (success or a tagged catalogue
  * error, never a defect), that no listener threw, and that messages with no readable interactionId were logged.

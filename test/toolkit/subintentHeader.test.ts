@@ -1,5 +1,5 @@
 /**
- * The pre-authorisation request, with and without the subintent `header` (issue 16), byte for byte against the
+ * The pre-authorisation request, with and without the subintent `header`, byte for byte against the
  * official @radixdlt/radix-dapp-toolkit 2.3.0 (devDependency, tests only).
  *
  * Theirs: the official `SubintentRequestBuilder()` given the same calls, sent by the official `WalletRequestModule`'s

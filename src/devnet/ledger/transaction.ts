@@ -65,7 +65,7 @@ const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex")
 
 /**
  * Any thrown value or error field as readable text: an Error's message, a string as it is, anything else as JSON —
- * never `String(object)`, which prints "[object Object]" (issue 17 §9).
+ * never `String(object)`, which prints "[object Object]".
  */
 export const describeValue = (value: unknown): string => {
   if (value instanceof Error) return value.message
