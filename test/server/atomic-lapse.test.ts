@@ -150,13 +150,22 @@ describe("a lapsed atomic swap on the devnet", () => {
         // The history lists transactions: a lapsed swap made none.
         const history = yield* api("GET", `/transactions/${user.address}`)
         expect((history.json as { transactions: ReadonlyArray<unknown> }).transactions).toEqual([])
-        // Sent again, it is refused as lapsed, still with nothing submitted.
+        // Sent again, it is refused as expired, still with nothing submitted.
+        const submitted = gateway.state.submits
         const again = yield* api("POST", "/atomic-swap", {
           quote_id: q.quote_id,
           amount,
           signed_partial_transaction: signed.hex
         })
-        expect([again.status, (again.json as { reason?: string }).reason]).toEqual([422, "subintent_used"])
+        expect([again.status, again.json]).toEqual([
+          422,
+          {
+            error: "The pre-authorisation was refused: it has already expired; get a fresh quote and sign again.",
+            message: "The pre-authorisation was refused: it has already expired; get a fresh quote and sign again.",
+            reason: "window_too_short"
+          }
+        ])
+        expect(gateway.state.submits).toBe(submitted)
       }).pipe(Effect.provide(server())),
     120_000
   )
