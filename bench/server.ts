@@ -245,7 +245,13 @@ const flows = async () => {
       const q = await quote()
       const { epoch } = await gateway.runtime.runPromise(ledger.state)
       const t0 = performance.now()
-      const built = await signDeposit(gateway, ledger, epoch, nonce++, `hswap.app | Radix | hUSDC -> hETH | quote ${q.quote_id}`)
+      const built = await signDeposit(
+        gateway,
+        ledger,
+        epoch,
+        nonce++,
+        `hswap.app | Radix | hUSDC -> hETH | quote ${q.quote_id}`
+      )
       await gateway.runtime.runPromise(ledger.submit(built.notarizedTransactionHex))
       const registered = await postJson(`${url}/api/swap/${built.intentHash}`, { tx_hash: built.intentHash })
       let status = String(registered.json["status"])

@@ -79,8 +79,7 @@ export const balances = async (
   resources: ReadonlyArray<string> = [XRD, hUSDC, hETH]
 ): Promise<Record<string, string>> => {
   const out: Record<string, string> = {}
-  for (const a of accounts)
-    for (const r of resources) out[`${a} ${r}`] = await devnet.run(devnet.ledger.balance(a, r))
+  for (const a of accounts) for (const r of resources) out[`${a} ${r}`] = await devnet.run(devnet.ledger.balance(a, r))
   return out
 }
 
@@ -183,7 +182,11 @@ export const getJson = async (url: string): Promise<HttpAnswer> => {
   return { status: r.status, json: (await r.json()) as Record<string, unknown> }
 }
 
-export const postAtomic = async (base: string, body: unknown, contentType = "application/json"): Promise<HttpAnswer> => {
+export const postAtomic = async (
+  base: string,
+  body: unknown,
+  contentType = "application/json"
+): Promise<HttpAnswer> => {
   const r = await fetch(`${base}/api/atomic-swap`, {
     method: "POST",
     headers: { "content-type": contentType },

@@ -118,7 +118,12 @@ describe("an atomic swap through POST /api/atomic-swap on the devnet", () => {
         .filter((c) => c.entity === user.address)
         .map((c) => [c.resource, c.change])
         .sort()
-      expect(changes).toEqual([[from, `-${amount}`], [to, quoted]].sort())
+      expect(changes).toEqual(
+        [
+          [from, `-${amount}`],
+          [to, quoted]
+        ].sort()
+      )
       expect(tx?.childSubintentHashes).toEqual([signed.subintentId])
       const after = await balances(devnet, [user.address, exchange])
       expect(after[`${user.address} ${from}`]).toBe(minus(mine[`${user.address} ${from}`] ?? "", amount))
@@ -162,9 +167,9 @@ describe("an atomic swap through POST /api/atomic-swap on the devnet", () => {
     expect(Number(stats["total_volume"])).toBeCloseTo(Number(before["total_volume"]) + 55, 6)
     // The watcher saw the transactions deposit into the exchange account and left them alone: no payout, no refund.
     await new Promise((ok) => setTimeout(ok, 600))
-    const deposits = ((await getJson(`${http.url}/api/transactions/latest`)).json["transactions"] as Array<
-      Record<string, unknown>
-    >).filter((t) => t["flow"] !== "atomic")
+    const deposits = (
+      (await getJson(`${http.url}/api/transactions/latest`)).json["transactions"] as Array<Record<string, unknown>>
+    ).filter((t) => t["flow"] !== "atomic")
     expect(deposits).toEqual([])
   }, 120_000)
 
@@ -235,7 +240,11 @@ describe("an atomic swap through POST /api/atomic-swap on the devnet", () => {
           return { body: body(q, amount, hex.slice(0, hex.length / 2)) }
         }
       },
-      { name: "text that is not hex", reason: "payload_malformed", body: async () => ({ body: body(q, amount, "4d22zz") }) },
+      {
+        name: "text that is not hex",
+        reason: "payload_malformed",
+        body: async () => ({ body: body(q, amount, "4d22zz") })
+      },
       {
         name: "a signature by another key",
         reason: "signer_not_account",
@@ -302,8 +311,7 @@ describe("an atomic swap through POST /api/atomic-swap on the devnet", () => {
           body: body(
             q,
             amount,
-            (await sign({ manifest: swapManifest(q, user.address, amount, minus(quoted, "0.000000000000000001")) }))
-              .hex
+            (await sign({ manifest: swapManifest(q, user.address, amount, minus(quoted, "0.000000000000000001")) })).hex
           )
         })
       },
@@ -379,7 +387,9 @@ describe("an atomic swap through POST /api/atomic-swap on the devnet", () => {
       {
         name: "an altered quote reference",
         reason: "quote_unknown",
-        body: async () => ({ body: { ...body(q, amount, (await sign()).hex), quote_id: `${q.quote_id.slice(0, -3)}abc` } })
+        body: async () => ({
+          body: { ...body(q, amount, (await sign()).hex), quote_id: `${q.quote_id.slice(0, -3)}abc` }
+        })
       },
       {
         name: "an amount outside the quote's limits",
@@ -631,7 +641,13 @@ describe("an atomic swap through POST /api/atomic-swap on the devnet", () => {
     expect(String(id.json["message"])).toMatch(/^Invalid subintent id \(subtxid_…\): /)
     const txid = await getJson(`${http.url}/api/atomic-swap/${transactionIntentId(new Uint8Array(32).fill(3), 240)}`)
     expect(txid.status).toBe(400)
-    const unknownId = (await signedBy(devnet, { manifest: swapManifest(q, users()[0].address, "10"), signers: [keyOf(users()[0].key)], expiresAt: q.quote_expires_at })).subintentId
+    const unknownId = (
+      await signedBy(devnet, {
+        manifest: swapManifest(q, users()[0].address, "10"),
+        signers: [keyOf(users()[0].key)],
+        expiresAt: q.quote_expires_at
+      })
+    ).subintentId
     const unknown = await getJson(`${http.url}/api/atomic-swap/${unknownId}`)
     expect([unknown.status, unknown.json["message"]]).toEqual([404, `No atomic swap for ${unknownId}`])
   }, 60_000)
