@@ -24,7 +24,7 @@
  *    status polls) are not in it.
  *
  * BENCH_PARTS (load, settlement, flows, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica
- * write a CPU profile there. BENCH_SWAPS, BENCH_DURATION, BENCH_RATE, BENCH_FLOW_SWAPS set the sizes.
+ * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_DURATION, BENCH_RATE, BENCH_FLOW_SWAPS set the sizes.
  *
  * It prints figures; it never asserts times. The budget (DESIGN.md §6) is p99 under 50 ms at 500 requests/s.
  */
@@ -207,17 +207,26 @@ const flows = async () => {
   await new Promise<void>((ok) => gw.listen(0, "127.0.0.1", ok))
   const gwAddress = gw.address()
   const gatewayUrl = `http://127.0.0.1:${typeof gwAddress === "object" && gwAddress !== null ? gwAddress.port : 0}/gateway`
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: {
-      ...process.env,
-      HSWAP_GATEWAY_URL: gatewayUrl,
-      HSWAP_DB_PATH: join(dir, "exchange.sqlite"),
-      HSWAP_PORT: "0",
-      HSWAP_RATE_LIMIT: "0",
-      HSWAP_LOG_LEVEL: "error"
-    },
-    stdio: ["ignore", "pipe", "inherit"]
-  })
+  const proc = spawn(
+    process.execPath,
+    [
+      ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]),
+      "--import",
+      "tsx",
+      "src/server/main.ts"
+    ],
+    {
+      env: {
+        ...process.env,
+        HSWAP_GATEWAY_URL: gatewayUrl,
+        HSWAP_DB_PATH: join(dir, "exchange.sqlite"),
+        HSWAP_PORT: "0",
+        HSWAP_RATE_LIMIT: "0",
+        HSWAP_LOG_LEVEL: "error"
+      },
+      stdio: ["ignore", "pipe", "inherit"]
+    }
+  )
   try {
     const url = await new Promise<string>((ok, fail) => {
       let out = ""
@@ -346,7 +355,12 @@ const flows = async () => {
       `  atomic/deposit  time ${fmt(atomic.p50 / deposit.p50, 2)}x, server CPU ${fmt(atomic.cpuMs / deposit.cpuMs, 2)}x`
     )
   } finally {
-    proc.kill("SIGKILL")
+    // SIGTERM lets the server exit normally, which is when --cpu-prof writes its profile.
+    await new Promise<void>((ok) =>
+      proc.exitCode !== null
+        ? ok()
+        : (proc.once("exit", () => ok()), proc.kill(PROFILE_DIR === undefined ? "SIGKILL" : "SIGTERM"))
+    )
     gw.close()
     await gateway.dispose()
     rmSync(dir, { recursive: true, force: true })
