@@ -15,8 +15,16 @@
  *    busy the whole machine was (other work included). Budget: 3 replicas settle at least 2x the swaps per second of
  *    one; p99 < 50 ms.
  *
- * BENCH_PARTS (load, settlement, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica write
- * a CPU profile there. BENCH_SWAPS, BENCH_DURATION, BENCH_RATE set the sizes.
+ * 4. Flows: the atomic flow beside the deposit flow, on one `npm run server` process (SQLite) against a fresh devnet
+ *    served over loopback: BENCH_FLOW_SWAPS swaps of 10 hUSDC -> hETH each way, one after another (after 3 unmeasured
+ *    of each), every one at a fresh quote. Prints, per flow, the time from the user's approval to the swap completed
+ *    (deposit: the wallet signs and submits the deposit, the app registers it, the server pays it out and the payout
+ *    commits; atomic: the wallet signs the pre-authorisation, the app posts it, the server's parent transaction
+ *    commits both legs), p50 and p90, and the server process's CPU per swap (from /proc). The app's own waits (its
+ *    status polls) are not in it.
+ *
+ * BENCH_PARTS (load, settlement, flows, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica
+ * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_DURATION, BENCH_RATE, BENCH_FLOW_SWAPS set the sizes.
  *
  * It prints figures; it never asserts times. The budget (DESIGN.md §6) is p99 under 50 ms at 500 requests/s.
  */
@@ -25,9 +33,10 @@ import { PgClient } from "@effect/sql-pg"
 import autocannon from "autocannon"
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import * as os from "node:os"
+import { join } from "node:path"
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
 import { Effect, Redacted } from "effect"
 import { type DevnetGateway, startDevnetGateway } from "../src/devnet/gateway/node"
@@ -35,13 +44,19 @@ import { type BuiltTransaction, buildNotarizedTransaction } from "../src/devnet/
 import { Ledger } from "../src/devnet/ledger/Ledger"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
 import { devnetExchangeServerOptions } from "../src/devnet/exchange"
-import { listenExchangeServer, startExchangeServer } from "../src/server/index"
+import { makeWalletEmulator } from "../src/devnet/wallet/index"
+import { atomicSubintentManifest, listenExchangeServer, startExchangeServer } from "../src/server/index"
+import { quotedTerms } from "../src/server/Quotes"
 
 const RATE = Number(process.env["BENCH_RATE"] ?? 500)
 const DURATION_S = Number(process.env["BENCH_DURATION"] ?? 20)
 const SWAPS = Number(process.env["BENCH_SWAPS"] ?? 200)
 /** Which parts run: any of load, settlement, replicated (comma-separated); all by default. */
-const PARTS = new Set((process.env["BENCH_PARTS"] ?? "load,settlement,replicated").split(",").map((p) => p.trim()))
+const PARTS = new Set(
+  (process.env["BENCH_PARTS"] ?? "load,settlement,flows,replicated").split(",").map((p) => p.trim())
+)
+/** Swaps of each flow in the flows part. */
+const FLOW_SWAPS = Number(process.env["BENCH_FLOW_SWAPS"] ?? 30)
 /** When set, each replica runs with `--cpu-prof` and writes its profile here (it is stopped with SIGTERM). */
 const PROFILE_DIR = process.env["BENCH_PROFILE_DIR"]
 const CONCURRENCY = 8
@@ -156,6 +171,200 @@ const settlement = async (gateway: DevnetGateway, url: string) => {
   console.log(
     `  rate        ${fmt(done / seconds, 1)} swaps/s (deposit submit + register + verify + payout signed, submitted, committed)`
   )
+}
+
+// --- 4. flows ------------------------------------------------------------------------------------------------------
+
+interface FlowQuote {
+  readonly quote_id: string
+  readonly quote_expires_at: number
+  readonly effective_rate: string
+  readonly fee_out: string
+  readonly atomic?: boolean
+}
+
+const postJson = async (url: string, body: unknown) => {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(120_000)
+  })
+  return { status: r.status, json: (await r.json()) as Record<string, unknown> }
+}
+
+const getJson = async (url: string) => {
+  const r = await fetch(url, { signal: AbortSignal.timeout(60_000) })
+  return { status: r.status, json: (await r.json()) as Record<string, unknown> }
+}
+
+/** The atomic flow beside the deposit flow: approve-to-completed and the server's CPU per swap (see the header). */
+const flows = async () => {
+  if (!PARTS.has("flows")) return
+  const dir = mkdtempSync(join(os.tmpdir(), "hswap-bench-flows-"))
+  const gateway = await startDevnetGateway({ dataDir: undefined })
+  const gw = createServer((req, res) => void gateway.mount.handle(req, res))
+  await new Promise<void>((ok) => gw.listen(0, "127.0.0.1", ok))
+  const gwAddress = gw.address()
+  const gatewayUrl = `http://127.0.0.1:${typeof gwAddress === "object" && gwAddress !== null ? gwAddress.port : 0}/gateway`
+  const proc = spawn(
+    process.execPath,
+    [
+      ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]),
+      "--import",
+      "tsx",
+      "src/server/main.ts"
+    ],
+    {
+      env: {
+        ...process.env,
+        HSWAP_GATEWAY_URL: gatewayUrl,
+        HSWAP_DB_PATH: join(dir, "exchange.sqlite"),
+        HSWAP_PORT: "0",
+        HSWAP_RATE_LIMIT: "0",
+        HSWAP_LOG_LEVEL: "error"
+      },
+      stdio: ["ignore", "pipe", "inherit"]
+    }
+  )
+  try {
+    const url = await new Promise<string>((ok, fail) => {
+      let out = ""
+      proc.stdout.on("data", (b: Buffer) => {
+        out += b.toString()
+        const m = /hSwap exchange server on (\S+)\/api/.exec(out)
+        if (m?.[1] !== undefined) ok(m[1])
+      })
+      proc.once("exit", (code) => fail(new Error(`the server exited ${code}`)))
+    })
+    const ledger = await gateway.runtime.runPromise(Ledger)
+    const wallet = await gateway.runtime.runPromise(makeWalletEmulator)
+    const users = ledger.genesis.users
+    const amount = "10"
+    let nonce = 1_000_000
+    let interaction = 0
+    const quote = async () => {
+      const q = await getJson(`${url}/api/liveprice/${hUSDC}/${hETH}`)
+      if (q.status !== 200) throw new Error(`liveprice answered ${q.status}`)
+      return q.json as unknown as FlowQuote
+    }
+
+    /** One deposit swap; its approve-to-completed time in ms. */
+    const depositSwap = async () => {
+      const q = await quote()
+      const { epoch } = await gateway.runtime.runPromise(ledger.state)
+      const t0 = performance.now()
+      const built = await signDeposit(
+        gateway,
+        ledger,
+        epoch,
+        nonce++,
+        `hswap.app | Radix | hUSDC -> hETH | quote ${q.quote_id}`
+      )
+      await gateway.runtime.runPromise(ledger.submit(built.notarizedTransactionHex))
+      const registered = await postJson(`${url}/api/swap/${built.intentHash}`, { tx_hash: built.intentHash })
+      let status = String(registered.json["status"])
+      while (status !== "completed") {
+        if (status !== "pending") throw new Error(`deposit ${built.intentHash}: ${JSON.stringify(registered.json)}`)
+        await Effect.runPromise(Effect.sleep("20 millis"))
+        const again = await postJson(`${url}/api/swap/${built.intentHash}`, { tx_hash: built.intentHash })
+        status = String(again.json["status"])
+      }
+      return performance.now() - t0
+    }
+
+    /** One atomic swap; its approve-to-completed time in ms. */
+    const atomicSwap = async (i: number) => {
+      const q = await quote()
+      if (q.atomic !== true) throw new Error("the server does not offer atomic swaps")
+      const user = users[i % users.length] ?? users[0]
+      const quoted = quotedTerms(amount, { rate: q.effective_rate, fee_out: q.fee_out }, 18)?.quoted ?? ""
+      const t0 = performance.now()
+      const answer = await gateway.runtime.runPromise(
+        wallet.answer(
+          {
+            items: {
+              discriminator: "preAuthorizationRequest",
+              request: {
+                discriminator: "subintent",
+                version: 1,
+                manifestVersion: 2,
+                subintentManifest: atomicSubintentManifest(
+                  { fromResource: hUSDC, toResource: hETH, amountIn: amount, quotedOut: quoted },
+                  user.address
+                ),
+                expiration: { discriminator: "expireAtTime", unixTimestampSeconds: q.quote_expires_at }
+              }
+            },
+            interactionId: `00000000-0000-4000-9000-${String(++interaction).padStart(12, "0")}`,
+            metadata: {
+              version: 2,
+              dAppDefinitionAddress: DevnetAddresses.dAppDefinition,
+              networkId: 240,
+              origin: "http://127.0.0.1:8080"
+            }
+          },
+          { approve: true }
+        )
+      )
+      if (answer.discriminator !== "success" || answer.items.discriminator !== "preAuthorizationResponse")
+        throw new Error(`the wallet did not sign: ${JSON.stringify(answer)}`)
+      const signed = answer.items.response
+      if (signed === undefined) throw new Error("the wallet answered no signed partial transaction")
+      let r = await postJson(`${url}/api/atomic-swap`, {
+        quote_id: q.quote_id,
+        amount,
+        signed_partial_transaction: signed.signedPartialTransaction
+      })
+      while (r.status === 202) {
+        await Effect.runPromise(Effect.sleep("20 millis"))
+        r = await getJson(`${url}/api/atomic-swap/${signed.subintentHash}`)
+      }
+      if (r.json["state"] !== "committed") throw new Error(`atomic swap: ${r.status} ${JSON.stringify(r.json)}`)
+      return performance.now() - t0
+    }
+
+    // Warm-up, not measured: code loaded and compiled, the toolkit loaded, connections open.
+    for (let i = 0; i < 3; i++) {
+      await depositSwap()
+      await atomicSwap(i)
+    }
+    const measure = async (swap: (i: number) => Promise<number>) => {
+      const cpu0 = cpuSecondsOf(proc.pid)
+      const times: Array<number> = []
+      for (let i = 0; i < FLOW_SWAPS; i++) times.push(await swap(i))
+      const cpu = cpuSecondsOf(proc.pid) - cpu0
+      const sorted = [...times].sort((a, b) => a - b)
+      const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+      return { p50: pct(50), p90: pct(90), cpuMs: (cpu * 1000) / FLOW_SWAPS }
+    }
+    const deposit = await measure(depositSwap)
+    const atomic = await measure(atomicSwap)
+    console.log(
+      `flows: ${FLOW_SWAPS} swaps of ${amount} hUSDC -> hETH each, one at a time, one server process (SQLite), devnet over loopback`
+    )
+    for (const [name, f, what] of [
+      ["deposit", deposit, "deposit signed, committed, registered, payout committed"],
+      ["atomic ", atomic, "pre-authorisation signed, posted, one transaction committed"]
+    ] as const) {
+      console.log(
+        `  ${name}     approve to completed p50 ${fmt(f.p50, 0)} ms, p90 ${fmt(f.p90, 0)} ms; server CPU ${fmt(f.cpuMs, 1)} ms a swap (${what})`
+      )
+    }
+    console.log(
+      `  atomic/deposit  time ${fmt(atomic.p50 / deposit.p50, 2)}x, server CPU ${fmt(atomic.cpuMs / deposit.cpuMs, 2)}x`
+    )
+  } finally {
+    // SIGTERM lets the server exit normally, which is when --cpu-prof writes its profile.
+    await new Promise<void>((ok) =>
+      proc.exitCode !== null
+        ? ok()
+        : (proc.once("exit", () => ok()), proc.kill(PROFILE_DIR === undefined ? "SIGKILL" : "SIGTERM"))
+    )
+    gw.close()
+    await gateway.dispose()
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 // --- 3. replicated ---------------------------------------------------------------------------------------------------
@@ -522,6 +731,7 @@ const mainReplicated = async () => {
 }
 
 main()
+  .then(flows)
   .then(mainReplicated)
   .catch((e: unknown) => {
     console.error(e)

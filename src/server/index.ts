@@ -54,7 +54,15 @@ export {
 } from "./Quotes"
 export type { IssuedQuote, QuoteLookup, QuoteTerms } from "./Quotes"
 export { amountLimits, effectiveRate, payoutAmount } from "./pricing"
-export { ExchangeHttp, ExchangeHttpLive, handleApi, toAtomicRecord, toAtomicResponse, toRecord, LiquidityCache } from "./routes"
+export {
+  ExchangeHttp,
+  ExchangeHttpLive,
+  handleApi,
+  toAtomicRecord,
+  toAtomicResponse,
+  toRecord,
+  LiquidityCache
+} from "./routes"
 export {
   ATOMIC_COMMITTED_ELSEWHERE,
   ATOMIC_LAPSED,

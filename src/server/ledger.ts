@@ -114,7 +114,9 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
         isNegative(amountOf(c.balance_change))
     )
   )
-    return Either.left("The exchange account also paid out in this transaction: it is the exchange's own (an atomic swap)")
+    return Either.left(
+      "The exchange account also paid out in this transaction: it is the exchange's own (an atomic swap)"
+    )
   if (others.length > 0) return Either.left("The transaction deposited more than one token into the exchange account")
   const senders = changes.filter(
     (c) =>

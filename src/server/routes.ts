@@ -211,7 +211,12 @@ export const toAtomicResponse = (row: AtomicSwapRow): typeof AtomicSwapResponse.
 })
 
 /** Deposit swaps and committed atomic swaps as one history, newest first (by when each was received), `limit` long. */
-const history = (deposits: ReadonlyArray<SwapRow>, atomic: ReadonlyArray<AtomicSwapRow>, exchangeAccount: string, limit: number) => {
+const history = (
+  deposits: ReadonlyArray<SwapRow>,
+  atomic: ReadonlyArray<AtomicSwapRow>,
+  exchangeAccount: string,
+  limit: number
+) => {
   const merged: Array<{ readonly at: number; readonly record: typeof TransactionRecord.Encoded }> = [
     ...deposits.map((r) => ({ at: r.created_ms, record: toRecord(r, exchangeAccount) })),
     ...atomic.map((r) => ({ at: r.created_ms, record: toAtomicRecord(r, exchangeAccount) }))
@@ -563,7 +568,9 @@ const submitAtomicSwap = (request: HttpServerRequest.HttpServerRequest) =>
     const decoded = Schema.decodeUnknownOption(AtomicBody)(body.text)
     if (Option.isNone(decoded))
       return yield* fail(
-        new BadRequest(errorBody("The body must be JSON { quote_id, amount, signed_partial_transaction }, each a string"))
+        new BadRequest(
+          errorBody("The body must be JSON { quote_id, amount, signed_partial_transaction }, each a string")
+        )
       )
     const result = yield* atomic
       .submitAndWait({

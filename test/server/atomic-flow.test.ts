@@ -10,7 +10,7 @@ import { ClaimsLive } from "../../src/server/settlement/claimsLive"
 import { type LedgerOutcome, Payouts } from "../../src/server/settlement/Payouts"
 import { makeSigner, Signer } from "../../src/server/Signer"
 import { parseLooseDecimal } from "../../src/exchange/decimal"
-import { decodeNotarizedTransactionV2, fromHex, subintentId, verifyNotarizedTransactionV2 } from "../../src/txv2"
+import { decodeNotarizedTransactionV2, fromHex, subintentId, toHex, verifyNotarizedTransactionV2 } from "../../src/txv2"
 import { exchangeAccount, header, HETH, HUSDC, operator, signed, userAccount } from "./atomic-support"
 import { type FreshStore, STORES } from "./stores"
 
@@ -299,6 +299,49 @@ for (const kind of STORES) {
         }).pipe(Effect.provide(flow(dbLayer(), s)))
       }
     )
+
+    it.effect("a swap whose replica stopped mid-way (its claim expired) is taken over by the next resume", () => {
+      const s = script(["CommittedSuccess"])
+      return Effect.gen(function* () {
+        const quotes = yield* Quotes
+        const atomic = yield* AtomicSwaps
+        const db = yield* Db
+        const q = yield* quotes.issue(TERMS)
+        const p = preAuth(12n)
+        const key = toHex(p.subintentHash)
+        // What a replica that died right after recording the swap leaves: the record under a claim now expired.
+        yield* db.insertAtomic(
+          {
+            subintent_hash: key,
+            subintent_id: p.subintentId,
+            quote_id: q.id,
+            account: userAccount,
+            resource_in: HUSDC,
+            symbol_in: "hUSDC",
+            amount_in: "100",
+            resource_out: HETH,
+            symbol_out: "hETH",
+            quoted_out: quotedFor100,
+            partial_hex: p.hex,
+            window_end_ms: 120_000
+          },
+          { token: "replica-gone#1", untilMs: -1 }
+        )
+        expect(yield* atomic.resumeUnfinished).toBe(1)
+        let row = yield* db.getAtomic(key)
+        for (let i = 0; i < 200 && Option.exists(row, (r) => r.state === "submitting"); i++) {
+          yield* TestClock.adjust("100 millis")
+          yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+          row = yield* db.getAtomic(key)
+        }
+        expect(Option.map(row, (r) => [r.state, r.amount_out, r.claimed_by])).toEqual(
+          Option.some(["committed", quotedFor100, null])
+        )
+        expect(s.submitted.length).toBe(1)
+        // Nothing left to take over.
+        expect(yield* atomic.resumeUnfinished).toBe(0)
+      }).pipe(Effect.provide(flow(dbLayer(), s)))
+    })
 
     it.effect("two replicas given the same pre-authorisation at once submit it once", () => {
       const s = script(["CommittedSuccess"])

@@ -71,7 +71,9 @@ describe("the exchange API, read by the app's client", () => {
       quote_expires_at: expect.any(Number),
       quote_valid_seconds: 120,
       // 0.10 USD at 3000 USD/hETH, rounded up to 18 decimals.
-      fee_out: "0.000033333333333334"
+      fee_out: "0.000033333333333334",
+      // This server takes a pre-authorisation for the quote.
+      atomic: true
     })
     expect(Number(usdcEth.quote_expires_at) - before).toBeGreaterThanOrEqual(120)
     expect(Number(usdcEth.quote_expires_at) - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(120)

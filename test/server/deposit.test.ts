@@ -74,6 +74,21 @@ describe("what counts as a swap deposit (trusting only the ledger)", () => {
     expect(depositOf(config, transaction)).toEqual(Either.left(reason))
   })
 
+  it("an atomic swap's own transaction is no deposit: the exchange account also paid a token out", () => {
+    const atomic = tx(
+      [
+        [alice, hUSDC, "-25"],
+        [exchange, hUSDC, "25"],
+        [exchange, hWBTC, "-0.0004"],
+        [alice, hWBTC, "0.0004"]
+      ],
+      swap
+    )
+    expect(depositOf(config, atomic)).toEqual(
+      Either.left("The exchange account also paid out in this transaction: it is the exchange's own (an atomic swap)")
+    )
+  })
+
   const paid = (message: string, extra: Partial<CommittedTransactionInfo> = {}) =>
     depositOf(config, { ...tx([[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"]], message), ...extra })
 

@@ -124,6 +124,17 @@ describe("npm run server: configuration from the environment", () => {
     expect((await optionsFromEnv({ HSWAP_QUOTE_TTL_SECONDS: "3600" })).server.quoteTtlSeconds).toBe(3600)
   })
 
+  it("atomic swaps: on unless HSWAP_ATOMIC=off; any other value is refused by name", async () => {
+    const o = await optionsFromEnv({})
+    expect(o.server.atomic).toBeUndefined()
+    expect(configFromOptions(o.server).atomic).toBe(true)
+    expect((await optionsFromEnv({ HSWAP_ATOMIC: "off" })).server.atomic).toBe(false)
+    expect(configFromOptions((await optionsFromEnv({ HSWAP_ATOMIC: "OFF" })).server).atomic).toBe(false)
+    expect((await optionsFromEnv({ HSWAP_ATOMIC: "on" })).server.atomic).toBe(true)
+    expect((await optionsFromEnv({ HSWAP_ATOMIC: "" })).server.atomic).toBeUndefined()
+    await expect(optionsFromEnv({ HSWAP_ATOMIC: "0" })).rejects.toThrow('HSWAP_ATOMIC must be on or off, got "0"')
+  })
+
   it("startExchangeServer refuses a quote TTL below a second and a short secret", async () => {
     const base = { ...(await optionsFromEnv({})).server, verifyKey: false, databasePath: ":memory:" }
     await expect(startExchangeServer({ ...base, quoteTtlSeconds: 0.5 })).rejects.toThrow(

@@ -130,7 +130,8 @@ describe("issuing quotes (GET /api/liveprice)", () => {
         // issued at …000.5 s, binding for 120 s: the expiry in whole seconds, never later than the stored one.
         quote_expires_at: 1_800_000_120,
         quote_valid_seconds: 120,
-        fee_out: "0.000033333333333334"
+        fee_out: "0.000033333333333334",
+        atomic: true
       })
       const stored = yield* Effect.flatMap(Db, (db) => db.getQuote(String(live.json["quote_id"])))
       expect(Option.getOrThrow(stored)).toEqual({

@@ -386,7 +386,8 @@ export const makeAtomicSwaps = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       let checked = checkAt(yield* epochNow(false), now)
       // The epoch reused may be one behind a subintent signed in the new one: judged on a fresh read before refusing.
-      if (Either.isLeft(checked) && checked.left.reason === "epoch_window") checked = checkAt(yield* epochNow(true), now)
+      if (Either.isLeft(checked) && checked.left.reason === "epoch_window")
+        checked = checkAt(yield* epochNow(true), now)
       if (Either.isLeft(checked)) return checked.left
       const a = checked.right
 
@@ -477,7 +478,9 @@ export const makeAtomicSwaps = Effect.gen(function* () {
     const rows = yield* db.unfinishedAtomic(yield* Clock.currentTimeMillis)
     for (const row of rows) {
       yield* Effect.forkIn(
-        run(recordOf(row)).pipe(Effect.catchAllCause((cause) => Effect.logWarning(`resuming atomic ${row.subintent_id}`, cause))),
+        run(recordOf(row)).pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning(`resuming atomic ${row.subintent_id}`, cause))
+        ),
         workScope
       )
     }

@@ -318,6 +318,8 @@ const checkWindow = (
       "window_after_quote",
       `${PREFIX}it stays valid after the quote expires; sign it again with a fresh quote.`
     )
+  if (endMs <= nowMs)
+    return refuse("window_too_short", `${PREFIX}it has already expired; get a fresh quote and sign again.`)
   if (endMs - nowMs < MIN_TIME_TO_SUBMIT_MS)
     return refuse(
       "window_too_short",

@@ -166,7 +166,9 @@ export const makeAtomicSwaps = (sql: SqlClient.SqlClient) => {
   /** What each committed atomic swap took in and the USD price of it its quote was issued at. */
   const committedAtomicVolumes = sql`SELECT a.amount_in, q.price_in FROM atomic_swaps a
       JOIN quotes q ON q.id = a.quote_id WHERE a.state = 'committed'`.pipe(
-    Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ amount_in: Schema.String, price_in: Schema.String })))),
+    Effect.flatMap(
+      Schema.decodeUnknown(Schema.Array(Schema.Struct({ amount_in: Schema.String, price_in: Schema.String })))
+    ),
     Effect.orDie,
     Effect.withSpan("Db.committedAtomicVolumes")
   )
