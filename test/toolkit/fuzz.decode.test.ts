@@ -234,7 +234,7 @@ describe(`fuzz (seed ${FUZZ_SEED}): storage reads`, () => {
     fc.assert(fc.property(fc.constantFrom(...partitions), rawArb, readAfterWriting), params(RUNS))
     expect((await runtime.runPromise(storage.getCorruptions)).length).toBeGreaterThan(0)
     await runtime.dispose()
-  })
+  }, 60_000)
 })
 
 describe(`fuzz (seed ${FUZZ_SEED}): relay entries`, () => {
