@@ -24,12 +24,13 @@ export const blockExternal = async (page: Page) => {
 }
 
 /**
- * The welcome toast opens 4 s after the first load of a visit (for a visitor who is not connected); toasts show one at a time, the others wait (the welcome toast steps
- * back for any other). A spec that wants the screen to itself waits for the welcome toast and closes it first, right
- * after loading. The 4 s count from when the live chunk has started the shell, which under a loaded CI machine can be
- * seconds after load.
+ * The welcome toast opens 4 s after the first load of a visit (for a visitor who is not connected); toasts show one
+ * at a time, the others wait (the welcome toast steps back for any other). A spec that wants the screen to itself
+ * waits for the welcome toast and closes it first, right after loading. The 4 s count from when the live chunk has
+ * started the shell, which on a loaded CI machine can be many seconds after load: so first the app's own mount.
  */
 export const closeWelcomeToast = async (page: Page) => {
+  await appMounted(page)
   const welcome = page.getByTestId("toast").filter({ hasText: "Welcome to" })
   await welcome.waitFor({ state: "visible", timeout: 15_000 })
   await welcome.getByRole("button", { name: "Close" }).click()

@@ -106,6 +106,8 @@ export interface HarnessOptions {
   readonly random?: [number, ...Array<number>]
   /** false: the clipboard refuses every copy (a browser without one, or a denied permission). */
   readonly clipboard?: boolean
+  /** The wallet toolkit module's loader (default: the real module); a slow network's never answers. */
+  readonly toolkitLoad?: () => Promise<typeof import("../../src/toolkit/toolkit")>
 }
 
 /** Builds the app's services over fakes, on TestContext (TestClock, TestRandom). */
@@ -143,7 +145,8 @@ export const makeHarnessRuntime = (options: HarnessOptions = {}) => {
   const ledger = makeLedgerParts(
     config,
     { environment: Environment.Test({ events: new EventTarget() }), crypto: Crypto.Test() },
-    (gateway) => lazyGateway(gateway)
+    (gateway) => lazyGateway(gateway),
+    options.toolkitLoad
   )
   const celebrations: Array<string> = []
   const celebration = Layer.succeed(Celebration, { celebrate: Effect.sync(() => void celebrations.push("celebrate")) })

@@ -12,7 +12,9 @@ import { VALIDATOR_AUTO_SHOWN_KEY, VALIDATOR_DISMISSED_KEY } from "../../src/app
 import { WELCOME_SHOWN_KEY } from "../../src/app/shell/welcome"
 import { documentTitle, NOT_FOUND_TITLE, PAGE_TITLES } from "../../src/app/shell/title"
 import { NAV_ITEMS, PROOF_OF_FUNDS_ITEM } from "../../src/app/shell/nav"
-import { messagesAt, renderApp } from "./harness"
+import { storageKey } from "../../src/toolkit/config"
+import { WalletRequest } from "../../src/toolkit/walletRequestTag"
+import { messagesAt, renderApp, testConfig } from "./harness"
 
 let dispose: (() => Promise<void>) | undefined
 afterEach(async () => {
@@ -160,6 +162,36 @@ describe("the welcome toast", () => {
     await waitFor(() => expect(welcomeOnScreen()).toBeDefined())
     expect(welcomeOnScreen()).not.toHaveTextContent(/connect/i)
     expect(welcomeOnScreen()).toHaveTextContent("Use only the official hSwap interface.")
+  })
+
+  it("opens for a visitor with nothing stored even while the wallet toolkit loads and never answers", async () => {
+    // A slow network: the toolkit's module never arrives, and the connect button has asked for it.
+    const h = await app({ random: [0.95], toolkitLoad: () => new Promise(() => {}) })
+    await h.run(Effect.flatMap(WalletRequest, (w) => w.prepare))
+    await h.advance("4 seconds")
+    await waitFor(() => expect(welcomeOnScreen()).toBeDefined())
+    expect(welcomeOnScreen()).toHaveTextContent("Connect your Radix Wallet to start")
+  })
+
+  it("a stored session the loading toolkit has not confirmed after 10 s counts as connected: no toast", async () => {
+    const state = JSON.stringify({
+      loggedInTimestamp: "1700000000000",
+      walletData: {
+        accounts: [{ address: connectedSession.selected, label: "Main", appearanceId: 0 }],
+        personaData: [],
+        persona: { identityAddress: "identity_loc1p", label: "Persona" },
+        proofs: []
+      },
+      sharedData: {}
+    })
+    const config = testConfig()
+    const h = await app({
+      random: [0.95],
+      toolkitLoad: () => new Promise(() => {}),
+      storage: { [storageKey(config.dAppDefinitionAddress, config.networkId, "state")]: state }
+    })
+    await h.advance("30 seconds")
+    expect(screen.queryAllByTestId("toast").filter((t) => t.dataset.variant === "welcome")).toEqual([])
   })
 
   it("waits while a dialog is open, and steps aside when one opens over it", async () => {

@@ -83,12 +83,13 @@ export const makeLedgerLayer = (config: AppConfigShape) =>
 
 /**
  * The same, with toolkit parts and the Gateway client's layer given (tests run it in a test environment with seeded
- * crypto, and the client over their fake HttpClient).
+ * crypto, and the client over their fake HttpClient), and optionally the toolkit module's loader (a slow network).
  */
 export const makeLedgerParts = <R>(
   config: AppConfigShape,
   parts: ToolkitParts,
-  gatewayLayer: (gateway: GatewayConfig) => Layer.Layer<Gateway, UnknownNetworkError, R>
+  gatewayLayer: (gateway: GatewayConfig) => Layer.Layer<Gateway, UnknownNetworkError, R>,
+  loadToolkitModule?: Parameters<typeof lazyWalletRequest>[2]
 ) => {
   const gateway = gatewayLayer(gatewayConfigOf(config)).pipe(Layer.orDie)
   const toolkit = lazyWalletRequest(
@@ -100,7 +101,8 @@ export const makeLedgerParts = <R>(
       gatewayBaseUrl: config.gatewayUrl,
       relayUrl: config.relayUrl
     },
-    { ...parts, gateway: parts.gateway ?? ToolkitGateway.fromGateway.pipe(Layer.provide(gateway)) }
+    { ...parts, gateway: parts.gateway ?? ToolkitGateway.fromGateway.pipe(Layer.provide(gateway)) },
+    loadToolkitModule
   )
   return Layer.mergeAll(gateway, toolkit)
 }

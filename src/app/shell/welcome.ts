@@ -1,4 +1,7 @@
+import { KeyValueStore } from "@effect/platform"
 import { Effect, Option, Stream } from "effect"
+import { storageKey } from "../../toolkit/config"
+import { storedSessionNeedsToolkit } from "../../toolkit/lazy"
 import { WalletRequest } from "../../toolkit/walletRequestTag"
 import { AppConfig } from "../config/AppConfig"
 import { SwapMachine } from "../features/exchange/machine/SwapMachine"
@@ -20,12 +23,29 @@ const connectedNow = Effect.flatMap(WalletSession, (w) => Stream.runHead(w.sessi
 )
 
 /**
- * Whether the visitor is connected: the session, or else the toolkit's first wallet data, which waits while the
- * toolkit loads a stored session (a returning visitor's session arrives seconds after load). Unknown after the welcome
- * toast's own 10 s counts as connected: the toast is not worth telling a connected user to connect.
+ * Whether this browser holds a wallet session for the dApp: the toolkit's stored state has accounts, a persona or
+ * proofs. Nothing stored means nobody is connected, whatever the toolkit is doing. Storage that cannot be read is the
+ * toolkit's to report; here it means "cannot tell", so the caller waits for the toolkit.
+ */
+const sessionStored = Effect.gen(function* () {
+  const { config } = yield* WalletRequest
+  const kv = yield* KeyValueStore.KeyValueStore
+  return yield* kv.get(storageKey(config.dAppDefinitionAddress, config.networkId, "state")).pipe(
+    Effect.map((state) => storedSessionNeedsToolkit(state, Option.none())),
+    Effect.orElseSucceed(() => true)
+  )
+})
+
+/**
+ * Whether the visitor is connected: the session, else (when this browser holds a stored session) the toolkit's first
+ * wallet data, which waits while the toolkit loads that session (a returning visitor's session arrives seconds after
+ * load). A visitor with nothing stored is not connected even while the toolkit loads slowly (a slow phone, or the
+ * toolkit loading for the connect button). A stored session still unknown after the welcome toast's own 10 s counts
+ * as connected: the toast is not worth telling a returning user to connect.
  */
 const connected = Effect.gen(function* () {
   if (yield* connectedNow) return true
+  if (!(yield* sessionStored)) return false
   const wallet = yield* WalletRequest
   return yield* Stream.runHead(wallet.walletData).pipe(
     Effect.map(Option.match({ onNone: () => false, onSome: (d) => d.accounts.length > 0 || d.persona !== undefined })),
