@@ -3,6 +3,7 @@
  * to one ledger state. The service's type is in `service.ts`.
  */
 import { Effect } from "effect"
+import { loadOnceEffect } from "../lib/loadOnceEffect.js"
 import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
 import { resolveGatewayConfig } from "./config.js"
 import type { OtherEndpoints } from "./endpointsOther.js"
@@ -53,8 +54,10 @@ const selector = (at: Date | number | undefined): LedgerStateSelector | undefine
   at === undefined ? undefined : at instanceof Date ? { timestamp: at.toISOString() } : { state_version: at }
 
 type OtherEndpointsModule = typeof import("./endpointsOther.js")
-let otherModule: Promise<OtherEndpointsModule> | undefined
-let otherLoaded: OtherEndpointsModule["OtherEndpoints"] | undefined
+const otherModule = loadOnceEffect(
+  () => import("./endpointsOther.js").then((module) => module.OtherEndpoints),
+  (cause) => cause
+)
 
 /**
  * The endpoints of every group but state (`endpointsOther.ts`), loaded by the first call of one of them: a client
@@ -65,16 +68,7 @@ let otherLoaded: OtherEndpointsModule["OtherEndpoints"] | undefined
 export const otherEndpoints = (
   method: string
 ): Effect.Effect<OtherEndpointsModule["OtherEndpoints"], GatewayTransportError> =>
-  otherLoaded !== undefined
-    ? Effect.succeed(otherLoaded)
-    : Effect.tryPromise({
-        try: () =>
-          (otherModule ??= import("./endpointsOther.js").catch((error: unknown) => {
-            otherModule = undefined
-            throw error
-          })),
-        catch: (cause) => clientNotLoaded(method, cause)
-      }).pipe(Effect.map((module) => (otherLoaded = module.OtherEndpoints)))
+  Effect.mapError(otherModule, (cause) => clientNotLoaded(method, cause))
 
 // --- the endpoint tables as methods ---------------------------------------------------------------------------------
 

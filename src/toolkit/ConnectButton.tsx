@@ -8,6 +8,7 @@
  * fetch it, and it is usually there by the time the click lands.
  */
 import { useEffect, useId, useRef, useState } from "react"
+import { loadOnce } from "../lib/loadOnce.js"
 import type { ConnectButtonProps, ConnectButtonTheme } from "./connectButtonModel.js"
 import { isLive } from "./connectButtonModel.js"
 
@@ -43,17 +44,8 @@ const RadixMark = () => (
 )
 
 type PanelModule = typeof import("./ConnectPanel.js")
-let panelModule: PanelModule | undefined
-let panelLoading: Promise<PanelModule> | undefined
-/** Loads the popover chunk once; a failed load is forgotten, so the next attempt fetches again. */
-const loadPanel = (): Promise<PanelModule> =>
-  (panelLoading ??= import("./ConnectPanel.js").then(
-    (m) => (panelModule = m),
-    (error: unknown) => {
-      panelLoading = undefined
-      throw error
-    }
-  ))
+/** The popover chunk, loaded once; a failed load is forgotten, so the next attempt fetches again. */
+const panelModule = loadOnce((): Promise<PanelModule> => import("./ConnectPanel.js"))
 
 export const ConnectButton = (props: ConnectButtonProps) => {
   const { state } = props
@@ -63,7 +55,7 @@ export const ConnectButton = (props: ConnectButtonProps) => {
   const compact = width < COMPACT_BELOW_PX
   const [open, setOpen] = useState(false)
   const [tab, setTab] = useState("sharing")
-  const [panel, setPanel] = useState<PanelModule | undefined>(() => panelModule)
+  const [panel, setPanel] = useState<PanelModule | undefined>(() => panelModule.current())
   const button = useRef<HTMLButtonElement>(null)
   const panelId = useId()
   const pending = state.status === "pending"
@@ -91,7 +83,7 @@ export const ConnectButton = (props: ConnectButtonProps) => {
     props.onIntent?.()
     if (panel !== undefined || requested.current) return
     requested.current = true
-    loadPanel().then(
+    panelModule.load().then(
       (m) => setPanel(() => m),
       (error: unknown) => {
         requested.current = false

@@ -9,6 +9,7 @@
  * byte helpers and relay byte layouts are in `bytes.ts`.
  */
 import { Context, Data, Effect, Layer, Ref } from "effect"
+import { loadOnceEffect } from "../lib/loadOnceEffect.js"
 import { toHex, utf8 } from "./bytes.js"
 import type { Primitives } from "./cryptoPrimitives.js"
 import {
@@ -31,28 +32,8 @@ export const PRIMITIVES_UNAVAILABLE_MESSAGE = "could not load the crypto primiti
  * The primitives from `load`, run on first use and kept: concurrent first uses share one load, later uses succeed
  * synchronously, and after a failed load the next use tries again (a chunk fetch can fail once on a flaky network).
  */
-export const lazyPrimitives = (load: () => Promise<Primitives>): Effect.Effect<Primitives, PrimitivesUnavailable> => {
-  let loaded: Primitives | undefined
-  let loading: Promise<Primitives> | undefined
-  const start = (): Promise<Primitives> => {
-    loading ??= load().then(
-      (primitives) => {
-        loaded = primitives
-        return primitives
-      },
-      (cause: unknown) => {
-        loading = undefined
-        throw cause
-      }
-    )
-    return loading
-  }
-  return Effect.suspend(() =>
-    loaded !== undefined
-      ? Effect.succeed(loaded)
-      : Effect.tryPromise({ try: start, catch: (cause) => new PrimitivesUnavailable({ cause }) })
-  )
-}
+export const lazyPrimitives = (load: () => Promise<Primitives>): Effect.Effect<Primitives, PrimitivesUnavailable> =>
+  loadOnceEffect(load, (cause) => new PrimitivesUnavailable({ cause }))
 
 /** `cryptoPrimitives.ts`, its own chunk in the browser bundle, fetched the first time the relay needs it. */
 export const livePrimitives: Effect.Effect<Primitives, PrimitivesUnavailable> = lazyPrimitives(() =>

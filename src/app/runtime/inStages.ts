@@ -7,8 +7,9 @@
  * between, splits that work into several shorter tasks; the modules are the same and each runs once. Their files are
  * requested at once all the same (preloadLiveChunks), so a stage waits for its turn, not for a request.
  *
- * This module is in the initial bundle: no runtime imports.
+ * This module is in the initial bundle: no runtime imports but the import-free lib/loadOnce.
  */
+import { loadOnce } from "../../lib/loadOnce"
 
 /** What the build replaces with the live chunk's files (vite.config.ts, liveChunkList); it stays as it is in dev. */
 export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
@@ -182,11 +183,4 @@ export const importInStages = async <M>(
  * `load` once: calls share the promise. A failed load is forgotten, so the next call loads again (a deploy that
  * replaced the files, a network that came back).
  */
-export const once = <M>(load: () => Promise<M>): (() => Promise<M>) => {
-  let pending: Promise<M> | undefined
-  return () =>
-    (pending ??= load().catch((error: unknown) => {
-      pending = undefined
-      throw error
-    }))
-}
+export const once = <M>(load: () => Promise<M>): (() => Promise<M>) => loadOnce(load).load

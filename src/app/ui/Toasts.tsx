@@ -1,5 +1,6 @@
 import { Effect, Stream } from "effect"
 import { useEffect, useMemo, useState } from "react"
+import { loadOnce } from "../../lib/loadOnce"
 import { Toaster, type Toast, type ToastAction } from "../services/Toaster"
 import { useFork, useStream } from "../runtime/app-runtime"
 import { escapeHtml } from "./escape"
@@ -8,17 +9,8 @@ import { ANNOUNCE_LABEL, ToastRoot, ToastViewport } from "./toast"
 
 type Sanitizer = (html: string) => string
 // DOMPurify is loaded with the first toast whose description has more than bare allowlisted tags, not with the page.
-let sanitizer: Sanitizer | undefined
-let loading: Promise<Sanitizer> | undefined
-/** Loads DOMPurify once; a failed load is forgotten, so the next toast that needs it fetches it again. */
-const loadSanitizer = () =>
-  (loading ??= import("./sanitize").then(
-    (m) => (sanitizer = m.sanitizeHtml),
-    (error: unknown) => {
-      loading = undefined
-      throw error
-    }
-  ))
+// A failed load is forgotten, so the next toast that needs it fetches it again.
+const sanitizer = loadOnce((): Promise<Sanitizer> => import("./sanitize").then((m) => m.sanitizeHtml))
 
 /**
  * The description as sanitised HTML; nothing is rendered until the sanitiser is there. Plain text and bare allowlisted
@@ -27,11 +19,11 @@ const loadSanitizer = () =>
  */
 function Description({ html }: { readonly html: string }) {
   const bare = isBareMarkup(html)
-  const [clean, setClean] = useState<Sanitizer | undefined>(() => sanitizer)
+  const [clean, setClean] = useState<Sanitizer | undefined>(() => sanitizer.current())
   useEffect(() => {
     if (bare || clean !== undefined) return
     let live = true
-    loadSanitizer().then(
+    sanitizer.load().then(
       (s) => live && setClean(() => s),
       (e: unknown) => {
         console.error("could not load the toast sanitiser; showing the description as text", e)
