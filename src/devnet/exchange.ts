@@ -1,6 +1,6 @@
 /**
  * The exchange server on the devnet: options for `startExchangeServer` with the genesis exchange account and its
- * key, and an in-process fetch that serves the Gateway client from the devnet's gateway emulator (no loopback
+ * key, and an in-process HttpClient that serves the Gateway client from the devnet's gateway emulator (no loopback
  * HTTP, no port to know in advance). Devnet only: this module reads the devnet genesis keys.
  *
  *   const gateway = await startDevnetGateway({ dataDir, reset })
@@ -10,35 +10,11 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type ExchangeServerOptions, devnetTokens } from "../server/index"
+import { emulatorHttpClient } from "./gateway/httpClient"
 import type { DevnetGateway } from "./gateway/node"
 import { DEFAULT_DEVNET_SEED, keyHex, makeGenesis } from "./ledger/genesis"
 
 export const DEVNET_EXCHANGE_DB_FILE = "exchange.sqlite"
-
-/** A `fetch` answering Gateway API calls from the devnet emulator in process. */
-export const devnetGatewayFetch =
-  (gateway: Pick<DevnetGateway, "emulator" | "runtime">): typeof globalThis.fetch =>
-  async (input, init) => {
-    const request = input instanceof Request ? input : undefined
-    const url = new URL(request?.url ?? (input instanceof URL ? input.href : String(input)))
-    const path = url.pathname.replace(/^\/gateway(?=\/|$)/, "") || "/"
-    const raw = init?.body ?? null
-    const text = raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : ""
-    let body: unknown = undefined
-    if (text.trim() !== "") {
-      try {
-        body = JSON.parse(text)
-      } catch {
-        return new Response(JSON.stringify({ message: "Bad http request", code: 400, details: null }), { status: 400 })
-      }
-    }
-    const method = init?.method ?? request?.method ?? "POST"
-    const response = await gateway.runtime.runPromise(gateway.emulator.handle({ method, path, body }))
-    return new Response(JSON.stringify(response.json), {
-      status: response.status,
-      headers: { "content-type": "application/json" }
-    })
-  }
 
 export interface DevnetExchangeOptions {
   /** Start with an empty database (do this whenever the ledger is reset). */
@@ -67,7 +43,7 @@ export const devnetExchangeServerOptions = (
     networkId: 240,
     ...("url" in gateway
       ? { gatewayUrl: gateway.url }
-      : { gatewayUrl: "http://devnet.invalid/gateway", gatewayFetch: devnetGatewayFetch(gateway) }),
+      : { gatewayUrl: "http://devnet.invalid/gateway", gatewayHttpClient: emulatorHttpClient(gateway.emulator) }),
     exchangeAccount: genesis.exchange.address,
     privateKeyHex: keyHex(genesis.exchange.key).privateKeyHex,
     databasePath,

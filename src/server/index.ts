@@ -7,7 +7,7 @@
  *   `close()`; the devnet process mounts it, `src/server/main.ts` serves it alone.
  * - `exchangeServerLayer(parts)` is the same server as a Layer, for tests that swap a part.
  */
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Data, Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type Server, createServer } from "node:http"
@@ -154,10 +154,10 @@ export interface ExchangeServerOptions {
   /** The Gateway API base URL, e.g. "https://mainnet.radixdlt.com" or "http://127.0.0.1:8080/gateway". */
   readonly gatewayUrl: string
   /**
-   * A fetch to reach the gateway with (the devnet passes an in-process one); without it, Node's http/https
-   * (gateway/node.ts).
+   * An HttpClient to reach the gateway with (the devnet passes its emulator in process, with no socket); without it,
+   * Node's http/https (gateway/node.ts).
    */
-  readonly gatewayFetch?: typeof globalThis.fetch
+  readonly gatewayHttpClient?: HttpClient.HttpClient
   readonly exchangeAccount: string
   /** The exchange account's Ed25519 private key, 64 hex characters. */
   readonly privateKeyHex: string
@@ -285,18 +285,17 @@ export const startExchangeServer = async (options: ExchangeServerOptions): Promi
     throw new ExchangeServerStartError(`quoteSecret must be at least ${MIN_QUOTE_SECRET_LENGTH} characters`)
   }
   // Over Node's http/https (gateway/node.ts: a third to a quarter less CPU per request than over Node's fetch,
-  // bench:gateway); a given `gatewayFetch` (the devnet's in-process emulator, tests, a proxy-aware fetch) is used as it
-  // is, over `fetch`'s transport.
+  // bench:gateway); a given `gatewayHttpClient` (the devnet's in-process emulator, tests) is used as it is.
   const gatewayConfig = {
     basePath: options.gatewayUrl,
     applicationName: "hSwap exchange server",
     applicationVersion: "0.1.0"
   }
   const gateway = (
-    options.gatewayFetch === undefined
+    options.gatewayHttpClient === undefined
       ? layerNode(gatewayConfig)
-      : Gateway.layerFetch(gatewayConfig).pipe(
-          Layer.provide(Layer.succeed(FetchHttpClient.Fetch, options.gatewayFetch))
+      : Gateway.layer(gatewayConfig).pipe(
+          Layer.provide(Layer.succeed(HttpClient.HttpClient, options.gatewayHttpClient))
         )
   ).pipe(Layer.orDie)
   const signerOptions = {

@@ -2,9 +2,10 @@
  * The atomic swap against the devnet: the devnet wallet signing pre-authorisations (or txv2 directly, as a wallet
  * that misbehaves), a gateway fetch that counts (and may refuse) what is submitted, quotes, and balances.
  */
+import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { Effect, Either } from "effect"
+import { emulatorHttpClient } from "../../src/devnet/gateway/httpClient"
 import { expect } from "vitest"
-import { devnetGatewayFetch } from "../../src/devnet/exchange"
 import type { DevnetKey } from "../../src/devnet/ledger/genesis"
 import { makeWalletEmulator } from "../../src/devnet/wallet/index"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
@@ -21,14 +22,17 @@ import {
   type SigningKey,
   toHex
 } from "../../src/txv2/index"
-import type { Devnet } from "./harness"
+import { type Devnet, emulatorFetch } from "./harness"
 
 export const { XRD, hUSDC, hETH, hBTC } = DevnetAddresses.resources
 export const exchange = DevnetAddresses.exchangeAccount
 
-/** A gateway fetch that records every `/transaction/submit` and refuses them (503) while `blocked`. */
+/**
+ * The gateway emulator, recording every `/transaction/submit` and refusing them (503) while `blocked`: as a `fetch`
+ * run in the devnet's runtime (for a server on a TestClock) and as the in-process HttpClient `npm start` uses.
+ */
 export const countingGateway = (devnet: Devnet) => {
-  const inner = devnetGatewayFetch(devnet.gateway)
+  const inner = emulatorFetch(devnet.gateway)
   const state = { submits: 0, blocked: false }
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : String(input)
@@ -42,7 +46,22 @@ export const countingGateway = (devnet: Devnet) => {
     }
     return inner(input, init)
   }
-  return { fetch, state }
+  const emulator = emulatorHttpClient(devnet.gateway.emulator)
+  const client = HttpClient.make((request, url) => {
+    if (!url.pathname.endsWith("/transaction/submit")) return emulator.execute(request)
+    state.submits++
+    if (!state.blocked) return emulator.execute(request)
+    return Effect.succeed(
+      HttpClientResponse.fromWeb(
+        request,
+        new Response(JSON.stringify({ message: "Service unavailable", code: 503, details: null }), {
+          status: 503,
+          headers: { "content-type": "application/json" }
+        })
+      )
+    )
+  })
+  return { fetch, client, state }
 }
 
 export interface LiveQuote {

@@ -59,7 +59,7 @@ beforeAll(async () => {
   devnet = await startLedger()
   gateway = countingGateway(devnet)
   // Quotes bind for 10 minutes here, so that the fuzz's payloads are judged against a live quote to the end.
-  server = await startServer(devnet, undefined, { gatewayFetch: gateway.fetch, quoteTtlSeconds: 600 })
+  server = await startServer(devnet, undefined, { gatewayHttpClient: gateway.client, quoteTtlSeconds: 600 })
   http = await listenExchangeServer(server, 0, "127.0.0.1")
 }, 120_000)
 

@@ -23,6 +23,27 @@ export interface Devnet {
   readonly dispose: () => Promise<void>
 }
 
+/**
+ * The emulator behind a `fetch`, run in the devnet's own runtime: the ledger keeps its real Clock while the server
+ * under test runs on a TestClock (the production path is `emulatorHttpClient`, which runs in the caller's fibers).
+ */
+export const emulatorFetch =
+  (gateway: Pick<DevnetGateway, "emulator" | "runtime">): typeof globalThis.fetch =>
+  async (input, init) => {
+    const request = input instanceof Request ? input : undefined
+    const url = new URL(request?.url ?? (input instanceof URL ? input.href : String(input)))
+    const path = url.pathname.replace(/^\/gateway(?=\/|$)/, "") || "/"
+    const raw = init?.body ?? null
+    const text = raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : ""
+    const body: unknown = text.trim() === "" ? undefined : JSON.parse(text)
+    const method = init?.method ?? request?.method ?? "POST"
+    const response = await gateway.runtime.runPromise(gateway.emulator.handle({ method, path, body }))
+    return new Response(JSON.stringify(response.json), {
+      status: response.status,
+      headers: { "content-type": "application/json" }
+    })
+  }
+
 export const startLedger = async (): Promise<Devnet> => {
   const gateway = await startDevnetGateway({ dataDir: undefined })
   const ledger = await gateway.runtime.runPromise(Ledger)

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../../src/exchange/decimal"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Gateway } from "../../src/gateway/index"
-import { devnetExchangeServerOptions, devnetGatewayFetch } from "../../src/devnet/exchange"
+import { devnetExchangeServerOptions } from "../../src/devnet/exchange"
 import {
   Db,
   LOW_LIQUIDITY,
@@ -25,6 +25,7 @@ import {
 import {
   type Devnet,
   balance,
+  emulatorFetch,
   eventually,
   operatorTransactions,
   startLedger,
@@ -72,7 +73,7 @@ const runtimeFor = (
   const options = devnetExchangeServerOptions(undefined, devnet.gateway)
   const config = configFromOptions({ ...options, rateLimitPerMinute: 0 })
   const http = FetchHttpClient.layer.pipe(
-    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, devnetGatewayFetch(devnet.gateway)))
+    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, emulatorFetch(devnet.gateway)))
   )
   const real = Gateway.layer({ basePath: "http://devnet.invalid/gateway", applicationName: "hswap-test" }).pipe(
     Layer.provide(http),

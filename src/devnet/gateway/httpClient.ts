@@ -4,7 +4,7 @@
  * once into the emulator's request; the answer comes back as the emulator's status and JSON, as over HTTP.
  */
 import { HttpClient, HttpClientResponse } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Context, Effect, FiberRef, Layer } from "effect"
 import type { GatewayEmulator, GatewayResponse } from "./GatewayEmulator.js"
 
 const badRequest: GatewayResponse = {
@@ -34,8 +34,14 @@ export const emulatorHttpClient = (emulator: GatewayEmulator, prefix = "/gateway
           : body._tag === "Uint8Array"
             ? parseBody(body.body)
             : ({ ok: false } as const)
+      // With none of the caller's services: a caller inside a database transaction (the exchange server's settlement
+      // on PostgreSQL) would otherwise lend its transaction's connection to the emulator's own store.
       const answer = parsed.ok
-        ? yield* emulator.handle({ method: request.method, path, body: parsed.body })
+        ? yield* Effect.locally(
+            emulator.handle({ method: request.method, path, body: parsed.body }),
+            FiberRef.currentContext,
+            Context.empty()
+          )
         : badRequest
       return HttpClientResponse.fromWeb(
         request,
