@@ -125,9 +125,15 @@ export interface RunningStack {
   readonly close: () => Promise<void>
 }
 
-/** Overrides for the exchange server of the stack (e2e tests turn the limiter off or start in maintenance). */
+/**
+ * Overrides for the exchange server of the stack: e2e tests turn the limiter off or start in maintenance; the stop
+ * tests put its swaps in PostgreSQL, shorten or lengthen the claim lease and pause a settlement at a fault point.
+ */
 export type StackExchangeOptions = Partial<
-  Pick<ExchangeServerOptions, "rateLimitPerMinute" | "maintenance" | "logLevel" | "atomic">
+  Pick<
+    ExchangeServerOptions,
+    "rateLimitPerMinute" | "maintenance" | "logLevel" | "atomic" | "databaseUrl" | "claimLeaseMs" | "faults"
+  >
 >
 
 /**
@@ -255,38 +261,44 @@ export const stackLayer = (
     })
   )
 
-const DevnetEnv = Effect.gen(function* () {
-  const options = yield* Effect.try({
-    try: () => parseOptions(process.argv.slice(2), process.env),
-    catch: (e) => new StartupError(e instanceof Error ? e.message : String(e))
-  })
-  const rawLimit = yield* Config.option(Config.string("HSWAP_RATE_LIMIT")).pipe(Config.map(Option.getOrUndefined))
-  if (rawLimit !== undefined && !/^\d+$/.test(rawLimit)) {
-    return yield* Effect.fail(
-      new StartupError(
-        `HSWAP_RATE_LIMIT must be a whole number of requests per minute (0 turns it off), got ${JSON.stringify(rawLimit)}`
+/**
+ * `npm start`'s stack from the command line and the environment (HSWAP_RATE_LIMIT, HSWAP_MAINTENANCE, HSWAP_ATOMIC,
+ * HSWAP_DRAIN_SECONDS); `overrides` go over what the environment says.
+ */
+export const devnetFromEnv = (overrides: StackExchangeOptions = {}) =>
+  Effect.gen(function* () {
+    const options = yield* Effect.try({
+      try: () => parseOptions(process.argv.slice(2), process.env),
+      catch: (e) => new StartupError(e instanceof Error ? e.message : String(e))
+    })
+    const rawLimit = yield* Config.option(Config.string("HSWAP_RATE_LIMIT")).pipe(Config.map(Option.getOrUndefined))
+    if (rawLimit !== undefined && !/^\d+$/.test(rawLimit)) {
+      return yield* Effect.fail(
+        new StartupError(
+          `HSWAP_RATE_LIMIT must be a whole number of requests per minute (0 turns it off), got ${JSON.stringify(rawLimit)}`
+        )
       )
+    }
+    const maintenance = yield* Config.option(Config.string("HSWAP_MAINTENANCE"))
+    const atomic = yield* atomicSwitch
+    const drain = yield* Config.option(Config.string("HSWAP_DRAIN_SECONDS")).pipe(Config.map(Option.getOrUndefined))
+    if (drain !== undefined && (!/^\d+$/.test(drain) || Number(drain) > 3600)) {
+      return yield* Effect.fail(
+        new StartupError(`HSWAP_DRAIN_SECONDS must be a whole number from 0 to 3600, got ${JSON.stringify(drain)}`)
+      )
+    }
+    return stackLayer(
+      options,
+      {
+        ...(rawLimit === undefined ? {} : { rateLimitPerMinute: Number(rawLimit) }),
+        ...(Option.getOrUndefined(maintenance) === "1" ? { maintenance: true } : {}),
+        ...(Option.isSome(atomic) ? { atomic: atomic.value } : {}),
+        ...overrides
+      },
+      Duration.seconds(drain === undefined ? 10 : Number(drain))
     )
-  }
-  const maintenance = yield* Config.option(Config.string("HSWAP_MAINTENANCE"))
-  const atomic = yield* atomicSwitch
-  const drain = yield* Config.option(Config.string("HSWAP_DRAIN_SECONDS")).pipe(Config.map(Option.getOrUndefined))
-  if (drain !== undefined && (!/^\d+$/.test(drain) || Number(drain) > 3600)) {
-    return yield* Effect.fail(
-      new StartupError(`HSWAP_DRAIN_SECONDS must be a whole number from 0 to 3600, got ${JSON.stringify(drain)}`)
-    )
-  }
-  return stackLayer(
-    options,
-    {
-      ...(rawLimit === undefined ? {} : { rateLimitPerMinute: Number(rawLimit) }),
-      ...(Option.getOrUndefined(maintenance) === "1" ? { maintenance: true } : {}),
-      ...(Option.isSome(atomic) ? { atomic: atomic.value } : {})
-    },
-    Duration.seconds(drain === undefined ? 10 : Number(drain))
-  )
-}).pipe(Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError(String(e)))))
+  }).pipe(Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError(String(e)))))
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("src/devnet/main.ts")) {
-  launch(Layer.unwrapEffect(DevnetEnv))
+  launch(Layer.unwrapEffect(devnetFromEnv()))
 }

@@ -1,7 +1,8 @@
 /**
  * A `node:http` server as a scoped resource that leaves cleanly: closing its scope drains it. While it drains it
- * accepts no connection, answers 503 on `/api/health` (a load balancer takes it out), closes every keep-alive
- * connection after its current response (`Connection: close`), and waits for the requests in flight. Half-way through
+ * answers 503 on `/api/health` (a load balancer takes it out), takes in for a moment what is already on its way and
+ * then accepts no connection, closes every keep-alive connection after its current response (`Connection: close`),
+ * and waits for the requests in flight. Half-way through
  * the drain time it calls `onDrain` (the exchange server stops its settlements and releases their claims, so the
  * requests waiting on them answer); at the end of it, whatever is still open is cut off.
  */
@@ -57,6 +58,23 @@ const atMost = <A>(effect: Effect.Effect<A>, limit: Duration.Duration): Effect.E
     return result
   })
 
+/** How long a stop keeps listening (answering 503 on health) before it refuses connections: 1 s, or a quarter of a shorter drain. */
+export const leaveTime = (drain: Duration.Duration): Duration.Duration =>
+  Duration.min(Duration.seconds(1), Duration.millis(Duration.toMillis(drain) / 4))
+
+/** Event-loop turns a stop waits before it closes the listener: an accept, a read and a parse each take one. */
+const TAKE_IN_TURNS = 4
+
+/** Resumes after `n` turns of Node's event loop (each `setImmediate` runs after the loop has polled for I/O once). */
+const eventLoopTurns = (n: number): Effect.Effect<void> =>
+  Effect.async<void>((resume) => {
+    const turn = (left: number): void => {
+      if (left === 0) resume(Effect.void)
+      else setImmediate(() => turn(left - 1))
+    }
+    turn(n)
+  })
+
 export const drainingServer = (
   options: DrainingServerOptions
 ): Effect.Effect<DrainingServer, ListenError, Scope.Scope> =>
@@ -100,13 +118,20 @@ export const drainingServer = (
 
     const drain = Effect.gen(function* () {
       draining = true
-      // No new connections; idle keep-alive ones go now, busy ones after their response.
-      const serverClosed = yield* Effect.fork(closed)
-      server.closeIdleConnections()
       for (const res of inFlight) {
         res.shouldKeepAlive = false
         if (!res.headersSent) res.setHeader("connection", "close")
       }
+      // For a moment it still listens, and answers 503 on health: a load balancer takes it out before it refuses
+      // connections. What already reached the machine is taken in meanwhile: connections waiting in the listener's
+      // accept queue would be reset by closing it, and a connection whose request still sits unread in its socket
+      // buffer counts as idle and would be closed with no answer (a busy process reads late). Those are answered
+      // like the rest, with `Connection: close`.
+      yield* Effect.sleep(leaveTime(options.drain))
+      yield* eventLoopTurns(TAKE_IN_TURNS)
+      // No new connections; idle keep-alive ones go now (`close` closes them), busy ones after their response.
+      const serverClosed = yield* Effect.fork(closed)
+      server.closeIdleConnections()
       if (inFlight.size === 0) yield* Deferred.succeed(idle, undefined)
       const half = Duration.millis(Duration.toMillis(options.drain) / 2)
       const done = yield* atMost(Deferred.await(idle), half)

@@ -1,11 +1,11 @@
 /**
  * A replica stopped with SIGTERM drops no one, on both stores: `npm run server` (./replica.ts) holding a swap at its
- * claim (the `claimed` fault point) with 20 registrations of it waiting, then SIGTERM. Every registration gets an
- * answer, the process exits within `HSWAP_DRAIN_SECONDS`, and its claim is released: the next replica on the database
- * settles the swap at once, not after the claim lease (60 s here).
+ * claim (the `claimed` fault point) with 20 registrations of it waiting and 20 price reads written out, then SIGTERM.
+ * Every request gets an answer, the process exits within `HSWAP_DRAIN_SECONDS`, and its claim is released: the next
+ * replica on the database settles the swap at once, not after the claim lease (60 s here).
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { type Server, createServer } from "node:http"
+import { type Server, createServer, get as httpGet } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type Devnet, startLedger, swapMessage, transfer } from "./harness"
@@ -89,6 +89,23 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
     }
   }
 
+  /** A price read over a connection of its own; `written` once the request is out on the socket. */
+  const priceRead = (url: string) => {
+    let sent = () => {}
+    const written = new Promise<void>((ok) => (sent = ok))
+    const { hUSDC, hETH } = DevnetAddresses.resources
+    const answer = new Promise<number | undefined>((ok, fail) => {
+      const req = httpGet(`${url}/api/liveprice/${hUSDC}/${hETH}`, { agent: false }, (res) => {
+        res.resume()
+        res.on("end", () => ok(res.statusCode))
+        res.on("error", fail)
+      })
+      req.on("error", fail)
+      req.on("finish", () => sent())
+    })
+    return { written, answer }
+  }
+
   beforeAll(async () => {
     devnet = await startLedger()
     http = createServer((req, res) => void devnet.gateway.mount.handle(req, res))
@@ -114,7 +131,7 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
   }, 60_000)
 
   it.skipIf(store.skipped !== undefined)(
-    "answers the 20 registrations in flight, exits within the drain time and releases its claim",
+    "answers the 40 requests in flight, exits within the drain time and releases its claim",
     async () => {
       const [user] = devnet.ledger.genesis.users
       const tx = await transfer(devnet, {
@@ -132,9 +149,13 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
         30_000
       )
       await sleep(500) // the 20 requests are all in
+      // 20 price reads written out before the stop, read by the replica or not yet: all answered.
+      const reads = Array.from({ length: 20 }, () => priceRead(first.url))
+      await Promise.all(reads.map((r) => r.written))
       const stoppedAt = Date.now()
       first.proc.kill("SIGTERM")
       const got = await answers
+      expect(await Promise.all(reads.map((r) => r.answer))).toEqual(Array.from({ length: 20 }, () => 200))
       const code = await first.exited
       const took = Date.now() - stoppedAt
       expect(got.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 202))

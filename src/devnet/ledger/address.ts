@@ -25,7 +25,10 @@ export const EntityByte = {
   GlobalVirtualEd25519Identity: 0x52,
   GlobalVirtualSecp256k1Identity: 0xd2,
   InternalFungibleVault: 0x58,
-  InternalNonFungibleVault: 0x98
+  InternalNonFungibleVault: 0x98,
+  // Kinds the devnet never creates, known so that their well-formed addresses are found missing, not malformed.
+  GlobalAccountLocker: 0x68,
+  InternalKeyValueStore: 0xb0
 } as const
 export type EntityKind = keyof typeof EntityByte
 
@@ -43,7 +46,9 @@ const hrpPrefix: Record<EntityKind, string> = {
   GlobalVirtualEd25519Identity: "identity",
   GlobalVirtualSecp256k1Identity: "identity",
   InternalFungibleVault: "internal_vault",
-  InternalNonFungibleVault: "internal_vault"
+  InternalNonFungibleVault: "internal_vault",
+  GlobalAccountLocker: "locker",
+  InternalKeyValueStore: "internal_keyvaluestore"
 }
 
 export const blake2b256 = (bytes: Uint8Array): Uint8Array => blake2b(bytes, { dkLen: 32 })

@@ -1,7 +1,8 @@
-/** The State group: entities, non-fungibles, key-value stores and account settings, each in its own module under `state/`. */
+/** The State group: entities, non-fungibles, key-value stores, account settings and account lockers, each in its own module under `state/`. */
 import type { EmulatorContext } from "../context.js"
 import type { Routes } from "../failure.js"
 import { accountHandlers } from "./state/account.js"
+import { accountLockerHandlers } from "./state/accountLocker.js"
 import { entityHandlers } from "./state/entity.js"
 import { keyValueStoreHandlers } from "./state/keyValueStore.js"
 import { nonFungibleHandlers } from "./state/nonFungible.js"
@@ -20,7 +21,9 @@ export const STATE_PATHS = [
   "/state/key-value-store/keys",
   "/state/key-value-store/data",
   "/state/account/page/resource-preferences",
-  "/state/account/page/authorized-depositors"
+  "/state/account/page/authorized-depositors",
+  "/state/account-locker/page/vaults",
+  "/state/account-lockers/touched-at"
 ] as const
 
 export const stateRoutes = (ctx: EmulatorContext): Routes<typeof STATE_PATHS> => {
@@ -28,6 +31,7 @@ export const stateRoutes = (ctx: EmulatorContext): Routes<typeof STATE_PATHS> =>
   const nonFungible = nonFungibleHandlers(ctx)
   const keyValueStore = keyValueStoreHandlers(ctx)
   const account = accountHandlers(ctx)
+  const locker = accountLockerHandlers(ctx)
   return {
     "/state/entity/details": entity.entityDetails,
     "/state/entity/page/metadata": entity.metadataPage,
@@ -42,6 +46,8 @@ export const stateRoutes = (ctx: EmulatorContext): Routes<typeof STATE_PATHS> =>
     "/state/key-value-store/keys": keyValueStore.keyValueStoreKeys,
     "/state/key-value-store/data": keyValueStore.keyValueStoreData,
     "/state/account/page/resource-preferences": account.resourcePreferencesPage,
-    "/state/account/page/authorized-depositors": account.authorizedDepositorsPage
+    "/state/account/page/authorized-depositors": account.authorizedDepositorsPage,
+    "/state/account-locker/page/vaults": locker.accountLockerVaultsPage,
+    "/state/account-lockers/touched-at": locker.accountLockersTouchedAt
   }
 }
