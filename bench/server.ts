@@ -566,8 +566,8 @@ const replicated = async (replicas: number, load: boolean) => {
           ?.toString()
           .startsWith("hSwap payout for")
       )
-    // Warm-up, not measured: each replica settles WARMUP swaps first (its code loaded and compiled, the Radix Engine
-    // Toolkit loaded on its first payout, its connections open), as a long-running replica would be.
+    // Warm-up, not measured: each replica settles WARMUP swaps first (its code loaded and compiled, its connections
+    // open), as a long-running replica would be.
     const warm = deposits.splice(SWAPS)
     // Submitted one at a time (the measured clients below submit at most CLIENTS at once), registered together.
     for (const deposit of warm) await submit(deposit)
