@@ -483,7 +483,13 @@ const replicated = async (replicas: number, load: boolean) => {
   const dbUrl = new URL(PG_URL)
   dbUrl.pathname = `/${name}`
   const gateway = await startDevnetGateway({ dataDir: undefined })
-  const gw = createServer((req, res) => void gateway.mount.handle(req, res))
+  // The replicas' gateway calls by path, to show what a swap reads (a read repeated is waste).
+  const calls = new Map<string, number>()
+  const gw = createServer((req, res) => {
+    const path = (req.url ?? "").replace(/\?.*$/, "")
+    calls.set(path, (calls.get(path) ?? 0) + 1)
+    void gateway.mount.handle(req, res)
+  })
   await new Promise<void>((ok) => gw.listen(0, "127.0.0.1", ok))
   const gwAddress = gw.address()
   const gatewayUrl = `http://127.0.0.1:${typeof gwAddress === "object" && gwAddress !== null ? gwAddress.port : 0}/gateway`
@@ -560,8 +566,8 @@ const replicated = async (replicas: number, load: boolean) => {
           ?.toString()
           .startsWith("hSwap payout for")
       )
-    // Warm-up, not measured: each replica settles WARMUP swaps first (its code loaded and compiled, the Radix Engine
-    // Toolkit loaded on its first payout, its connections open), as a long-running replica would be.
+    // Warm-up, not measured: each replica settles WARMUP swaps first (its code loaded and compiled, its connections
+    // open), as a long-running replica would be.
     const warm = deposits.splice(SWAPS)
     // Submitted one at a time (the measured clients below submit at most CLIENTS at once), registered together.
     for (const deposit of warm) await submit(deposit)
@@ -586,6 +592,7 @@ const replicated = async (replicas: number, load: boolean) => {
       pg: new Map(backends0.map((pid) => [pid, cpuSecondsOf(pid)])),
       machine: machineCpu()
     }
+    calls.clear()
     const start = performance.now()
     const answered: Array<number> = []
     let next = 0
@@ -610,6 +617,9 @@ const replicated = async (replicas: number, load: boolean) => {
       paid = (await payouts()).length - warm.length
     }
     const seconds = (performance.now() - start) / 1000
+    const callsPerSwap = [...calls]
+      .sort((a, b) => b[1] - a[1])
+      .map(([path, n]) => `${path.replace(/^\/gateway/, "")} ${fmt(n / Math.max(1, paid), 2)}`)
     const backends = await backendsOf(name)
     const cpu = {
       self: selfCpuSeconds() - cpu0.self,
@@ -644,6 +654,7 @@ const replicated = async (replicas: number, load: boolean) => {
     console.log(
       `    per swap  CPU: replicas ${fmt(replicasMs, 0)} ms + bench process ${fmt(perSwapMs(cpu.self), 0)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 0)} ms = ${fmt(totalMs, 0)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
     )
+    console.log(`    gateway   calls per swap by the replicas: ${callsPerSwap.join(", ")}`)
     if (load) {
       const requests = [
         { method: "GET" as const, path: `/api/liveprice/${hUSDC}/${hETH}` },

@@ -1,23 +1,25 @@
 /**
- * `Signer`: builds, signs and notarizes the operator's transfers (payouts and refunds) with the Radix Engine
- * Toolkit. RET (an ~8 MB module with inline wasm) is loaded lazily on first use, on Node only: the server and the
- * devnet are the only parts that import it.
+ * `Signer`: builds, signs and notarizes the operator's transfers (payouts and refunds) with txv2 (our own V1 and V2
+ * codecs), the operator key held as a Node Ed25519 key object: no Radix Engine Toolkit on the server.
  *
  * A transfer is one V1 transaction: lock the fee on the exchange account, withdraw the amount, take it from the
  * worktop and `try_deposit_or_abort` it into the recipient. The operator key signs as notary (notary is signatory).
  */
+import { createPrivateKey, createPublicKey, type KeyObject, randomInt, sign } from "node:crypto"
 import { Context, Effect, Either, Layer, Schema } from "effect"
-import { buildNotarizedTransaction, type BuiltTransaction, fromHex, type IntentInput } from "../txv2/index"
-
-type Ret = typeof import("@radixdlt/radix-engine-toolkit")
-
-let retModule: Promise<Ret> | undefined
-
-/** The Radix Engine Toolkit, imported on first use. */
-export const loadRet: Effect.Effect<Ret, SignerError> = Effect.tryPromise({
-  try: () => (retModule ??= import("@radixdlt/radix-engine-toolkit")),
-  catch: (e) => new SignerError({ reason: `cannot load the Radix Engine Toolkit: ${String(e)}` })
-})
+import {
+  hash as blake2b256Hash,
+  buildNotarizedTransaction,
+  buildNotarizedTransactionV1,
+  type BuiltTransaction,
+  compileManifest,
+  encodeAddress,
+  EntityType,
+  fromHex,
+  type IntentInput,
+  type NotarySigner,
+  toHex
+} from "../txv2/index"
 
 export class SignerError extends Schema.TaggedError<SignerError>()("SignerError", { reason: Schema.String }) {
   override get message(): string {
@@ -75,47 +77,74 @@ export const transferManifest = (account: string, input: TransferInput, feeLockX
     `CALL_METHOD Address(${quoted(input.to)}) "try_deposit_or_abort" Bucket("payout") Enum<0u8>();`
   ].join("\n")
 
-export const makeSigner = (options: SignerOptions): SignerShape => {
-  const withKey = <A>(f: (ret: Ret, key: InstanceType<Ret["PrivateKey"]["Ed25519"]>) => Promise<A>, what: string) =>
-    Effect.gen(function* () {
-      if (!HEX_KEY.test(options.privateKeyHex)) {
-        return yield* new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" })
-      }
-      const ret = yield* loadRet
-      return yield* Effect.tryPromise({
-        try: () => f(ret, new ret.PrivateKey.Ed25519(options.privateKeyHex)),
-        catch: (e) => new SignerError({ reason: `${what}: ${e instanceof Error ? e.message : String(e)}` })
-      })
-    })
+/** PKCS#8 DER of an Ed25519 private key, before its 32-byte seed (RFC 8410). */
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex")
 
-  const transfer = Effect.fn("Signer.transfer")(function* (input: TransferInput) {
-    return yield* withKey(async (ret, key) => {
-      const builder = await ret.TransactionBuilder.new()
-      const notarized = await builder
-        .header({
-          networkId: options.networkId,
-          startEpochInclusive: input.epoch,
-          endEpochExclusive: input.epoch + options.epochWindow,
-          nonce: ret.generateRandomNonce(),
-          notaryPublicKey: key.publicKey(),
-          notaryIsSignatory: true,
-          tipPercentage: 0
-        })
-        .plainTextMessage(input.message)
-        .manifest({
-          instructions: { kind: "String", value: transferManifest(options.account, input, options.feeLockXrd) },
-          blobs: []
-        })
-        .notarize(key)
-      const intent = await ret.RadixEngineToolkit.NotarizedTransaction.intentHash(notarized)
-      const compiled = await ret.RadixEngineToolkit.NotarizedTransaction.compile(notarized)
-      return { intentHash: intent.id, notarizedTransactionHex: Buffer.from(compiled).toString("hex") }
-    }, "cannot build the transfer")
+/** The operator key as Node key objects and its raw public key, or why it is not a key. */
+const operatorKey = (
+  privateKeyHex: string
+): Either.Either<{ readonly key: KeyObject; readonly publicKey: Uint8Array }, SignerError> => {
+  if (!HEX_KEY.test(privateKeyHex))
+    return Either.left(new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" }))
+  const key = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(privateKeyHex, "hex")]),
+    format: "der",
+    type: "pkcs8"
+  })
+  // The SPKI DER of an Ed25519 key ends with its 32 raw bytes.
+  const spki = createPublicKey(key).export({ format: "der", type: "spki" })
+  return Either.right({ key, publicKey: new Uint8Array(spki.subarray(spki.length - 32)) })
+}
+
+/** The nonce that tells apart two transfers of the same intent otherwise (a random u32). */
+const randomNonce = () => randomInt(0, 2 ** 32)
+
+export const makeSigner = (options: SignerOptions): SignerShape => {
+  // The key is parsed once (the first use reports a bad one); signing is then Node's own Ed25519.
+  let parsed: Either.Either<NotarySigner, SignerError> | undefined
+  const notary = Effect.suspend(() => {
+    parsed ??= Either.map(operatorKey(options.privateKeyHex), ({ key, publicKey }) => ({
+      publicKey: { type: "Ed25519", bytes: publicKey },
+      sign: (hash: Uint8Array) => ({ type: "Ed25519", bytes: new Uint8Array(sign(null, hash, key)) })
+    }))
+    return parsed
   })
 
-  const derivedAccount = withKey(
-    (ret, key) => ret.RadixEngineToolkit.Derive.virtualAccountAddressFromPublicKey(key.publicKey(), options.networkId),
-    "cannot derive the account"
+  const transfer = Effect.fn("Signer.transfer")(function* (input: TransferInput) {
+    const signer = yield* notary
+    const fail = (what: string) => (e: { readonly message: string }) =>
+      new SignerError({ reason: `cannot build the transfer: ${what}: ${e.message}` })
+    const compiled = yield* Either.mapLeft(
+      compileManifest(transferManifest(options.account, input, options.feeLockXrd), options.networkId),
+      fail("manifest")
+    )
+    const built = yield* Either.mapLeft(
+      buildNotarizedTransactionV1({
+        networkId: options.networkId,
+        startEpochInclusive: input.epoch,
+        endEpochExclusive: input.epoch + options.epochWindow,
+        nonce: randomNonce(),
+        tipPercentage: 0,
+        instructions: compiled.instructions,
+        message: { type: "Plaintext", mimeType: "text/plain", message: { type: "String", value: input.message } },
+        signers: [],
+        notary: signer,
+        notaryIsSignatory: true
+      }),
+      fail("encoding")
+    )
+    return { intentHash: built.intentId, notarizedTransactionHex: toHex(built.payload) }
+  })
+
+  /** A virtual (preallocated) Ed25519 account: its entity byte, then the last 29 bytes of the key's Blake2b-256. */
+  const derivedAccount = Effect.flatMap(notary, (signer) =>
+    Either.mapLeft(
+      encodeAddress(
+        Uint8Array.of(EntityType.GlobalPreallocatedEd25519Account, ...blake2b256Hash(signer.publicKey.bytes).subarray(3)),
+        options.networkId
+      ),
+      (e) => new SignerError({ reason: `cannot derive the account: ${e.message}` })
+    )
   )
 
   const notarizeV2 = (input: IntentInput) =>

@@ -1,6 +1,6 @@
 /**
  * The exchange server: the operator's backend behind `{api}/api/*` (spec app §7). It reads the ledger and submits
- * payouts through our Gateway client, signs them with the operator's key (Radix Engine Toolkit, loaded lazily), and
+ * payouts through our Gateway client, signs them with the operator's key (txv2's V1 transactions, Node's Ed25519), and
  * keeps its records in SQLite (one process), or in PostgreSQL shared by several replicas (`databaseUrl`).
  *
  * - `startExchangeServer(options)` builds it and returns a `node:http` mount `{ prefix: "/api", handle }` plus
@@ -203,7 +203,7 @@ export interface ExchangeServerOptions {
   readonly atomic?: boolean
   /** How long `POST /api/atomic-swap` waits for the outcome before answering 202 (default 5 000). */
   readonly atomicWaitMs?: number
-  /** Check at start that the key controls `exchangeAccount` (loads the toolkit). Default true. */
+  /** Check at start that the key controls `exchangeAccount`. Default true. */
   readonly verifyKey?: boolean
   readonly logLevel?: LogLevelName
 }

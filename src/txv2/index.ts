@@ -20,12 +20,14 @@
  * - Ed25519 signing and strict verification, Secp256k1 signing and verification by public-key recovery, and
  *   whole-payload signature checks;
  * - a builder for subintents, signed partial transactions and notarized transactions that yield to them;
+ * - V1 notarized transactions (`v1.ts`): IntentV1, SignedIntentV1 and NotarizedTransactionV1, byte-exact both ways,
+ *   their hashes and ids, and a builder whose notary may sign by itself (a platform key);
  * - a compiler for the manifest text a pre-authorisation uses (see manifest/compiler.ts for the subset) and a
  *   printer from instructions back to manifest text.
  *
  * What it does not do: run or statically validate a manifest against the engine's rules beyond its own encoding
  * (epoch windows, message length limits, intent-tree structure, bucket lifetimes across instructions, fees), V1
- * payloads, preview transactions (15), encrypting or decrypting messages, or compiling manifest text outside the
+ * system transactions, preview transactions (15), encrypting or decrypting messages, or compiling manifest text outside the
  * subset (it fails with a typed error naming the line and column instead).
  */
 export * from "./errors"
@@ -52,3 +54,4 @@ export * from "./verify"
 export * from "./builder"
 export * from "./manifest/compiler"
 export * from "./manifest/printer"
+export * from "./v1"

@@ -130,7 +130,7 @@ const MAX_LIST = 0x0fffffff
 // ---------------------------------------------------------------------------------------------------------------
 // Readers: each `readX` reads a body (the kind byte is read by the caller through `r.value`).
 
-const publicKeyBody = (r: Reader): PublicKey => {
+export const publicKeyBody = (r: Reader): PublicKey => {
   const d = r.enumHeader({ 0: 1, 1: 1 })
   return d === 0
     ? { type: "Secp256k1", bytes: r.value(0, Kind.Array, () => r.byteArray(33)) }
@@ -144,7 +144,7 @@ const signatureBytes = (r: Reader, name: string | number, length: number): Uint8
     return r.value(0, Kind.Array, () => r.byteArray(length))
   })
 
-const signatureBody = (r: Reader): Signature => {
+export const signatureBody = (r: Reader): Signature => {
   const d = r.enumHeader({ 0: 1, 1: 1 })
   return d === 0
     ? { type: "Secp256k1", bytes: signatureBytes(r, 0, 65) }
@@ -159,7 +159,7 @@ const signatureWithPublicKeyBody = (r: Reader): SignatureWithPublicKey => {
   return { type: "Ed25519", publicKey, signature }
 }
 
-const signaturesBody = (r: Reader): Array<SignatureWithPublicKey> =>
+export const signaturesBody = (r: Reader): Array<SignatureWithPublicKey> =>
   r.array(Kind.Enum, MAX_LIST, "signatures", () => signatureWithPublicKeyBody(r))
 
 const signatureBatchesBody = (r: Reader): Array<Array<SignatureWithPublicKey>> =>
@@ -230,7 +230,7 @@ const decryptorsBody = (r: Reader): DecryptorsByCurve => {
   return { curve, dhEphemeralPublicKey, decryptors }
 }
 
-const messageBody = (r: Reader): MessageV2 => {
+export const messageBody = (r: Reader): MessageV2 => {
   const d = r.enumHeader({ 0: 0, 1: 1, 2: 1 })
   if (d === 0) return { type: "None" }
   if (d === 1)
@@ -342,13 +342,13 @@ const wSignatureBytes = (w: Writer, name: string | number, bytes: Uint8Array, le
     w.byteArray(bytes, length)
   })
 
-const writePublicKeyBody = (w: Writer, k: PublicKey): void => {
+export const writePublicKeyBody = (w: Writer, k: PublicKey): void => {
   w.byte(k.type === "Secp256k1" ? 0 : 1)
   w.size(1)
   wBytesField(w, 0, k.bytes, k.type === "Secp256k1" ? 33 : 32)
 }
 
-const writeSignatureBody = (w: Writer, s: Signature): void => {
+export const writeSignatureBody = (w: Writer, s: Signature): void => {
   w.byte(s.type === "Secp256k1" ? 0 : 1)
   w.size(1)
   wSignatureBytes(w, 0, s.bytes, s.type === "Secp256k1" ? 65 : 64)

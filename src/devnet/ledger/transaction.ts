@@ -5,6 +5,7 @@
 import type { Instruction } from "@radixdlt/radix-engine-toolkit"
 import { Effect, Schema } from "effect"
 import { DEVNET_NETWORK_ID, virtualAccountAddress } from "./address.js"
+import { decodeFastV1 } from "./decodeV1.js"
 
 export type Ret = typeof import("@radixdlt/radix-engine-toolkit")
 
@@ -147,7 +148,16 @@ export const parseManifestText = Effect.fn("Ledger.parseManifestText")(function*
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/
 const MAX_PAYLOAD_BYTES = 1_048_576
 
-export const decodeNotarizedTransaction = Effect.fn("Ledger.decodeNotarizedTransaction")(function* (hex: string) {
+export const decodeNotarizedTransaction = (hex: string) => decodeNotarizedTransactionWith(hex, true)
+
+/**
+ * `decodeNotarizedTransaction` with the toolkit deciding every payload, the plain shapes too (`fast` false): what
+ * the fast path is tested against.
+ */
+export const decodeNotarizedTransactionWith = Effect.fn("Ledger.decodeNotarizedTransaction")(function* (
+  hex: string,
+  fast: boolean
+) {
   if (hex.length === 0 || !HEX_RE.test(hex)) {
     return yield* new TransactionRejected({ reason: "Invalid transaction: the payload is not a non-empty hex string" })
   }
@@ -156,14 +166,18 @@ export const decodeNotarizedTransaction = Effect.fn("Ledger.decodeNotarizedTrans
       reason: `Invalid transaction: TransactionTooLarge (${hex.length / 2} bytes, the limit is ${MAX_PAYLOAD_BYTES})`
     })
   }
+  const bytes = Uint8Array.from(Buffer.from(hex, "hex"))
+  // Transfers of the plain shape are decoded and validated natively; anything else, and every rejection, is the
+  // toolkit's to decide.
   const ret = yield* loadRet
+  const native = fast ? decodeFastV1(ret, bytes, hex.toLowerCase()) : undefined
+  if (native !== undefined) return native satisfies DecodedTransaction
   const { RadixEngineToolkit, defaultValidationConfig } = ret
   const attempt = <A>(what: string, f: () => Promise<A>) =>
     Effect.tryPromise({
       try: f,
       catch: (e) => new TransactionRejected({ reason: `Invalid transaction: ${what}: ${retErrorText(e)}` })
     })
-  const bytes = Uint8Array.from(Buffer.from(hex, "hex"))
   // The String form is much cheaper to pass through the toolkit's hashing and validation than the Parsed form.
   // A payload the toolkit cannot decode is, at the Gateway, `InvalidTransactionException.FromUnsupportedPayloadType`:
   // "Expected notarized transaction" (babylon-gateway v1.10.1 `SubmissionService.HandlePreSubmissionParseTransaction`).
