@@ -612,7 +612,14 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         )
         const succeededAt = yield* now
         yield* dispatch({ _tag: "AtomicCommitted", txHash, now: succeededAt })
-        const event = { txHash, account, from: from.symbol, to: to.symbol, amountIn: s.amount }
+        const event = {
+          txHash,
+          account,
+          from: from.symbol,
+          to: to.symbol,
+          amountIn: s.amount,
+          atomic: { amountOut: answer.amount_out ?? answer.quoted_out }
+        }
         yield* events.publish(seen === undefined ? event : { ...event, seen })
         yield* toaster.show({
           title: "Swap Successful",
