@@ -23,7 +23,7 @@ import { Tooltip } from "../../ui/Tooltip"
 import { useAmountField } from "./amountField"
 import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
-import { atomicTermsText } from "./machine/atomic"
+import { ATOMIC_FEE_TEXT, atomicTermsText } from "./machine/atomic"
 import {
   atomicOffered,
   initialSwapState,
@@ -304,7 +304,9 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             </Row>
             <Row label="Price impact">{PRICE_IMPACT_TEXT}</Row>
             <Row label="Network fee">
-              <span data-testid="network-fee">{networkFeeText(networkFee, s.from, s.amount, formatNetworkFee)}</span>
+              <span data-testid="network-fee">
+                {atomic ? ATOMIC_FEE_TEXT : networkFeeText(networkFee, s.from, s.amount, formatNetworkFee)}
+              </span>
             </Row>
             <Row
               label={

@@ -495,7 +495,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
           })
         const lapsed = (text: string) =>
           Effect.zipRight(
-            dispatch({ _tag: "AtomicLapsed", notice: `${ATOMIC_LAPSED_TITLE}. ${text}` }),
+            dispatch({ _tag: "AtomicLapsed", notice: text }),
             toaster.show({ title: ATOMIC_LAPSED_TITLE, description: text })
           )
         const refused = (text: string) =>

@@ -12,6 +12,9 @@ export const atomicTermsText = (sent: string, received: string) =>
 export const tokenText = (amount: string, token: { readonly symbol: string; readonly decimals: number }) =>
   `${formatTokenAmount(amount, token.decimals)} ${token.symbol}`
 
+/** The network fee line of an atomic quote: the exchange's transaction pays it, the user's account pays nothing. */
+export const ATOMIC_FEE_TEXT = "None for you: the exchange pays it"
+
 export const ATOMIC_LAPSED_TITLE = "Nothing moved"
 export const ATOMIC_LAPSED_TEXT =
   "The pre-authorisation's time ran out before the swap could be made. Nothing moved: your balances are as they were. Prepare a new quote to try again."
