@@ -94,9 +94,12 @@ test("hUSDC → hETH and hETH → hUSDC atomically: one transaction each, exactl
     )
     await shot(page, `${from}-quoted`)
     await action(page).click()
-    const toast = page.getByTestId("toast").filter({ hasText: "Swap Successful" })
+    // This swap's toast (the previous swap's may still be showing).
+    const toast = page
+      .getByTestId("toast")
+      .filter({ hasText: "Swap Successful" })
+      .filter({ hasText: `You sent exactly ${formatTokenAmount(amount, DECIMALS[from])} ${from}` })
     await expect(toast).toBeVisible({ timeout: 60_000 })
-    await expect(toast).toContainText(`You sent exactly ${formatTokenAmount(amount, DECIMALS[from])} ${from}`)
     await expect(toast).toContainText(`received ${shownOut} ${to}, in one transaction.`)
     const latest = page.getByTestId("latest-transaction-dialog")
     await expect(latest).toBeVisible()
