@@ -59,7 +59,11 @@ export function LatestTransactionDialog() {
         if (!next && latest !== undefined) setDismissed(latest.submitted.txHash)
       }}
       title="Latest Transaction"
-      description="Your swap was signed and sent to the exchange."
+      description={
+        latest?.submitted.atomic === undefined
+          ? "Your swap was signed and sent to the exchange."
+          : "Your swap was made in one transaction: you sent and received in it."
+      }
       testId="latest-transaction-dialog"
     >
       {latest !== undefined && (
