@@ -51,3 +51,24 @@ export const forgetWelcomeShown = (page: Page) =>
  */
 export const appMounted = (page: Page) =>
   expect(page.locator("html")).not.toHaveAttribute("data-first-paint", /.*/, { timeout: 20_000 })
+
+/**
+ * `npm start` offers atomic quotes: this makes every live price say `atomic: false`, as a server with atomic swaps
+ * off does, so the app takes the deposit flow (the specs written for it keep asserting it, and the server-off
+ * fallback is exercised with it).
+ */
+export const depositFlowOnly = async (page: Page) => {
+  await page.route(/\/api\/liveprice\//, async (route) => {
+    const answer = await route.fetch()
+    const text = await answer.text()
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return route.fulfill({ response: answer, body: text })
+    }
+    const patched =
+      typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, atomic: false } : body
+    return route.fulfill({ response: answer, body: JSON.stringify(patched) })
+  })
+}

@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Locator, type Page, test } from "@
 import { mkdirSync } from "node:fs"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
 import { formatBalance } from "../src/exchange/format"
-import { appMounted, blockExternal } from "./helpers"
+import { appMounted, blockExternal, depositFlowOnly } from "./helpers"
 
 /**
  * The swap card as a demanding user finds it, on `npm start`: a new amount survives the reset after a swap, pairs
@@ -90,6 +90,7 @@ const wholeInView = (locator: Locator) => expect(locator).toBeInViewport({ ratio
 
 test.beforeEach(async ({ page }) => {
   await blockExternal(page)
+  await depositFlowOnly(page)
   // The screen to itself: the welcome toast counts as already shown in this visit (it would cover toasts the specs
   // read, and whether it shows at all depends on how fast the wallet toolkit loads).
   await page.addInitScript(() => window.sessionStorage.setItem("hswap:welcome-shown", "true"))

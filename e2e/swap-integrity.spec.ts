@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
 import { formatTokenAmount } from "../src/exchange/format"
-import { blockExternal, closeWelcomeToast, snap } from "./helpers"
+import { blockExternal, depositFlowOnly, closeWelcomeToast, snap } from "./helpers"
 
 /**
  * Issue 15 on `npm start`: the binding quote is paid exactly after a slow approval, one press is one swap, a
@@ -63,6 +63,7 @@ const prepare = async (page: Page, amount: string) => {
 // The ledger-side specs swap from one account each, so they run once: the mobile project does not load this file.
 test.beforeEach(async ({ page }) => {
   await blockExternal(page)
+  await depositFlowOnly(page)
 })
 
 test("a slow approval after the price moved is paid exactly the quoted output", async ({ page, request }, info) => {

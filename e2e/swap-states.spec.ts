@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test"
 import { DevnetAddresses } from "../src/exchange/devnet-addresses"
-import { blockExternal, closeWelcomeToast, snap } from "./helpers"
+import { blockExternal, depositFlowOnly, closeWelcomeToast, snap } from "./helpers"
 
 const action = (page: Page) => page.getByTestId("swap-action")
 const panel = (page: Page) => page.getByRole("region", { name: "Devnet Wallet" })
@@ -18,6 +18,7 @@ const connect = async (page: Page, mode: "auto" | "manual") => {
 
 test.beforeEach(async ({ page }) => {
   await blockExternal(page)
+  await depositFlowOnly(page)
 })
 
 test("rejecting in the wallet: 'Swap canceled', nothing sent, and nothing is recorded", async ({ page }, info) => {

@@ -1,10 +1,11 @@
 import { expect, type Page, test } from "@playwright/test"
-import { blockExternal, closeWelcomeToast, snap } from "./helpers"
+import { blockExternal, depositFlowOnly, closeWelcomeToast, snap } from "./helpers"
 
 const action = (page: Page) => page.getByTestId("swap-action")
 
 test.beforeEach(async ({ page }) => {
   await blockExternal(page)
+  await depositFlowOnly(page)
 })
 
 test("the swap page shows the card, the live prices and the panels", async ({ page }, info) => {

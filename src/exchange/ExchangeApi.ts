@@ -1,8 +1,14 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Effect, Either, Layer, ParseResult, PubSub, Schema, Stream } from "effect"
-import { ApiErrorBody, ApiMessage, type SwapRegistrationResponse } from "./api"
+import {
+  ApiErrorBody,
+  ApiMessage,
+  type AtomicSwapRequest,
+  type AtomicSwapResponse,
+  type SwapRegistrationResponse
+} from "./api"
 import { ExchangeHttpApi } from "./definition"
-import { ApiHttp, type FetchError, fetchJson, joinKey, jsonBody } from "./http"
+import { ApiHttp, type FetchError, type FetchStatusError, fetchJson, joinKey, jsonBody } from "./http"
 
 type Groups = typeof ExchangeHttpApi extends HttpApi.HttpApi<string, infer G, infer _E, infer _R> ? G : never
 type EndpointsOf<G extends string> = HttpApiGroup.HttpApiGroup.Endpoints<HttpApiGroup.HttpApiGroup.WithName<Groups, G>>
@@ -52,6 +58,34 @@ export class ExchangeMaintenance extends Schema.TaggedError<ExchangeMaintenance>
     return "Service in maintenance"
   }
 }
+
+/**
+ * 422 of `POST /api/atomic-swap`: the exchange will not submit this pre-authorisation; nothing was submitted and
+ * nothing moved. `reason` is the server's stable code (`quote_used`, `wrong_withdrawal`, …), `serverMessage` its
+ * own sentence.
+ */
+export class AtomicSwapRefused extends Schema.TaggedError<AtomicSwapRefused>()("AtomicSwapRefused", {
+  reason: Schema.String,
+  serverMessage: Schema.String
+}) {
+  override get message(): string {
+    return `The exchange refused the pre-authorisation (${this.reason}): ${this.serverMessage}`
+  }
+}
+
+/** 404 of `POST /api/atomic-swap`: this server has atomic swaps off; the deposit flow is the way to swap. */
+export class AtomicSwapUnavailable extends Schema.TaggedError<AtomicSwapUnavailable>()("AtomicSwapUnavailable", {
+  path: Schema.String
+}) {
+  override get message(): string {
+    return "Atomic swaps are not offered by this exchange."
+  }
+}
+
+/** The body of a 422 refusal: `{ error, message, reason }`. */
+const AtomicRefusalBody = Schema.parseJson(
+  Schema.Struct({ error: Schema.String, message: Schema.optional(Schema.String), reason: Schema.String })
+)
 
 /** What `btcPrice` and `stats` fail with. */
 export type ExchangeError = FetchError | ExchangeDecodeError
@@ -125,8 +159,33 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
       latestTransactions: endpoint("transactions", "latestTransactions"),
       livePrice: endpoint("prices", "livePrice"),
       registerSwap: endpoint("swaps", "registerSwap"),
-      transactions: endpoint("transactions", "transactions")
+      transactions: endpoint("transactions", "transactions"),
+      submitAtomicSwap: endpoint("atomic", "submitAtomicSwap"),
+      atomicSwap: endpoint("atomic", "atomicSwap")
     } as const
+
+    /** 404: the feature is off; 422 with a `reason`: a refusal; anything else stays what it was. */
+    const atomicErrors = <A>(
+      effect: Effect.Effect<A, ExchangeServiceError>
+    ): Effect.Effect<A, ExchangeServiceError | AtomicSwapRefused | AtomicSwapUnavailable> =>
+      Effect.catchTag(
+        effect,
+        "FetchStatusError",
+        (e): Effect.Effect<never, FetchStatusError | AtomicSwapRefused | AtomicSwapUnavailable> => {
+          if (e.status === 404) return Effect.fail(new AtomicSwapUnavailable({ path: e.url }))
+          if (e.status === 422) {
+            const body = Schema.decodeUnknownEither(AtomicRefusalBody)(e.body)
+            if (Either.isRight(body))
+              return Effect.fail(
+                new AtomicSwapRefused({
+                  reason: body.right.reason,
+                  serverMessage: body.right.message ?? body.right.error
+                })
+              )
+          }
+          return Effect.fail(e)
+        }
+      )
 
     return {
       /**
@@ -157,6 +216,21 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
           call(endpoints.registerSwap, { txHash }, { tx_hash: txHash })
         )
         return registration
+      }),
+      /**
+       * POST {api}/api/atomic-swap: the wallet's signed pre-authorisation for a binding quote. 200 with the final
+       * state, or 202 `submitting` (then poll `atomicSwap`). 404: `AtomicSwapUnavailable`; 422: `AtomicSwapRefused`.
+       */
+      submitAtomicSwap: Effect.fn("ExchangeApi.submitAtomicSwap")(function* (request: AtomicSwapRequest) {
+        const response: AtomicSwapResponse = yield* atomicErrors(
+          announced(call(endpoints.submitAtomicSwap, {}, request))
+        )
+        return response
+      }),
+      /** GET {api}/api/atomic-swap/{subintentId}: where an atomic swap is (202 while `submitting`). */
+      atomicSwap: Effect.fn("ExchangeApi.atomicSwap")(function* (subintentId: string) {
+        const response: AtomicSwapResponse = yield* atomicErrors(announced(call(endpoints.atomicSwap, { subintentId })))
+        return response
       }),
       /** GET {api}/api/transactions/{accountAddress}: the account's swaps, newest first. */
       transactions: Effect.fn("ExchangeApi.transactions")(function* (accountAddress: string) {

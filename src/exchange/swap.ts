@@ -370,6 +370,10 @@ export interface BindingQuote {
   readonly feeOut: string
   /** When the quote stops binding, in epoch millis on the client's Clock (received + valid seconds). */
   readonly expiresAt: number
+  /** The server takes a pre-authorisation for this quote (`atomic: true` in the live price). */
+  readonly atomic?: boolean | undefined
+  /** When the quote stops binding, in epoch seconds on the server's clock (`quote_expires_at`), when it said. */
+  readonly serverExpiresAt?: number | undefined
 }
 
 /** The quote for `amount` at `effectiveRate`, exact, cut to the to-token's divisibility (never rounded up). */

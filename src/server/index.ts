@@ -73,7 +73,7 @@ export {
   LAPSE_GRACE_MS
 } from "./atomic/AtomicSwaps"
 export { MIN_TIME_TO_SUBMIT_MS, type RefusalReason } from "./atomic/check"
-export { atomicSubintentManifest } from "./atomic/manifest"
+export { atomicSubintentManifest } from "../exchange/atomicManifest"
 export type { ApiRequest, ApiResponse, ApiServices } from "./routes"
 export {
   IN_MAINTENANCE,

@@ -99,6 +99,35 @@ describe("the swap card", () => {
     expect(action()).toHaveTextContent("Prepare the exchange")
   })
 
+  it.each([true, false])(
+    "an atomic quote (%s): the card says plainly what the pre-authorisation binds",
+    async (atomic) => {
+      const quote = (atomic: boolean) => () =>
+        json({
+          effective_rate: "2997",
+          min_amount_in: "0.0003",
+          max_amount_in: "0.066",
+          quote_id: "qAtomic01.signaturesignature",
+          quote_expires_at: 2_000_000_000,
+          quote_valid_seconds: 120,
+          fee_out: "0.1",
+          atomic
+        })
+      {
+        const h = await app({ route: api({ price: quote(atomic) }), session: connected, balances: { [R.hETH]: "1" } })
+        await enter("0.05")
+        await h.advance("2 seconds")
+        await userEvent.click(action())
+        await waitFor(() => expect(screen.getByTestId("quote-binding")).toBeVisible())
+        if (atomic)
+          expect(screen.getByTestId("atomic-terms")).toHaveTextContent(
+            "You send exactly 0.05000000 hETH. You receive at least 149.750000 hUSDC, or nothing moves."
+          )
+        else expect(screen.queryByTestId("atomic-terms")).toBeNull()
+      }
+    }
+  )
+
   it("above the balance says so while typing, before any quote; above the limit too, it gives that one reason", async () => {
     const h = await app({ route: api(), session: connected, balances: { [R.hETH]: "1" } })
     const prices = () => h.requests.filter((r) => r.includes("/api/liveprice/")).length

@@ -1,4 +1,4 @@
-import { KeyValueStore } from "@effect/platform"
+import { type HttpClientRequest, KeyValueStore } from "@effect/platform"
 import { it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, FiberId, Layer, Option, Random, Ref, Stream, TestClock } from "effect"
 import { describe, expect } from "vitest"
@@ -12,7 +12,11 @@ import {
 } from "../../src/app/features/exchange/machine/ports"
 import { SwapMachine } from "../../src/app/features/exchange/machine/SwapMachine"
 import { SwapEvents } from "../../src/app/features/exchange/SwapEvents"
+import { refusalText } from "../../src/app/features/exchange/machine/atomic"
+import { atomicSubintentManifest } from "../../src/exchange/atomicManifest"
+import type { RefusalReason } from "../../src/server/atomic/check"
 import {
+  atomicOffered,
   initialSwapState,
   type NetworkFeeState,
   networkFeeText,
@@ -42,6 +46,7 @@ await Promise.all([
 ])
 const alice = DevnetAddresses.users[0]!
 const TX = "txid_loc1swapswapswapswapswapswapswapswapswapswapswapswapswapswap"
+const SUBINTENT = "subtxid_loc1atomicatomicatomicatomicatomicatomicatomicatomicatomic"
 
 interface Script {
   price?: () => Response
@@ -51,6 +56,12 @@ interface Script {
   liquidityHUSDC?: string
   /** The Gateway's answer to `/transaction/preview` (a 404 without it, as for every Gateway path not named here). */
   preview?: () => Response | "hang"
+  /** The exchange's answer to `POST /api/atomic-swap` (a 404, the feature off, without it). */
+  atomicSubmit?: (body: string) => Response
+  /** Its answers to `GET /api/atomic-swap/{id}`, call by call. */
+  atomicStatus?: (call: number) => Response
+  /** How the wallet answers a pre-authorisation request (signs at once by default). */
+  preauth?: "ok" | "unsupported" | "reject" | "expired" | "hold"
 }
 
 const make = (
@@ -63,8 +74,16 @@ const make = (
   const config = testConfig({ VITE_API_BASE: "http://app.test", VITE_GATEWAY_URL: "http://app.test/gateway" })
   const requests: Array<string> = []
   let txCalls = 0
-  const route = (req: { url: string; method: string }) => {
+  let statusCalls = 0
+  const route = (req: HttpClientRequest.HttpClientRequest) => {
     const url = new URL(req.url, "http://app.test")
+    if (url.pathname === "/api/atomic-swap")
+      return (
+        script.atomicSubmit ??
+        (() => json({ error: "Not found", message: "Atomic swaps are not offered by this exchange." }, 404))
+      )(req.body._tag === "Uint8Array" ? new TextDecoder().decode(req.body.body) : "")
+    if (url.pathname.startsWith("/api/atomic-swap/"))
+      return (script.atomicStatus ?? (() => json({ error: "Not found", message: "no such swap" }, 404)))(statusCalls++)
     if (url.pathname === "/api/health")
       return (
         script.health ??
@@ -130,6 +149,11 @@ const make = (
     return undefined
   }
   const sent: Array<{ manifest: string; message: string }> = []
+  const preauths: Array<{ manifest: string; message: string; expiresAtSeconds: number }> = []
+  const preauthAnswer = Deferred.unsafeMake<
+    { signedPartialTransaction: string; subintentHash: string },
+    SwapWalletError
+  >(FiberId.none)
   const celebrations = Ref.unsafeMake(0)
   const reloads = Ref.unsafeMake(0)
   /** "hold": the wallet shows the request until `answer` is completed (or Cancel withdraws it). */
@@ -150,9 +174,26 @@ const make = (
                   : Effect.fail(new SwapWalletError({ reason: "rejectedByUser", kind: "rejected" }))
         )
       ),
+    preAuthorize: (input) =>
+      Effect.sync(() => preauths.push(input)).pipe(
+        Effect.zipRight(
+          script.preauth === undefined || script.preauth === "ok"
+            ? Effect.succeed({ signedPartialTransaction: "4d22", subintentHash: SUBINTENT })
+            : script.preauth === "hold"
+              ? Deferred.await(preauthAnswer)
+              : script.preauth === "unsupported"
+                ? Effect.fail(new SwapWalletError({ reason: "walletRequestValidation", kind: "unsupported" }))
+                : script.preauth === "expired"
+                  ? Effect.fail(new SwapWalletError({ reason: "subintentExpirationTooClose", kind: "expired" }))
+                  : Effect.fail(new SwapWalletError({ reason: "rejectedByUser", kind: "rejected" }))
+        )
+      ),
     cancel: Effect.suspend(() =>
       Effect.as(
-        Deferred.fail(answer, new SwapWalletError({ reason: "canceledByUser", kind: "canceled" })),
+        Effect.zipRight(
+          Deferred.fail(answer, new SwapWalletError({ reason: "canceledByUser", kind: "canceled" })),
+          Deferred.fail(preauthAnswer, new SwapWalletError({ reason: "canceledByUser", kind: "canceled" }))
+        ),
         cancelAnswer.value
       )
     )
@@ -190,7 +231,19 @@ const make = (
     ),
     Layer.provideMerge(services)
   )
-  return { layer, requests, sent, celebrations, reloads, txCalls: () => txCalls, answer, cancelAnswer }
+  return {
+    layer,
+    requests,
+    sent,
+    preauths,
+    preauthAnswer,
+    celebrations,
+    reloads,
+    txCalls: () => txCalls,
+    statusCalls: () => statusCalls,
+    answer,
+    cancelAnswer
+  }
 }
 
 const priceCalls = (requests: ReadonlyArray<string>): number =>
@@ -969,6 +1022,305 @@ describe("SwapMachine", () => {
       s = reduce(s, { _tag: "PriceRequested", now: 10_000 })
       expect(s.serviceMode).toBe("rate_limited")
       expect(s.priceRequests).toHaveLength(10)
+    })
+  )
+})
+
+describe("SwapMachine: the atomic swap", () => {
+  const QUOTE = "qAtomic01.signaturesignature"
+  const EXPIRES_AT = 2_000_000_000
+  const atomicPrice =
+    (atomic: boolean | "absent" = true) =>
+    () =>
+      json({
+        effective_rate: "2997",
+        min_amount_in: "0.0003",
+        max_amount_in: "0.066",
+        quote_id: QUOTE,
+        quote_expires_at: EXPIRES_AT,
+        quote_valid_seconds: 120,
+        fee_out: "0.1",
+        ...(atomic === "absent" ? {} : { atomic })
+      })
+  const swapAnswer = (state: string, extra: Record<string, unknown> = {}, status = 200) =>
+    json(
+      {
+        subintent_id: SUBINTENT,
+        state,
+        account: alice,
+        asset_in: "hETH",
+        amount_in: "0.05",
+        asset_out: "hUSDC",
+        quoted_out: "149.75",
+        window_end_ms: EXPIRES_AT * 1000,
+        ...extra
+      },
+      status
+    )
+  const committed = () => swapAnswer("committed", { amount_out: "149.75", tx_id: TX, message: null })
+
+  it.scoped("Execute asks for one pre-authorisation of exactly the quote, polls while submitting, and commits", () => {
+    const bodies: Array<string> = []
+    const t = make({
+      price: atomicPrice(),
+      atomicSubmit: (body) => {
+        bodies.push(body)
+        return swapAnswer("submitting", {}, 202)
+      },
+      atomicStatus: (call) => (call < 2 ? swapAnswer("submitting", {}, 202) : committed())
+    })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      expect((yield* state).quote?.binding?.atomic).toBe(true)
+      yield* m.execute
+      yield* untilState((s) => s.swap?._tag === "submitting")
+      // The wallet was asked to sign exactly the shape the exchange accepts, until the quote's own end.
+      expect(t.preauths).toEqual([
+        {
+          manifest: atomicSubintentManifest(
+            { fromResource: R.hETH, toResource: R.hUSDC, amountIn: "0.05", quotedOut: "149.75" },
+            alice
+          ),
+          message: `hswap.app | Radix | hETH -> hUSDC | quote ${QUOTE}`,
+          expiresAtSeconds: EXPIRES_AT
+        }
+      ])
+      expect(t.sent).toHaveLength(0)
+      expect(JSON.parse(bodies[0] ?? "{}")).toEqual({
+        quote_id: QUOTE,
+        amount: "0.05",
+        signed_partial_transaction: "4d22"
+      })
+      expect((yield* state).swap).toEqual({ _tag: "submitting", subintentId: SUBINTENT })
+      // Each status read waits for the Clock: nothing is asked before the second passes.
+      expect(t.statusCalls()).toBe(0)
+      yield* TestClock.adjust("1 second")
+      yield* eventually(() => t.statusCalls() === 1)
+      expect((yield* state).swap?._tag).toBe("submitting")
+      yield* TestClock.adjust("1 second")
+      yield* eventually(() => t.statusCalls() === 2)
+      yield* TestClock.adjust("1 second")
+      // Then the history is read (spec §7's tracking, 5 s apart) until it lists the transaction.
+      yield* eventually(() => t.txCalls() === 1)
+      yield* TestClock.adjust("10 seconds")
+      yield* untilState((s) => s.atomicOutcome === "committed")
+      const done = yield* state
+      expect(done.status).toEqual({ _tag: "success", txHash: TX })
+      expect(done.swap).toBeUndefined()
+      for (let i = 0; i < 1000 && !(yield* toasts).some((x) => x.startsWith("Swap Successful")); i++) yield* turn(i)
+      expect(yield* toasts).toContain(
+        "Swap Successful: You sent exactly 0.05000000 hETH and received 149.750000 hUSDC, in one transaction."
+      )
+      // No deposit, no registration: the one transaction was the exchange's.
+      expect(t.sent).toHaveLength(0)
+      expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a lapsed window: nothing moved, and the card says so", () => {
+    const t = make({ price: atomicPrice(), atomicSubmit: () => swapAnswer("lapsed", { message: "lapsed" }) })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.atomicOutcome === "lapsed")
+      const s = yield* state
+      expect(s.status._tag).toBe("idle")
+      expect(s.quotePrepared).toBe(false)
+      expect(s.notice).toMatch(/Nothing moved: your balances are as they were\./)
+      expect(t.sent).toHaveLength(0)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a refusal shows the server's reason in the user's words; nothing moved", () => {
+    const t = make({
+      price: atomicPrice(),
+      atomicSubmit: () =>
+        json({ error: "The quote was used", message: "The quote was used", reason: "quote_used" }, 422)
+    })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.atomicOutcome === "refused")
+      expect((yield* state).status).toEqual({
+        _tag: "error",
+        message: "This quote was already used for another swap. Nothing moved. Prepare a new quote to try again."
+      })
+      expect(t.sent).toHaveLength(0)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.effect("every refusal code the server has reads as a sentence of its own, never the code", () =>
+    Effect.sync(() => {
+      const codes = [
+        "payload_malformed",
+        "wrong_network",
+        "signature_invalid",
+        "signer_not_account",
+        "unsupported_account",
+        "exchange_account",
+        "has_children",
+        "has_blobs",
+        "wrong_shape",
+        "wrong_withdrawal",
+        "wrong_assertion",
+        "wrong_deposit",
+        "window_start",
+        "window_unbounded",
+        "window_after_quote",
+        "window_too_short",
+        "epoch_window",
+        "bad_terms",
+        "quote_unknown",
+        "quote_used",
+        "quote_amount",
+        "subintent_used",
+        "low_liquidity"
+      ] satisfies ReadonlyArray<RefusalReason>
+      for (const code of codes) {
+        const text = refusalText(code, "SERVER")
+        expect(text).not.toContain("SERVER")
+        expect(text).not.toContain(code)
+        expect(text).toMatch(/Nothing moved\./)
+      }
+      // A code this app does not know: the server's own sentence.
+      expect(refusalText("new_code", "The server says why.")).toBe(
+        "The server says why. Nothing moved. Prepare a new quote to try again."
+      )
+    })
+  )
+
+  it.scoped(
+    "a wallet that cannot sign pre-authorisations: the same press sends the deposit, and later ones too",
+    () => {
+      const t = make({ price: atomicPrice(), preauth: "unsupported" })
+      return Effect.gen(function* () {
+        const { m } = yield* started
+        yield* prepareAndExecute(m, "0.05")
+        yield* eventually(() => t.sent.length === 1)
+        expect(t.preauths).toHaveLength(1)
+        expect(t.sent[0]?.message).toBe(`hswap.app | Radix | hETH -> hUSDC | quote ${QUOTE}`)
+        yield* eventually(() => t.txCalls() === 1)
+        yield* TestClock.adjust("10 seconds")
+        yield* untilState((s) => s.status._tag === "success" && s.status.txHash === TX)
+        expect((yield* state).atomicOff).toBe(true)
+        yield* Effect.flatMap(SwapMachine, (mm) => mm.awaitBackground).pipe(Effect.fork)
+        yield* TestClock.adjust("30 seconds")
+        yield* prepareAndExecute(m, "0.04")
+        yield* eventually(() => t.sent.length === 2)
+        expect(t.preauths).toHaveLength(1)
+      }).pipe(Effect.provide(t.layer))
+    }
+  )
+
+  it.scoped("an exchange with the feature off (404): the deposit flow, without the user doing anything", () => {
+    const t = make({ price: atomicPrice() })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* eventually(() => t.sent.length === 1)
+      expect(t.preauths).toHaveLength(1)
+      yield* eventually(() => t.txCalls() === 1)
+      yield* TestClock.adjust("10 seconds")
+      yield* untilState((s) => s.status._tag === "success" && s.status.txHash === TX)
+      expect((yield* state).atomicOutcome).toBeUndefined()
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a quote without atomic: true goes straight to the deposit", () => {
+    const t = make({ price: atomicPrice("absent"), atomicSubmit: committed })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* eventually(() => t.sent.length === 1)
+      expect(t.preauths).toHaveLength(0)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("two presses of Execute: exactly one pre-authorisation request; Cancel withdraws it", () => {
+    const t = make({ price: atomicPrice(), preauth: "hold", atomicSubmit: committed })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      const a = yield* Effect.fork(m.execute)
+      const b = yield* Effect.fork(m.execute)
+      yield* Fiber.join(a)
+      yield* Fiber.join(b)
+      yield* untilState((s) => s.swap?._tag === "signing")
+      yield* m.execute
+      expect(t.preauths).toHaveLength(1)
+      yield* m.cancel
+      yield* untilState((s) => s.swap === undefined)
+      expect((yield* state).notice).toMatch(/^Swap canceled\./)
+      expect(t.sent).toHaveLength(0)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a wallet that will not sign so close to the quote's end: nothing moved", () => {
+    const t = make({ price: atomicPrice(), preauth: "expired" })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* untilState((s) => s.atomicOutcome === "lapsed")
+      expect((yield* state).notice).toMatch(/would not sign it\. Nothing moved\./)
+      expect(t.requests.some((r) => r.includes("/api/atomic-swap"))).toBe(false)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.effect("the atomic phases are pure transitions", () =>
+    Effect.sync(() => {
+      const prepared: SwapState = {
+        ...initialSwapState,
+        amount: "0.05",
+        quotePrepared: true,
+        status: { _tag: "success", txHash: undefined },
+        quote: { rate: "2997", inverseRate: "0", toAmount: "149.75", minimumReceived: "148.2525", limits: undefined }
+      }
+      const checking = reduce(prepared, { _tag: "ExecutePressed" })
+      const signing = reduce(checking, { _tag: "PreAuthorizationRequested" })
+      expect(signing.swap).toEqual({ _tag: "signing" })
+      expect(reduce(signing, { _tag: "ExecutePressed" })).toBe(signing)
+      expect(reduce(signing, { _tag: "CancelRequested" }).swap).toEqual({ _tag: "canceling", from: "signing" })
+      expect(reduce(reduce(signing, { _tag: "CancelRequested" }), { _tag: "CancelUndone" }).swap).toEqual({
+        _tag: "signing"
+      })
+      const submitting = reduce(signing, { _tag: "PreAuthorizationSigned", subintentId: SUBINTENT })
+      expect(submitting.swap).toEqual({ _tag: "submitting", subintentId: SUBINTENT })
+      // Nothing cancels a signed pre-authorisation from the card: the exchange has it.
+      expect(reduce(submitting, { _tag: "CancelRequested" })).toBe(submitting)
+      const done = reduce(submitting, { _tag: "AtomicCommitted", txHash: TX, now: 5 })
+      expect(done.status).toEqual({ _tag: "success", txHash: TX })
+      expect(done.atomicOutcome).toBe("committed")
+      expect(done.swaps).toEqual([5])
+      const lapsed = reduce(submitting, { _tag: "AtomicLapsed", notice: "Nothing moved." })
+      expect([lapsed.status._tag, lapsed.notice, lapsed.swap, lapsed.atomicOutcome]).toEqual([
+        "idle",
+        "Nothing moved.",
+        undefined,
+        "lapsed"
+      ])
+      const refused = reduce(submitting, { _tag: "AtomicRefused", message: "why" })
+      expect(refused.status).toEqual({ _tag: "error", message: "why" })
+      const fallback = reduce(signing, { _tag: "AtomicFallback" })
+      expect([fallback.swap, fallback.atomicOff]).toEqual([{ _tag: "checking" }, true])
+      expect(reduce(fallback, { _tag: "WalletOpened" }).swap).toEqual({ _tag: "wallet" })
+      // The outcomes only end a swap under way.
+      expect(reduce(prepared, { _tag: "AtomicCommitted", txHash: TX, now: 5 })).toBe(prepared)
+      expect(
+        atomicOffered({
+          quote: { ...prepared.quote!, binding: { quoteId: QUOTE, feeOut: "0.1", expiresAt: 1, atomic: true } },
+          atomicOff: false
+        })
+      ).toBe(true)
+      expect(
+        atomicOffered({
+          quote: { ...prepared.quote!, binding: { quoteId: QUOTE, feeOut: "0.1", expiresAt: 1, atomic: true } },
+          atomicOff: true
+        })
+      ).toBe(false)
+      expect(atomicOffered({ quote: prepared.quote, atomicOff: false })).toBe(false)
     })
   )
 })

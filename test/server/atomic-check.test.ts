@@ -7,7 +7,7 @@ import {
   MIN_TIME_TO_SUBMIT_MS,
   type RefusalReason
 } from "../../src/server/atomic/check"
-import { atomicSubintentManifest } from "../../src/server/atomic/manifest"
+import { atomicSubintentManifest } from "../../src/exchange/atomicManifest"
 import { fromHex, toHex } from "../../src/txv2"
 import {
   accountOf,

@@ -12,7 +12,7 @@ import {
   toHex
 } from "../../src/txv2"
 import { virtualAccountNodeId } from "../../src/server/atomic/check"
-import { atomicSubintentManifest, type AtomicManifestQuote } from "../../src/server/atomic/manifest"
+import { atomicSubintentManifest, type AtomicManifestQuote } from "../../src/exchange/atomicManifest"
 
 export const LOC = 240
 

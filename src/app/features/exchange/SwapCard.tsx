@@ -23,7 +23,9 @@ import { Tooltip } from "../../ui/Tooltip"
 import { useAmountField } from "./amountField"
 import { liquidityOf } from "./liquidity"
 import { SwapMachine } from "./machine/SwapMachine"
+import { ATOMIC_FEE_TEXT, atomicTermsText } from "./machine/atomic"
 import {
+  atomicOffered,
   initialSwapState,
   type NetworkFeeState,
   networkFeeText,
@@ -63,7 +65,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   const actionArea = useRef<HTMLDivElement>(null)
   const phase = s.swap?._tag
   useEffect(() => {
-    if (phase === "wallet") actionArea.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" })
+    if (phase === "wallet" || phase === "signing")
+      actionArea.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" })
   }, [phase])
 
   const tokens = buildTokenList(config.tokenResources, liquidity?.assets ?? [])
@@ -117,6 +120,8 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
     else if (state === "err_balance") machine((m) => m.explainBalance)
   }
   const binding = s.quote?.binding
+  // Execute asks for a pre-authorisation: the card says what it binds.
+  const atomic = atomicOffered(s)
   const heldSeconds = binding === undefined ? undefined : Math.max(0, Math.ceil((binding.expiresAt - s.now) / 1000))
   const clickable = state === "disconnected" || state === "ready" || state === "success" || state === "err_balance"
 
@@ -299,7 +304,9 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             </Row>
             <Row label="Price impact">{PRICE_IMPACT_TEXT}</Row>
             <Row label="Network fee">
-              <span data-testid="network-fee">{networkFeeText(networkFee, s.from, s.amount, formatNetworkFee)}</span>
+              <span data-testid="network-fee">
+                {atomic ? ATOMIC_FEE_TEXT : networkFeeText(networkFee, s.from, s.amount, formatNetworkFee)}
+              </span>
             </Row>
             <Row
               label={
@@ -333,6 +340,20 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           data-testid="swap-actions"
           className="sticky bottom-[min(var(--devnet-wallet-inset,0px),6rem)] z-10 -mx-1 -mb-1 flex flex-col gap-3 rounded-xl bg-panel px-1 pb-1 pt-1"
         >
+          {atomic && s.quote !== undefined && s.quotePrepared && (
+            <p data-testid="atomic-terms" className="text-center text-sm">
+              {atomicTermsText(
+                `${formatTokenAmount(s.amount, fromDecimals)} ${s.from}`,
+                `${formatTokenAmount(s.quote.toAmount, toDecimals)} ${s.to}`
+              )}
+            </p>
+          )}
+          {s.atomicOutcome === "committed" && s.status._tag === "success" && s.quote !== undefined && (
+            <p role="status" data-testid="atomic-result" className="text-center text-sm text-ok">
+              Sent exactly {formatTokenAmount(s.amount, fromDecimals)} {s.from} and received{" "}
+              {formatTokenAmount(s.quote.toAmount, toDecimals)} {s.to}, in one transaction.
+            </p>
+          )}
           <button
             type="button"
             data-testid="swap-action"
@@ -367,11 +388,22 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
                 <p className="font-semibold">
                   {s.swap._tag === "wallet"
                     ? "Approve in your wallet"
-                    : s.swap._tag === "canceling"
-                      ? "Canceling the request in your wallet..."
-                      : "Sent. Waiting for the ledger to confirm..."}
+                    : s.swap._tag === "signing"
+                      ? "Approve the pre-authorisation in your wallet"
+                      : s.swap._tag === "canceling"
+                        ? "Canceling the request in your wallet..."
+                        : s.swap._tag === "submitting"
+                          ? "Signed. The exchange is making the swap in one transaction..."
+                          : "Sent. Waiting for the ledger to confirm..."}
                 </p>
-                {heldSeconds !== undefined && s.swap._tag !== "confirming" && (
+                {heldSeconds !== undefined && (s.swap._tag === "signing" || s.swap._tag === "submitting") && (
+                  <p data-testid="rate-held" className="text-xs text-muted">
+                    {heldSeconds > 0
+                      ? `Your pre-authorisation ends with the quote in ${minutesSeconds(heldSeconds)}; if the swap is not made by then, nothing moves`
+                      : "The quote has expired: if the swap was not made, nothing moved"}
+                  </p>
+                )}
+                {heldSeconds !== undefined && (s.swap._tag === "wallet" || s.swap._tag === "canceling") && (
                   <p data-testid="rate-held" className="text-xs text-muted">
                     {heldSeconds > 0
                       ? `The rate is held for ${minutesSeconds(heldSeconds)}`
@@ -379,7 +411,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
                   </p>
                 )}
               </div>
-              {s.swap._tag === "wallet" && (
+              {(s.swap._tag === "wallet" || s.swap._tag === "signing") && (
                 <button
                   type="button"
                   data-testid="swap-cancel"

@@ -13,6 +13,8 @@ export interface SwapSubmitted {
    * listed), with or without this swap; absent when no read succeeded. The page shows them instead of reading again.
    */
   readonly seen?: ReadonlyArray<TransactionRecord>
+  /** An atomic swap: committed in the one transaction `txHash`, which paid `amountOut` (the quoted output). */
+  readonly atomic?: { readonly amountOut: string }
 }
 
 /**

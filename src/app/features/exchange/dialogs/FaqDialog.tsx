@@ -12,6 +12,16 @@ export const FAQ: ReadonlyArray<{ readonly question: string; readonly answer: st
       "Connect your wallet, pick the token you give and the token you want, and enter an amount. Prepare the exchange to get a fixed-rate quote from live prices; it reloads every 15 seconds. When you execute it, your wallet signs one transaction that deposits your tokens to the exchange account, and the exchange sends the other token back to the same account."
   },
   {
+    question: "What is an atomic swap?",
+    answer:
+      "When your wallet can, it signs a pre-authorisation instead of a deposit: you send exactly the amount shown and receive at least the quoted amount, or nothing moves. The exchange adds its payout and the ledger makes both in one transaction, so you never wait for a second payment."
+  },
+  {
+    question: "And the deposit flow?",
+    answer:
+      "With a wallet that cannot sign pre-authorisations, or when the exchange has atomic swaps off, your wallet sends your tokens to the exchange account and the exchange pays you in a second transaction at the quote. The app picks this flow by itself; you do nothing different."
+  },
+  {
     question: "What does it cost?",
     answer:
       "The rate includes a 0.3% spread. Your wallet also pays the ledger's network fee for the deposit transaction, in XRD."

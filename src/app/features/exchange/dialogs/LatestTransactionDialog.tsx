@@ -7,7 +7,7 @@ import { divisibilityOf, formatTokenAmountFull } from "../../../../exchange/form
 import { CopyButton } from "../../../ui/CopyButton"
 import { Dialog } from "../../../ui/Dialog"
 import { SwapEvents, type SwapSubmitted } from "../SwapEvents"
-import { amountOf, DashboardLink } from "../panels/TransactionRow"
+import { amountOf, DashboardLink, flowOf } from "../panels/TransactionRow"
 import { LiveTransactionCard } from "./TransactionCard"
 
 /** What the dialog knows of the latest swap: what was signed, and the exchange's record when tracking saw one. */
@@ -37,7 +37,10 @@ export const submittedRecord = (s: SwapSubmitted, exchangeAccount: string): Tran
   asset_out: s.to,
   amount_in: s.amountIn,
   tx_in: s.txHash,
-  status: "pending"
+  // An atomic swap is known committed when it is published: its one transaction moved both legs.
+  ...(s.atomic === undefined
+    ? { status: "pending" }
+    : { status: "completed", flow: "atomic", tx_out: s.txHash, amount_out: s.atomic.amountOut })
 })
 
 /**
@@ -56,7 +59,11 @@ export function LatestTransactionDialog() {
         if (!next && latest !== undefined) setDismissed(latest.submitted.txHash)
       }}
       title="Latest Transaction"
-      description="Your swap was signed and sent to the exchange."
+      description={
+        latest?.submitted.atomic === undefined
+          ? "Your swap was signed and sent to the exchange."
+          : "Your swap was made in one transaction: you sent and received in it."
+      }
       testId="latest-transaction-dialog"
     >
       {latest !== undefined && (
@@ -114,6 +121,12 @@ function SwapSummary({ record }: { readonly record: TransactionRecord }) {
         <dt className="text-muted">Status</dt>
         <dd data-testid="latest-transaction-status" className="capitalize">
           {record.status}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-3">
+        <dt className="text-muted">Flow</dt>
+        <dd data-testid="latest-transaction-flow">
+          {flowOf(record) === "atomic" ? "atomic: one transaction, both legs" : "deposit"}
         </dd>
       </div>
       <div className="flex justify-between gap-3">

@@ -2,7 +2,7 @@ import type { ReactNode } from "react"
 import type { TransactionRecord } from "../../../../exchange/api"
 import { formatRelativeTime } from "../../../../exchange/format"
 import { useNow } from "../panels/now"
-import { DashboardLink, refundOf, RefundNote, StatusBadge, TransactionMessage } from "../panels/TransactionRow"
+import { DashboardLink, flowOf, refundOf, RefundNote, StatusBadge, TransactionMessage } from "../panels/TransactionRow"
 
 /** The fields the card lays out itself; any other field of the record is listed after them as plain text. */
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
@@ -90,13 +90,24 @@ export function TransactionCard({
         )}
         <Field name={refund === undefined ? "Amount out" : "Refunded"}>
           <span data-testid="card-amount-out" className="tabular-nums">
-            {refund === undefined ? amount(record.amount_out, record.asset_out) : amount(record.amount_in, record.asset_in)}
+            {refund === undefined
+              ? amount(record.amount_out, record.asset_out)
+              : amount(record.amount_in, record.asset_in)}
           </span>
         </Field>
-        <Field name="Deposit tx">
-          <DashboardLink kind="transaction" id={record.tx_in} full />
+        <Field name="Flow">
+          <span data-testid="card-flow">{flowOf(record)}</span>
         </Field>
-        {refund === undefined ? (
+        {flowOf(record) === "atomic" ? (
+          <Field name="Transaction">
+            <DashboardLink kind="transaction" id={record.tx_in} full />
+          </Field>
+        ) : (
+          <Field name="Deposit tx">
+            <DashboardLink kind="transaction" id={record.tx_in} full />
+          </Field>
+        )}
+        {flowOf(record) === "atomic" ? null : refund === undefined ? (
           <Field name="Payout tx">
             {record.tx_out === undefined ? "—" : <DashboardLink kind="transaction" id={record.tx_out} full />}
           </Field>

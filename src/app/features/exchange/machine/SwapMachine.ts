@@ -1,4 +1,16 @@
-import { Cause, Clock, Duration, Effect, Either, FiberMap, Option, Runtime, Schedule, Stream, SubscriptionRef } from "effect"
+import {
+  Cause,
+  Clock,
+  Duration,
+  Effect,
+  Either,
+  FiberMap,
+  Option,
+  Runtime,
+  Schedule,
+  Stream,
+  SubscriptionRef
+} from "effect"
 import {
   ForbiddenRoute,
   type LiquidityResponse,
@@ -6,6 +18,8 @@ import {
   type TransactionRecord
 } from "../../../../exchange/api"
 import { exceedsBalance, liquidityCovers } from "../../../../exchange/amount"
+import type { AtomicSwapResponse } from "../../../../exchange/api"
+import { atomicSubintentManifest } from "../../../../exchange/atomicManifest"
 import { ExchangeApi } from "../../../../exchange/ExchangeApi"
 import { formatTokenAmount } from "../../../../exchange/format"
 import {
@@ -23,8 +37,18 @@ import { Toaster } from "../../../services/Toaster"
 import { WalletSession } from "../../../services/WalletSession"
 import { liquidityOf, liquidityStream, loadLiquidity } from "../liquidity"
 import { SwapEvents } from "../SwapEvents"
+import {
+  ATOMIC_LAPSED_TEXT,
+  ATOMIC_LAPSED_TITLE,
+  ATOMIC_REFUSED_TITLE,
+  ATOMIC_TOO_CLOSE_TEXT,
+  ATOMIC_UNKNOWN_TEXT,
+  refusalText,
+  tokenText
+} from "./atomic"
 import { Celebration, SwapWallet } from "./ports"
 import {
+  atomicOffered,
   canEstimate,
   feeKeyOf,
   type NetworkFeeState,
@@ -47,6 +71,9 @@ export const TRACKING_TRIES = 3
 export const TRACKING_SPACING = Duration.seconds(5)
 export const RESET_AFTER_SWAP = Duration.seconds(5)
 export const RATE_LIMIT_TOAST_DURATION = Duration.seconds(10)
+/** An atomic swap the exchange is still submitting is asked about this often, at most this many times. */
+export const ATOMIC_POLL_SPACING = Duration.seconds(1)
+export const ATOMIC_POLL_TRIES = 180
 
 export const PREPARE_ERROR_STATUS = "Impossible to prepare the exchange, please try again."
 export const SWAP_FAILED_STATUS = "Transaction failed. Please try again."
@@ -225,7 +252,9 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
             ? {
                 quoteId: price.quote_id,
                 feeOut: price.fee_out,
-                expiresAt: receivedAt + Math.max(0, Math.floor(price.quote_valid_seconds)) * 1000
+                expiresAt: receivedAt + Math.max(0, Math.floor(price.quote_valid_seconds)) * 1000,
+                atomic: price.atomic === true,
+                serverExpiresAt: price.quote_expires_at
               }
             : undefined
         const live: LivePrice = {
@@ -449,6 +478,159 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       }).pipe(Effect.scoped, Effect.withSpan("SwapMachine.swap"))
 
     /**
+     * The atomic swap: the wallet pre-authorises "take exactly X of FROM, give me back at least the quoted Y of TO"
+     * until the quote expires, the exchange adds its leg and submits both as one transaction, and this follows it
+     * (through the Clock) until it committed, lapsed or was refused. A wallet that cannot sign pre-authorisations, or
+     * an exchange with the feature off, hands the same press to the deposit flow.
+     */
+    const atomicSwap = (s: SwapState, quote: Quote, account: string, from: TokenEntry, to: TokenEntry) =>
+      Effect.gen(function* () {
+        const binding = quote.binding
+        if (binding === undefined) return yield* swap(s, quote, account, from, to)
+        const fallBack = (why: string, detail: unknown) =>
+          Effect.gen(function* () {
+            yield* Effect.logInfo(`atomic swap unavailable (${why}); the deposit flow takes over`, detail)
+            yield* dispatch({ _tag: "AtomicFallback" })
+            return yield* swap(s, quote, account, from, to)
+          })
+        const lapsed = (text: string) =>
+          Effect.zipRight(
+            dispatch({ _tag: "AtomicLapsed", notice: text }),
+            toaster.show({ title: ATOMIC_LAPSED_TITLE, description: text })
+          )
+        const refused = (text: string) =>
+          Effect.zipRight(
+            dispatch({ _tag: "AtomicRefused", message: text }),
+            toaster.show({ title: ATOMIC_REFUSED_TITLE, description: text, variant: "destructive" })
+          )
+        const manifest = atomicSubintentManifest(
+          {
+            fromResource: from.resourceAddress,
+            toResource: to.resourceAddress,
+            amountIn: s.amount,
+            quotedOut: quote.toAmount
+          },
+          account
+        )
+        // The wallet's expiration is the quote's remaining validity: the server's own end of it when it said, so the
+        // window never outlives the quote whatever this device's clock says.
+        const expiresAtSeconds = binding.serverExpiresAt ?? Math.floor(binding.expiresAt / 1000)
+        yield* dispatch({ _tag: "PreAuthorizationRequested" })
+        const signed = yield* Effect.either(
+          signer.preAuthorize({
+            manifest,
+            message: swapMessage(config.brand.messagePrefix, from.symbol, to.symbol, binding.quoteId),
+            expiresAtSeconds
+          })
+        )
+        if (Either.isLeft(signed)) {
+          const e = signed.left
+          switch (e.kind) {
+            case "unsupported":
+              return yield* fallBack("the wallet cannot sign pre-authorisations", e.reason)
+            case "expired":
+              yield* Effect.logInfo("the wallet would not sign so close to the quote's end", e.reason)
+              return yield* lapsed(ATOMIC_TOO_CLOSE_TEXT)
+            case "rejected":
+            case "canceled": {
+              yield* Effect.logInfo("pre-authorisation not signed", e.reason)
+              const text = e.kind === "rejected" ? SWAP_REJECTED_TEXT : SWAP_WITHDRAWN_TEXT
+              yield* dispatch({ _tag: "SwapCanceled", notice: `${SWAP_CANCELED_TITLE}. ${text}` })
+              return yield* toaster.show({ title: SWAP_CANCELED_TITLE, description: text })
+            }
+            case "failed":
+              yield* Effect.logWarning("pre-authorisation failed", e)
+              yield* dispatch({ _tag: "SwapFailed", message: SWAP_FAILED_STATUS })
+              return yield* toaster.show({
+                title: "Transaction Failed",
+                description: "Your wallet could not sign the swap. Nothing moved. Please try again.",
+                variant: "destructive"
+              })
+          }
+        }
+        const subintentId = signed.right.subintentHash
+        yield* dispatch({ _tag: "PreAuthorizationSigned", subintentId })
+        const submitted = yield* Effect.either(
+          api.submitAtomicSwap({
+            quote_id: binding.quoteId,
+            amount: s.amount,
+            signed_partial_transaction: signed.right.signedPartialTransaction
+          })
+        )
+        let answer: AtomicSwapResponse | undefined
+        if (Either.isLeft(submitted)) {
+          const e = submitted.left
+          if (e._tag === "AtomicSwapUnavailable") return yield* fallBack("the exchange has atomic swaps off", e.path)
+          if (e._tag === "AtomicSwapRefused") {
+            yield* Effect.logWarning("atomic swap refused", e)
+            return yield* refused(refusalText(e.reason, e.serverMessage))
+          }
+          if (e._tag === "ExchangeRateLimited" || e._tag === "ExchangeMaintenance" || e._tag === "FetchStatusError") {
+            // The exchange answered and did not take it: nothing was submitted.
+            yield* serviceRefusal(e)
+            yield* Effect.logWarning("atomic swap not taken", e)
+            return yield* refused(`The exchange could not take the swap right now. Nothing moved. Please try again.`)
+          }
+          // No answer (or an unreadable one): the exchange may have it. Its status, keyed by the subintent, says.
+          yield* Effect.logWarning("atomic swap: no answer to the submission; asking for its status", e)
+        } else answer = submitted.right
+        for (
+          let attempt = 0;
+          answer?.state !== "committed" && answer?.state !== "lapsed" && answer?.state !== "refused";
+          attempt++
+        ) {
+          if (attempt >= ATOMIC_POLL_TRIES) {
+            yield* Effect.logError("atomic swap: no final state", subintentId)
+            yield* dispatch({ _tag: "SwapFailed", message: ATOMIC_UNKNOWN_TEXT })
+            return yield* toaster.show({
+              title: UNKNOWN_ERROR,
+              description: ATOMIC_UNKNOWN_TEXT,
+              variant: "destructive"
+            })
+          }
+          yield* Effect.sleep(ATOMIC_POLL_SPACING)
+          const polled = yield* Effect.either(api.atomicSwap(subintentId))
+          if (Either.isRight(polled)) answer = polled.right
+          else if (polled.left._tag === "AtomicSwapUnavailable" && answer === undefined)
+            // The exchange never received it (its first answer was lost before it read the body): nothing moved.
+            return yield* lapsed(ATOMIC_LAPSED_TEXT)
+          else yield* Effect.logWarning("atomic swap status failed", polled.left)
+        }
+        if (answer.state === "lapsed") return yield* lapsed(ATOMIC_LAPSED_TEXT)
+        if (answer.state === "refused")
+          return yield* refused(refusalText("", answer.message ?? "The exchange would not make this swap."))
+        const txHash = answer.tx_id ?? ""
+        if (txHash === "") {
+          yield* Effect.logError("atomic swap committed without a transaction id", answer)
+          yield* dispatch({ _tag: "SwapFailed", message: ATOMIC_UNKNOWN_TEXT })
+          return yield* toaster.show({ title: UNKNOWN_ERROR, description: ATOMIC_UNKNOWN_TEXT, variant: "destructive" })
+        }
+        // One transaction moved both legs: from here nothing may turn it into a failure.
+        yield* Effect.forkIn(freshBalances, yield* Effect.scope)
+        const seen = yield* track(account, txHash).pipe(
+          Effect.catchAllDefect((d) => Effect.as(Effect.logError("tracking failed", d), undefined))
+        )
+        const succeededAt = yield* now
+        yield* dispatch({ _tag: "AtomicCommitted", txHash, now: succeededAt })
+        const event = {
+          txHash,
+          account,
+          from: from.symbol,
+          to: to.symbol,
+          amountIn: s.amount,
+          atomic: { amountOut: answer.amount_out ?? answer.quoted_out }
+        }
+        yield* events.publish(seen === undefined ? event : { ...event, seen })
+        yield* toaster.show({
+          title: "Swap Successful",
+          description: `You sent exactly ${tokenText(answer.amount_in, from)} and received ${tokenText(answer.amount_out ?? answer.quoted_out, to)}, in one transaction.`
+        })
+        yield* celebration.celebrate
+        yield* Effect.sleep(RESET_AFTER_SWAP)
+        yield* dispatch({ _tag: "Reset", key: quoteKeyOf(s), since: succeededAt })
+      }).pipe(Effect.scoped, Effect.withSpan("SwapMachine.atomicSwap"))
+
+    /**
      * Spec §8 "Unknown state: toast 'Unknown error'": what a click started ended in a way no rule covers (a defect).
      * It is logged and told; a button left spinning is released with the same words.
      */
@@ -482,7 +664,8 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       const from = yield* token(s.from)
       if (balances?._tag !== "Ready" || from === undefined) return
       const balance = balances.amounts[from.resourceAddress] ?? "0"
-      if (exceedsBalance(s.amount, balance)) yield* toaster.show({ ...balanceToast(balance, from.symbol, from.decimals), variant: "destructive" })
+      if (exceedsBalance(s.amount, balance))
+        yield* toaster.show({ ...balanceToast(balance, from.symbol, from.decimals), variant: "destructive" })
     })
 
     /** A click on the action button in `ready`: prepare the quote. */
@@ -519,17 +702,20 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       // A quote stays prepared when the wallet disconnects; without an account there is no balance to compare with.
       const account = session?.selected
       if (account === undefined)
-        return yield* abort({ title: "No account selected", description: "Please select an account to execute the swap." })
+        return yield* abort({
+          title: "No account selected",
+          description: "Please select an account to execute the swap."
+        })
       const balance = balances?._tag === "Ready" ? (balances.amounts[from.resourceAddress] ?? "0") : "0"
-      if (exceedsBalance(s.amount, balance))
-        return yield* abort(balanceToast(balance, from.symbol, from.decimals))
+      if (exceedsBalance(s.amount, balance)) return yield* abort(balanceToast(balance, from.symbol, from.decimals))
       yield* refreshLiquidity
       const toLiquidity = liquidityOf(yield* SubscriptionRef.get(liquidity), to.symbol)
       if (!liquidityCovers(toLiquidity, quote.toAmount))
         return yield* abort({ title: "Insufficient liquidity", description: LOW_LIQUIDITY_MESSAGE })
       if ((yield* SubscriptionRef.get(state)).txLimitReached)
         return yield* abort({ title: "Transaction limit", description: TRANSACTION_LIMIT_MESSAGE })
-      yield* inBackground(unknownError(swap(s, quote, account, from, to)))
+      const flow = atomicOffered(s) ? atomicSwap : swap
+      yield* inBackground(unknownError(flow(s, quote, account, from, to)))
     })
 
     /**
@@ -539,7 +725,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
      */
     const cancel = Effect.gen(function* () {
       const before = yield* SubscriptionRef.get(state)
-      if (before.swap?._tag !== "wallet") return
+      if (before.swap?._tag !== "wallet" && before.swap?._tag !== "signing") return
       yield* dispatch({ _tag: "CancelRequested" })
       const outcome = yield* signer.cancel
       // The wallet answered meanwhile: the swap goes on as it would have.
@@ -547,7 +733,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       if (outcome !== "unconfirmed") return
       // The swap's own fiber reports first; if the wallet sends after all, the swap goes on and needs no warning.
       const after = yield* state.changes.pipe(
-        Stream.filter((s) => s.swap === undefined || s.swap._tag === "confirming"),
+        Stream.filter((s) => s.swap === undefined || s.swap._tag === "confirming" || s.swap._tag === "submitting"),
         Stream.runHead
       )
       if (Option.isSome(after) && after.value.swap === undefined && after.value.status._tag === "idle")

@@ -1,21 +1,41 @@
 import { Context, Effect, Layer, Schema } from "effect"
+import { SubintentRequestBuilder } from "../../../../toolkit/dataRequest"
 import { WalletRequest } from "../../../../toolkit/walletRequestTag"
 
 /**
  * How a wallet request ended without a transaction: the user rejected it in the wallet, the dApp withdrew it
  * (Cancel, a disconnect), or it failed. Only `failed` is a failure in the spec's sense (§8).
  */
-export type SwapWalletErrorKind = "rejected" | "canceled" | "failed"
+export type SwapWalletErrorKind = "rejected" | "canceled" | "failed" | "unsupported" | "expired"
 
 /** The wallet refused, failed or never answered: the swap did not happen. */
 export class SwapWalletError extends Schema.TaggedError<SwapWalletError>()("SwapWalletError", {
   reason: Schema.String,
-  kind: Schema.optionalWith(Schema.Literal("rejected", "canceled", "failed"), { default: () => "failed" })
+  /**
+   * `unsupported`: the wallet cannot sign a pre-authorisation (an older wallet); `expired`: it would not sign one
+   * whose expiration was past or too close.
+   */
+  kind: Schema.optionalWith(Schema.Literal("rejected", "canceled", "failed", "unsupported", "expired"), {
+    default: () => "failed"
+  })
 }) {}
 
 /** The toolkit's error tags that mean "nothing was sent" rather than "it went wrong". */
 const kindOf = (tag: string): SwapWalletErrorKind =>
   tag === "rejectedByUser" ? "rejected" : tag === "canceledByUser" || tag === "RequestIgnored" ? "canceled" : "failed"
+
+/**
+ * A pre-authorisation's failures that mean "this wallet cannot do it" rather than "it went wrong": the wallet could
+ * not read the request (it predates pre-authorisations), or answered with a code saying so.
+ */
+const UNSUPPORTED = /unsupported|incompatible|invalidRequest|notSupported|walletRequestValidation/i
+
+const preAuthKindOf = (tag: string, code: string): SwapWalletErrorKind =>
+  tag === "expiredSubintent" || tag === "subintentExpirationTooClose"
+    ? "expired"
+    : UNSUPPORTED.test(tag) || UNSUPPORTED.test(code)
+      ? "unsupported"
+      : kindOf(tag)
 
 /**
  * What became of a cancel: the wallet confirmed it withdrew the request (`canceled`); the wallet could not confirm
@@ -34,7 +54,16 @@ export class SwapWallet extends Context.Tag("hswap/SwapWallet")<
       /** Called once the wallet has signed and submitted, with the intent hash, before the commit is known. */
       readonly onSubmitted?: (transactionIntentHash: string) => void
     }) => Effect.Effect<{ readonly transactionIntentHash: string }, SwapWalletError>
-    /** Withdraws the transaction request that is waiting in the wallet. */
+    /**
+     * Asks the wallet to pre-authorise `manifest` (a subintent) until `expiresAtSeconds` (epoch seconds): the
+     * signed partial transaction and its subintent hash. Nothing moves until the exchange submits it with its leg.
+     */
+    readonly preAuthorize: (input: {
+      readonly manifest: string
+      readonly message: string
+      readonly expiresAtSeconds: number
+    }) => Effect.Effect<{ readonly signedPartialTransaction: string; readonly subintentHash: string }, SwapWalletError>
+    /** Withdraws the transaction or pre-authorisation request that is waiting in the wallet. */
     readonly cancel: Effect.Effect<CancelOutcome>
   }
 >() {
@@ -62,11 +91,41 @@ export class SwapWallet extends Context.Tag("hswap/SwapWallet")<
               return new SwapWalletError({ reason, kind: kindOf(reason) })
             })
           ),
+      preAuthorize: ({ manifest, message, expiresAtSeconds }) =>
+        wallet
+          .sendPreAuthorizationRequest(
+            SubintentRequestBuilder.manifest(manifest)
+              .setExpiration("atTime", expiresAtSeconds)
+              .message(message)
+              .build()
+          )
+          .pipe(
+            Effect.flatMap((r) =>
+              r.signedPartialTransaction === "" || r.subintentHash === ""
+                ? Effect.fail(new SwapWalletError({ reason: "the wallet answered without a signed pre-authorisation" }))
+                : Effect.succeed({
+                    signedPartialTransaction: r.signedPartialTransaction,
+                    subintentHash: r.subintentHash
+                  })
+            ),
+            Effect.mapError((e) => {
+              if (e instanceof SwapWalletError) return e
+              const reason = describe(e)
+              const code =
+                typeof e === "object" && e !== null && "error" in e && typeof e.error === "string" ? e.error : ""
+              return new SwapWalletError({
+                reason: code === "" ? reason : `${reason}: ${code}`,
+                kind: preAuthKindOf(reason, code)
+              })
+            })
+          ),
       cancel: Effect.gen(function* () {
-        // The newest transaction request still waiting for the wallet's answer.
+        // The newest transaction or pre-authorisation request still waiting for the wallet's answer.
         const items = yield* wallet.getRequestItems
         const waiting = items
-          .filter((i) => i.type === "sendTransaction" && i.status === "pending")
+          .filter(
+            (i) => (i.type === "sendTransaction" || i.type === "preAuthorizationRequest") && i.status === "pending"
+          )
           .sort((a, b) => b.createdAt - a.createdAt)[0]
         if (waiting === undefined) return "nothing_to_cancel" as const
         if (!waiting.showCancel) {

@@ -34,15 +34,26 @@ export const ESTIMATE_DEBOUNCE_MILLIS = 750
 export const LIVE_PRICE_REUSE_MILLIS = 15_000
 
 /**
- * Where an executed swap is (issue 15 §2): `checking` from the press until the checks pass (no I/O has happened
- * before it is entered), `wallet` while the wallet shows the request, `canceling` after Cancel, `confirming` once
- * the wallet submitted and the commit is awaited.
+ * Where an executed swap is: `checking` from the press until the checks pass (no I/O has happened before it is
+ * entered), `wallet` while the wallet shows the deposit, `canceling` after Cancel (`from` says which request it
+ * withdraws), `confirming` once the wallet submitted and the commit is awaited.
+ *
+ * The atomic flow: `signing` while the wallet shows the pre-authorisation, `submitting` once it is signed and the
+ * exchange submits it with its own leg (nothing has moved until that one transaction commits).
  */
 export type SwapPhase =
   | { readonly _tag: "checking" }
   | { readonly _tag: "wallet" }
-  | { readonly _tag: "canceling" }
+  | { readonly _tag: "canceling"; readonly from?: "signing" }
   | { readonly _tag: "confirming"; readonly txHash: string }
+  | { readonly _tag: "signing" }
+  | { readonly _tag: "submitting"; readonly subintentId: string }
+
+/**
+ * How the last atomic swap ended: `committed` (one transaction moved both legs), `lapsed` (its window closed before
+ * it could commit: nothing moved) or `refused` (the exchange would not submit it: nothing moved).
+ */
+export type AtomicOutcome = "committed" | "lapsed" | "refused"
 
 /** The last live price of a pair, reused for estimates of other amounts while it is fresh. */
 export interface LivePrice {
@@ -93,6 +104,13 @@ export interface SwapState {
   /** A neutral outcome to show under the button ('Swap canceled…'); not an error. */
   readonly notice: string | undefined
   readonly livePrice: LivePrice | undefined
+  /** How the last atomic swap ended, until the next press of Execute. */
+  readonly atomicOutcome: AtomicOutcome | undefined
+  /**
+   * The atomic flow is off for this session: the wallet said it cannot sign pre-authorisations, or the exchange
+   * answered that it does not take them. Execute then sends the deposit straight away.
+   */
+  readonly atomicOff: boolean
 }
 
 export const initialSwapState: SwapState = {
@@ -118,8 +136,14 @@ export const initialSwapState: SwapState = {
   now: 0,
   swap: undefined,
   notice: undefined,
-  livePrice: undefined
+  livePrice: undefined,
+  atomicOutcome: undefined,
+  atomicOff: false
 }
+
+/** Execute asks for a pre-authorisation: the quote is binding and atomic, and nothing said the flow is off. */
+export const atomicOffered = (s: Pick<SwapState, "quote" | "atomicOff">) =>
+  s.quote?.binding?.atomic === true && !s.atomicOff
 
 export type SwapEvent =
   | { readonly _tag: "FromChanged"; readonly symbol: string }
@@ -152,6 +176,21 @@ export type SwapEvent =
   | { readonly _tag: "SwapCanceled"; readonly notice: string }
   | { readonly _tag: "SwapFailed"; readonly message: string }
   | { readonly _tag: "SwapSucceeded"; readonly txHash: string; readonly now: number }
+  /** The atomic flow: the checks passed and the wallet is asked for the pre-authorisation. */
+  | { readonly _tag: "PreAuthorizationRequested" }
+  /** The wallet signed; the exchange has it (or is being sent it), keyed by the subintent. */
+  | { readonly _tag: "PreAuthorizationSigned"; readonly subintentId: string }
+  /**
+   * The wallet cannot sign pre-authorisations, or the exchange has atomic swaps off: the same press goes on as the
+   * deposit flow, back at its checks, without the user doing anything.
+   */
+  | { readonly _tag: "AtomicFallback" }
+  /** One transaction moved exactly what was pre-authorised out and the quoted output in. */
+  | { readonly _tag: "AtomicCommitted"; readonly txHash: string; readonly now: number }
+  /** The window closed before the swap could commit (or the wallet would not sign so close to it): nothing moved. */
+  | { readonly _tag: "AtomicLapsed"; readonly notice: string }
+  /** The exchange refused the pre-authorisation (`message`: its reason in the user's words): nothing moved. */
+  | { readonly _tag: "AtomicRefused"; readonly message: string }
   /**
    * The form reset 5 s after a swap (spec §4): it clears the inputs the swap was made with (`key`, as they stood when
    * it succeeded at `since`). Anything typed or chosen since is the user's next swap and is kept.
@@ -174,7 +213,12 @@ export const FEE_ESTIMATING_TEXT = "Estimating..."
 export const FEE_UNAVAILABLE_TEXT = "Shown in your wallet"
 
 /** The fee line for the card's current inputs: never a figure the preview of this deposit has not given. */
-export const networkFeeText = (fee: NetworkFeeState | undefined, from: string, amount: string, format: (xrd: string) => string) =>
+export const networkFeeText = (
+  fee: NetworkFeeState | undefined,
+  from: string,
+  amount: string,
+  format: (xrd: string) => string
+) =>
   fee === undefined || fee.key !== feeKeyOf(from, amount) || fee._tag === "Estimating"
     ? FEE_ESTIMATING_TEXT
     : fee._tag === "Previewed"
@@ -315,18 +359,70 @@ export const reduce = (s: SwapState, e: SwapEvent): SwapState => {
     }
     case "ExecutePressed":
       return s.status._tag === "success" && s.quotePrepared && s.quote !== undefined && !swapping(s)
-        ? { ...s, status: { _tag: "pending" }, swap: { _tag: "checking" }, notice: undefined }
+        ? { ...s, status: { _tag: "pending" }, swap: { _tag: "checking" }, notice: undefined, atomicOutcome: undefined }
         : s
     case "ExecuteAborted":
       return s.swap?._tag === "checking" ? { ...s, status: { _tag: "success", txHash: undefined }, swap: undefined } : s
     case "WalletOpened":
       return s.swap?._tag === "checking" ? { ...s, swap: { _tag: "wallet" } } : s
     case "CancelRequested":
-      return s.swap?._tag === "wallet" ? { ...s, swap: { _tag: "canceling" } } : s
+      return s.swap?._tag === "wallet"
+        ? { ...s, swap: { _tag: "canceling" } }
+        : s.swap?._tag === "signing"
+          ? { ...s, swap: { _tag: "canceling", from: "signing" } }
+          : s
     case "CancelUndone":
-      return s.swap?._tag === "canceling" ? { ...s, swap: { _tag: "wallet" } } : s
+      return s.swap?._tag === "canceling"
+        ? { ...s, swap: { _tag: s.swap.from === "signing" ? "signing" : "wallet" } }
+        : s
     case "WalletSubmitted":
       return s.swap === undefined ? s : { ...s, swap: { _tag: "confirming", txHash: e.txHash } }
+    case "PreAuthorizationRequested":
+      return s.swap?._tag === "checking" ? { ...s, swap: { _tag: "signing" } } : s
+    case "PreAuthorizationSigned":
+      return s.swap?._tag === "signing" || (s.swap?._tag === "canceling" && s.swap.from === "signing")
+        ? { ...s, swap: { _tag: "submitting", subintentId: e.subintentId } }
+        : s
+    case "AtomicFallback":
+      return s.swap?._tag === "signing" || s.swap?._tag === "submitting" || s.swap?._tag === "canceling"
+        ? { ...s, swap: { _tag: "checking" }, atomicOff: true }
+        : s
+    case "AtomicCommitted":
+      return s.swap === undefined
+        ? s
+        : {
+            ...s,
+            swap: undefined,
+            status: { _tag: "success", txHash: e.txHash },
+            quotePrepared: false,
+            countdown: 0,
+            swaps: recordRequest(s.swaps, e.now, SWAP_LIMIT.windowMillis),
+            atomicOutcome: "committed"
+          }
+    case "AtomicLapsed":
+      // Nothing moved: back to an estimate, as after a cancel; a new Prepare fetches a fresh quote.
+      return s.swap === undefined
+        ? s
+        : {
+            ...s,
+            status: { _tag: "idle" },
+            swap: undefined,
+            quotePrepared: false,
+            countdown: 0,
+            notice: e.notice,
+            atomicOutcome: "lapsed"
+          }
+    case "AtomicRefused":
+      return s.swap === undefined
+        ? s
+        : {
+            ...s,
+            status: { _tag: "error", message: e.message },
+            swap: undefined,
+            quotePrepared: false,
+            countdown: 0,
+            atomicOutcome: "refused"
+          }
     case "SwapCanceled":
       // Back to an estimate: the figures stay, a new Prepare fetches a fresh binding quote.
       return {

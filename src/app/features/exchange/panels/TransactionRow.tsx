@@ -139,8 +139,8 @@ export const swapSummary = (r: TransactionRecord) =>
   refundOf(r) !== undefined
     ? `${amountOf(r.amount_in, r.asset_in)} ${r.asset_in} → refunded`
     : `${amountOf(r.amount_in, r.asset_in)} ${r.asset_in} → ${
-    r.amount_out === undefined ? "…" : amountOf(r.amount_out, r.asset_out)
-  }${r.asset_out === undefined ? "" : ` ${r.asset_out}`}`
+        r.amount_out === undefined ? "…" : amountOf(r.amount_out, r.asset_out)
+      }${r.asset_out === undefined ? "" : ` ${r.asset_out}`}`
 
 /** "12s ago" from the Clock's `now`; nothing before the swap is final or before the first clock reading. */
 export const relativeTime = (r: TransactionRecord, now: number | undefined) =>
@@ -190,7 +190,9 @@ export function TransactionRow({
       <div className="flex flex-wrap items-center gap-x-1.5 text-xs text-muted">
         <span>Tx</span>
         <DashboardLink kind="transaction" id={record.tx_in} />
-        {record.tx_out !== undefined && refundOf(record) === undefined && (
+        <span aria-hidden>·</span>
+        <span data-testid="transaction-flow">{flowOf(record)}</span>
+        {record.tx_out !== undefined && record.tx_out !== record.tx_in && refundOf(record) === undefined && (
           <>
             <span aria-hidden>·</span>
             <span>Payout</span>
@@ -204,6 +206,13 @@ export function TransactionRow({
     </li>
   )
 }
+
+/**
+ * How the swap settled, as the rows and dialogs say it: `atomic` (the user's pre-authorisation and the payout in one
+ * transaction) or `deposit` (the user's deposit, then the exchange's payout).
+ */
+export const flowOf = (record: Pick<TransactionRecord, "flow">): "atomic" | "deposit" =>
+  record.flow === "atomic" ? "atomic" : "deposit"
 
 /** The list both panels share. */
 export function TransactionList({

@@ -1,7 +1,7 @@
 /**
  * The manifest text of an atomic swap's pre-authorisation: what the app sends the wallet to sign (the wallet adds
  * the header, whose expiry is the quote's remaining validity) and the one shape `checkPreAuthorization` accepts.
- * Pure and browser-safe, so the app and the server share it.
+ * Pure and browser-safe: it lives with the exchange API so that the app builds it and the server checks against it.
  */
 
 /** What the user pre-authorises: their account pays exactly `amountIn` of FROM and must get at least `quotedOut` of TO. */
