@@ -79,7 +79,7 @@ export const PREPARE_ERROR_STATUS = "Impossible to prepare the exchange, please 
 export const SWAP_FAILED_STATUS = "Transaction failed. Please try again."
 export const UNKNOWN_ERROR = "Unknown error"
 
-/** A rejection in the wallet, or a withdrawn request, is not a failure: nothing left the wallet (issue 15 §3). */
+/** A rejection in the wallet, or a withdrawn request, is not a failure: nothing left the wallet. */
 export const SWAP_CANCELED_TITLE = "Swap canceled"
 export const SWAP_REJECTED_TEXT = "You rejected the transaction in your wallet. Nothing was sent."
 export const SWAP_WITHDRAWN_TEXT = "The request was withdrawn from your wallet. Nothing was sent."
@@ -88,6 +88,9 @@ export const SWAP_IGNORED_TEXT =
 export const CANCEL_UNCONFIRMED_TITLE = "Cancel not confirmed"
 export const CANCEL_UNCONFIRMED_TEXT =
   "Your wallet may already have sent the deposit. If it did, it is settled at this quote and shows in Your Transactions."
+/** The same for a pre-authorisation: until it is signed and submitted, nothing can move. */
+export const CANCEL_UNCONFIRMED_ATOMIC_TEXT =
+  "Your wallet may still sign the pre-authorisation. If it does, the swap goes ahead at this quote and shows in Your Transactions; if not, nothing moves."
 
 /** The success toast's words: what was paid when the record shows it, else what the binding quote promised. */
 const successText = (
@@ -737,7 +740,10 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         Stream.runHead
       )
       if (Option.isSome(after) && after.value.swap === undefined && after.value.status._tag === "idle")
-        yield* toaster.show({ title: CANCEL_UNCONFIRMED_TITLE, description: CANCEL_UNCONFIRMED_TEXT })
+        yield* toaster.show({
+          title: CANCEL_UNCONFIRMED_TITLE,
+          description: before.swap._tag === "signing" ? CANCEL_UNCONFIRMED_ATOMIC_TEXT : CANCEL_UNCONFIRMED_TEXT
+        })
     })
 
     return {
