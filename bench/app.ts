@@ -1,5 +1,5 @@
 /**
- * `npm run bench:app`: hSwap's `/` against the anchor stack (issue 7 §5, DESIGN §6 "Budgets"), in one run.
+ * `npm run bench:app`: hSwap's `/` against the anchor stack (DESIGN §6 "Budgets"), in one run.
  *
  * 1. Bundles. Builds the app (our vite.config.ts) and the anchor dApp (bench/anchor: React + the official dApp toolkit
  *    with its lazily loaded connect button + the gateway SDK + TanStack Query + wouter + Radix UI) with Vite's JS API,
@@ -32,7 +32,7 @@
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
  * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
  * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals),
- * `--devtools` (the measured loads through Playwright, as before session 22; see cdp-pipe.ts for why not by default),
+ * `--devtools` (the measured loads through Playwright; see cdp-pipe.ts for why not by default),
  * `--compare <dirA> <dirB>` (instead of the above: two builds of ours, FCP, LCP and TBT side by side; see compareMain).
  * Playwright's launches here pass Playwright's own `--disable-features` list with the omnibox popup's two features
  * added, as the e2e suite does (e2e/chromium-switches.ts), so they run without the popup too.
@@ -72,7 +72,7 @@ const DEVTOOLS = process.argv.includes("--devtools")
 const LOADS = Math.max(1, Number(argValue("--loads") ?? (TRACE ? 2 : COMPARE ? 20 : 7)))
 const IDLE_S = Math.max(1, Number(argValue("--idle-seconds") ?? (QUICK ? 15 : 60)))
 const CPU_SLOWDOWN = 4
-/** DESIGN §6 (updated by issue 20): each figure of `/` against the anchor's, same run. */
+/** DESIGN §6: each figure of `/` against the anchor's, same run. */
 const BUDGETS = {
   initialJs: 0.6,
   fetchedJs: 1.0,
@@ -776,7 +776,7 @@ interface Expectation {
   readonly perMinute: number
   readonly why: string
 }
-/** What the spec's timers make an idle, disconnected `/` ask for (spec app.md §7 and §9; issue 7 §1). */
+/** What the spec's timers make an idle, disconnected `/` ask for (spec app.md §7 and §9). */
 const EXPECTED: Readonly<Record<string, Expectation>> = {
   "GET /api/health": { perMinute: 4, why: "health cycle 15 s" },
   "GET /api/liveprice/:resource/:resource": { perMinute: 4, why: "price cycle 15 s" },

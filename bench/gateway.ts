@@ -9,7 +9,7 @@
  *
  * Before the first round every selected client loads all the accounts once, unmeasured: the first HTTP client in
  * this process would otherwise pay the one-time JIT warm-up of fetch (undici), JSON and its own code, and ours always
- * runs first. (A tenth of the accounts was not enough: in session 12, ours was 1.20–1.48× the SDK's CPU in the first
+ * runs first. (A tenth of the accounts was not enough: ours was 1.20–1.48× the SDK's CPU in the first
  * round of every run and 0.98–1.14× in the others.)
  *
  * Every measured load (here and with `--instructions`) starts after a full garbage collection: the clients alternate in

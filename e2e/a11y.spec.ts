@@ -3,7 +3,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test"
 import { appMounted, blockExternal, closeWelcomeToast, forgetWelcomeShown, snap } from "./helpers"
 
 /**
- * Issue 19: accessibility and polish, as a keyboard user, a screen reader user and a phone user meet them. The app has
+ * Accessibility and polish, as a keyboard user, a screen reader user and a phone user meet them. The app has
  * one (dark) theme, so axe runs once per route, at the project's width (1280 px desktop, 390 px mobile).
  */
 

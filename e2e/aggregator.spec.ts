@@ -108,7 +108,7 @@ test("selecting a route loads its widget; Visit opens the partner page in a new 
   await openSwap(page)
   await page.getByRole("button", { name: "hUSDC → hETH", exact: true }).click()
   await expect(selected(page)).toHaveText("hUSDC → hETH")
-  // Toasts queue (issue 19): the welcome toast may be waiting behind this one, or come back after it.
+  // Toasts queue: the welcome toast may be waiting behind this one, or come back after it.
   await expect(page.getByTestId("toast").filter({ hasText: "Route Selected" })).toBeVisible()
   await expect(page.getByTestId("trading-iframe")).toHaveAttribute("src", frameSrc(R.hUSDC, R.hETH))
   await expectWidget(page, "hUSDC", "hETH")

@@ -6,7 +6,7 @@
  *
  * Ours on top: the omnibox popup. Headless Chromium opens a window for each new browser context and preloads that
  * window's omnibox popup, a WebUI page, in a renderer of its own: about 1 s of CPU at the start of every test's
- * context on the same cores as the app and the stack (bench/cdp-pipe.ts, where the bench turned it off in session 23).
+ * context on the same cores as the app and the stack (bench/cdp-pipe.ts, where the bench turns it off too).
  * Neither feature alone removes it; the two together do.
  */
 export const PLAYWRIGHT_DISABLED_FEATURES: ReadonlyArray<string> = [

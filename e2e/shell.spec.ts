@@ -20,7 +20,7 @@ for (const p of PAGES) {
   test(`${p.path} renders its title`, async ({ page }, info) => {
     await page.goto(p.path)
     await expect(page.getByRole("heading", { level: 1, name: p.title, exact: true })).toBeVisible()
-    // Read as one phrase (a visually hidden copy; an aria-label on a <p> is prohibited, issue 19).
+    // Read as one phrase (a visually hidden copy; an aria-label on a <p> is prohibited).
     await expect(page.getByTestId("tagline").getByText("Swap, Bridge, Save and Earn", { exact: true })).toBeAttached()
     await snap(page, info, p.name)
   })
@@ -205,7 +205,7 @@ test("with JavaScript off, the page says it needs it, at the bottom of the scree
  * lookup of its own, 3–4 ms of CPU each in Chromium on Linux and about twice that at 4× slowdown (traced:
  * FontCache::GetFontPlatformData), all ahead of the first paint. Two weights (normal and semibold) and a few sizes:
  * on a wide screen thirteen strikes were seven (on a phone the title is 20 px, not 24). bench:app's FCP went from
- * 59–68% of the anchor's to 48–59% (README, session 21).
+ * 59–68% of the anchor's to 48–59%.
  */
 const FIRST_SCREEN_STRIKES = [
   "12px/400",

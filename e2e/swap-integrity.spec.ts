@@ -4,7 +4,7 @@ import { formatTokenAmount } from "../src/exchange/format"
 import { blockExternal, depositFlowOnly, closeWelcomeToast, snap } from "./helpers"
 
 /**
- * Issue 15 on `npm start`: the binding quote is paid exactly after a slow approval, one press is one swap, a
+ * On `npm start`: the binding quote is paid exactly after a slow approval, one press is one swap, a
  * rejection reads as a cancel, and the amount input means what the user typed, down to 360 px.
  */
 

@@ -32,7 +32,7 @@ test("rejecting in the wallet: 'Swap canceled', nothing sent, and nothing is rec
   const request = page.getByTestId("devnet-wallet-request")
   await expect(request).toContainText("0.011")
   await request.getByTestId("devnet-wallet-reject").click()
-  // A rejection is the user's choice, not a failure (issue 15): no 'Transaction Failed', no 'check your balance'.
+  // A rejection is the user's choice, not a failure: no 'Transaction Failed', no 'check your balance'.
   await expect(page.getByTestId("toast").filter({ hasText: "Swap canceled" })).toContainText(
     "You rejected the transaction in your wallet. Nothing was sent."
   )

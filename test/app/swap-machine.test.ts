@@ -779,7 +779,7 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  // ---- issue 15: binding quotes, one swap per press, honest words, the amount input
+  // ---- binding quotes, one swap per press, honest words, the amount input
 
   const QUOTE = "qAbCdEfGhIjKl.MnOpQrStUvWxYz0123"
   const bindingPrice =

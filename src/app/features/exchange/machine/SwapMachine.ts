@@ -286,7 +286,7 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
       })
 
     /**
-     * The network fee the deposit will cost (issue 15 §3), from the Gateway's transaction preview of the very
+     * The network fee the deposit will cost, from the Gateway's transaction preview of the very
      * manifest Execute sends; one preview per manifest. Until it answers, or when it cannot, the card shows the
      * spec's text.
      */

@@ -27,7 +27,7 @@ export type ServiceMode = "available" | "rate_limited" | "maintenance"
 
 /**
  * An auto-estimate waits until the inputs have been still this long, so typing digit by digit sends one request,
- * not one a keystroke (issue 15 §4).
+ * not one a keystroke.
  */
 export const ESTIMATE_DEBOUNCE_MILLIS = 750
 /** A live price younger than this serves estimates for other amounts of the same pair without a request. */
@@ -198,7 +198,7 @@ export type SwapEvent =
   | { readonly _tag: "Reset"; readonly key: string; readonly since: number }
 
 /**
- * The network fee line (issue 51): the Gateway's preview of the exact deposit for `key`'s inputs. `Estimating`
+ * The network fee line: the Gateway's preview of the exact deposit for `key`'s inputs. `Estimating`
  * until it answers; `Unavailable` when it cannot (no account, a failed preview): the wallet then shows the fee.
  */
 export type NetworkFeeState =
