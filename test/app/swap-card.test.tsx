@@ -119,11 +119,16 @@ describe("the swap card", () => {
         await h.advance("2 seconds")
         await userEvent.click(action())
         await waitFor(() => expect(screen.getByTestId("quote-binding")).toBeVisible())
-        if (atomic)
+        if (atomic) {
           expect(screen.getByTestId("atomic-terms")).toHaveTextContent(
             "You send exactly 0.05000000 hETH. You receive at least 149.750000 hUSDC, or nothing moves."
           )
-        else expect(screen.queryByTestId("atomic-terms")).toBeNull()
+          // The least the ledger would accept is the quoted output, and the details say the same.
+          expect(screen.getByTestId("minimum-received")).toHaveTextContent("149.750000 hUSDC")
+        } else {
+          expect(screen.queryByTestId("atomic-terms")).toBeNull()
+          expect(screen.getByTestId("minimum-received")).toHaveTextContent("148.252500 hUSDC")
+        }
       }
     }
   )

@@ -319,8 +319,11 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
             >
               0.1% + 0.1 USD
             </Row>
+            {/* An atomic swap's least is what the ledger asserts, the quoted output: the card says no other figure. */}
             <Row label="Minimum received">
-              <Amount value={s.quote.minimumReceived} decimals={toDecimals} /> {s.to}
+              <span data-testid="minimum-received">
+                <Amount value={atomic ? s.quote.toAmount : s.quote.minimumReceived} decimals={toDecimals} /> {s.to}
+              </span>
             </Row>
             {binding !== undefined && s.quotePrepared && (
               <Row label="Quote">
