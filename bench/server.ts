@@ -66,10 +66,13 @@ const CONCURRENCY = 8
 /** Clients registering deposits in the replicated case: the same for 1 and for 3 replicas (the same offered load). */
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 24)
 /**
- * Warm-up swaps before each replicated measurement (not counted): the same number with 1 replica and with 3 (10 a
- * replica then), so the devnet and the database are as warm in both runs, not only the replicas.
+ * Warm-up swaps each replica settles before the replicated measurement (not counted): 30 with 1 replica, 90 with 3,
+ * so every replica's code is as compiled as the single one's (its CPU per swap is the figure compared), and the
+ * devnet and the database are warm in both runs.
  */
 const WARMUP = 30
+/** Seconds the replicas are watched idle after the warm-up: what a replica costs doing nothing (its polls, timers). */
+const IDLE_S = 3
 /** Price + health requests per second spread over the replicas in the replicated part, the same with 1 and with 3. */
 const REPLICATED_RATE = Number(process.env["BENCH_REPLICATED_RATE"] ?? 300)
 /** Load connections in the replicated part: a multiple of 3 so each of 3 replicas gets exactly a third of the rate. */
@@ -552,7 +555,7 @@ const replicated = async (replicas: number) => {
     const ledger = await gateway.runtime.runPromise(Ledger)
     const { epoch } = await gateway.runtime.runPromise(ledger.state)
     const deposits: Array<BuiltTransaction> = []
-    for (let i = 0; i < SWAPS + WARMUP; i++) {
+    for (let i = 0; i < SWAPS + WARMUP * replicas; i++) {
       deposits.push(await signDeposit(gateway, ledger, epoch, i, "hswap.app | Radix | hUSDC -> hETH"))
     }
     /** Submits a deposit to the devnet in process; a submit that hangs is an error naming it. */
@@ -584,8 +587,8 @@ const replicated = async (replicas: number) => {
           ?.toString()
           .startsWith("hSwap payout for")
       )
-    // Warm-up, not measured: WARMUP swaps round-robin over the replicas first (each replica's code loaded and
-    // compiled, its connections open, as a long-running replica's would be; the devnet and the database as warm).
+    // Warm-up, not measured: each replica settles WARMUP swaps first (its code loaded and compiled, its connections
+    // open), as a long-running replica would be.
     const warm = deposits.splice(SWAPS)
     // Submitted one at a time (the measured clients below submit at most CLIENTS at once), registered together.
     for (const deposit of warm) await submit(deposit)
@@ -603,6 +606,11 @@ const replicated = async (replicas: number) => {
       if (performance.now() - warmStart > 120_000) throw new Error(`warm-up not settled: ${warmAnswers.join(", ")}`)
       await Effect.runPromise(Effect.sleep("50 millis"))
     }
+    const idle0 = procs.map((p) => cpuSecondsOf(p.pid))
+    const idleStart = performance.now()
+    await Effect.runPromise(Effect.sleep(`${IDLE_S} seconds`))
+    const idleSeconds = (performance.now() - idleStart) / 1000
+    const idleCores = procs.map((p, i) => (cpuSecondsOf(p.pid) - (idle0[i] ?? 0)) / idleSeconds)
     const pg0 = await pgProcessesOf(name)
     const cpu0 = {
       self: selfCpuSeconds(),
@@ -680,6 +688,9 @@ const replicated = async (replicas: number) => {
     console.log(
       `    per swap  CPU: replicas ${fmt(replicasMs, 1)} ms + bench process ${fmt(benchMs, 1)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 1)} ms (+ shared background ${fmt(perSwapMs(cpu.pgShared), 1)} ms) = ${fmt(totalMs, 1)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
     )
+    console.log(
+      `    idle      before the measurement, ${IDLE_S} s doing nothing: replicas ${idleCores.map((c) => fmt(c, 3)).join(" + ")} cores (${fmt((idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid), 1)} ms a swap over this run's ${fmt(seconds, 1)} s)`
+    )
     console.log(`    gateway   calls per swap by the replicas: ${callsPerSwap.join(", ")}`)
     // Price + health at REPLICATED_RATE over all the replicas at once: one load generator (in a worker thread, off
     // this process's event loop) whose connections go round-robin to the replicas, each at the same rate, so each of
@@ -712,6 +723,7 @@ const replicated = async (replicas: number) => {
     return {
       rate,
       totalMs,
+      idleMs: (idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid),
       replicasMs,
       benchMs,
       pgMs,
@@ -769,7 +781,7 @@ const mainReplicated = async () => {
       `    ${what.padEnd(34)}${a.padStart(11)}${b.padStart(12)}${ratio.padStart(8)}   ${budget.padEnd(9)}${holds}`
     )
   console.log(
-    `  scaling     1 against 3 replicas, the same ${SWAPS} swaps from ${CLIENTS} clients after ${WARMUP} warm-up swaps, each run on a fresh database and devnet (printed, not asserted)`
+    `  scaling     1 against 3 replicas, the same ${SWAPS} swaps from ${CLIENTS} clients after ${WARMUP} warm-up swaps a replica, each run on a fresh database and devnet (printed, not asserted)`
   )
   row("", "1 replica", "3 replicas", "ratio", "budget", "verdict")
   row(
@@ -791,7 +803,8 @@ const mainReplicated = async () => {
   for (const [what, key] of [
     ["  replicas", "replicasMs"],
     ["  bench process (devnet, clients)", "benchMs"],
-    ["  PostgreSQL (+ shared background)", "pgMs"]
+    ["  PostgreSQL (+ shared background)", "pgMs"],
+    ["  of the replicas', idle cost", "idleMs"]
   ] as const)
     row(what, `${fmt(one[key], 1)} ms`, `${fmt(three[key], 1)} ms`, `${fmt(three[key] / one[key], 2)}x`, "", "")
   row(
