@@ -1,6 +1,6 @@
 /**
- * The layering check that `npm test` runs: no import cycles in `src/`, and no import from a lower layer to a higher
- * one (DESIGN §2). It reads every module's static and dynamic imports with TypeScript's own pre-processor, so a
+ * The layering check that `npm test` runs: no import cycles in `src/`, no import from a lower layer to a higher
+ * one (DESIGN §2), and one import style (our modules named without an extension). It reads every module's static and dynamic imports with TypeScript's own pre-processor, so a
  * lazily loaded module counts as an edge too: a cycle through `import()` still ties the modules together.
  *
  *   tsx scripts/check-imports.ts          prints the problems and exits 1 if there are any
@@ -45,7 +45,7 @@ const resolveImport = (from: string, spec: string): string | undefined => {
 }
 
 export interface Problem {
-  readonly kind: "cycle" | "layer" | "unresolved"
+  readonly kind: "cycle" | "layer" | "unresolved" | "style"
   readonly text: string
 }
 
@@ -57,6 +57,13 @@ export const check = (): ReadonlyArray<Problem> => {
     const edges: Array<string> = []
     for (const ref of info.importedFiles) {
       if (!ref.fileName.startsWith(".")) continue
+      // One import style across src/: a module is named without its extension (Vite and tsx resolve it).
+      if (/\.(js|jsx|ts|tsx)$/.test(ref.fileName)) {
+        problems.push({
+          kind: "style",
+          text: `${relative(root, file)} imports ${ref.fileName}: name our modules without an extension`
+        })
+      }
       const target = resolveImport(file, ref.fileName)
       if (target === undefined) {
         problems.push({ kind: "unresolved", text: `${relative(root, file)} imports ${ref.fileName}, which is no file` })

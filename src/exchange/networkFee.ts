@@ -10,9 +10,9 @@
  * Browser-safe: Effect and the Gateway client only.
  */
 import { Cause, Effect, Option, Random, Schema } from "effect"
-import { Gateway } from "../gateway/tag.js"
-import { ZERO, addDecimal, decimalToString, parseDecimal } from "./decimal.js"
-import { formatNetworkFee, NETWORK_FEE_TEXT } from "./swap.js"
+import { Gateway } from "../gateway/tag"
+import { ZERO, addDecimal, decimalToString, parseDecimal } from "./decimal"
+import { formatNetworkFee, NETWORK_FEE_TEXT } from "./swap"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The receipt

@@ -3,20 +3,20 @@
  * to one ledger state. The service's type is in `service.ts`.
  */
 import { Effect } from "effect"
-import { loadOnceEffect } from "../lib/loadOnceEffect.js"
-import type { GatewayConfig, ResolvedGatewayConfig } from "./config.js"
-import { resolveGatewayConfig } from "./config.js"
-import type { OtherEndpoints } from "./endpointsOther.js"
-import { StateEndpoints } from "./endpointsState.js"
-import type { GatewayError, UnknownNetworkError } from "./errors.js"
-import { clientNotLoaded, GatewayDecodeError, type GatewayTransportError } from "./errors.js"
-import type { Built, Endpoint, GatewayCall, GatewayCallAll } from "./http.js"
-import { built, makeGatewayCall } from "./http.js"
-import { fetchTransport, type Transport } from "./transport.js"
-import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo } from "./paging.js"
-import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
-import type * as State from "./schemas/state.js"
-import type * as Tx from "./schemas/transaction.js"
+import { loadOnceEffect } from "../lib/loadOnceEffect"
+import type { GatewayConfig, ResolvedGatewayConfig } from "./config"
+import { resolveGatewayConfig } from "./config"
+import type { OtherEndpoints } from "./endpointsOther"
+import { StateEndpoints } from "./endpointsState"
+import type { GatewayError, UnknownNetworkError } from "./errors"
+import { clientNotLoaded, GatewayDecodeError, type GatewayTransportError } from "./errors"
+import type { Built, Endpoint, GatewayCall, GatewayCallAll } from "./http"
+import { built, makeGatewayCall } from "./http"
+import { fetchTransport, type Transport } from "./transport"
+import { chunk, chunkedAtOneLedgerState, exhaustPages, pinTo } from "./paging"
+import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common"
+import type * as State from "./schemas/state"
+import type * as Tx from "./schemas/transaction"
 import type {
   EntityDetailsVaultAggregatedOptions,
   FungibleResourcesVaultCollection,
@@ -24,13 +24,13 @@ import type {
   NonFungibleResourcesVaultCollection,
   RequestOf,
   StateEntityDetailsVaultResponseItem
-} from "./service.js"
+} from "./service"
 
 export type {
   EntityDetailsVaultAggregatedOptions,
   GatewayService,
   StateEntityDetailsVaultResponseItem
-} from "./service.js"
+} from "./service"
 
 /** Committed-details opt-ins sent unless overridden: all of them on, except `detailed_events`. */
 export const defaultCommittedDetailsOptIns = {
@@ -53,9 +53,9 @@ export const UnnamedDapp = "Unnamed dApp"
 const selector = (at: Date | number | undefined): LedgerStateSelector | undefined =>
   at === undefined ? undefined : at instanceof Date ? { timestamp: at.toISOString() } : { state_version: at }
 
-type OtherEndpointsModule = typeof import("./endpointsOther.js")
+type OtherEndpointsModule = typeof import("./endpointsOther")
 const otherModule = loadOnceEffect(
-  () => import("./endpointsOther.js").then((module) => module.OtherEndpoints),
+  () => import("./endpointsOther").then((module) => module.OtherEndpoints),
   (cause) => cause
 )
 

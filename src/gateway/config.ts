@@ -1,8 +1,8 @@
 /** Gateway client configuration, its defaults, and the retry schedule built from it. */
 import { Duration, Effect, Option, Schedule } from "effect"
-import type { GatewayError } from "./errors.js"
-import { UnknownNetworkError } from "./clientErrors.js"
-import { DefaultGatewayUrl, RadixNetworkConfigById } from "./networks.js"
+import type { GatewayError } from "./errors"
+import { UnknownNetworkError } from "./clientErrors"
+import { DefaultGatewayUrl, RadixNetworkConfigById } from "./networks"
 
 /**
  * How reads are retried. `/transaction/submit` is never retried. A server's `retry-after` (on a 429 or a 5xx) is

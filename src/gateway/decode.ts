@@ -32,7 +32,7 @@
  * fixture, on mutations of them and on generated pages in test/gateway/decode.test.ts).
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
-import { nullDroppingDecodes, TaggedUnionSpec, type TaggedUnionSpecValue } from "./schemas/spec.js"
+import { nullDroppingDecodes, TaggedUnionSpec, type TaggedUnionSpecValue } from "./schemas/spec"
 
 type Decode = (input: unknown, options?: SchemaAST.ParseOptions) => Either.Either<unknown, ParseResult.ParseIssue>
 

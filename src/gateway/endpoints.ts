@@ -1,6 +1,6 @@
 /** Every Gateway path this client speaks (36), with its request and response schemas. */
-import { OtherEndpoints } from "./endpointsOther.js"
-import { StateEndpoints } from "./endpointsState.js"
+import { OtherEndpoints } from "./endpointsOther"
+import { StateEndpoints } from "./endpointsState"
 
 export const Endpoints = {
   status: OtherEndpoints.status,

@@ -3,12 +3,12 @@
  * response Schemas. The client loads this module with the first call of one of them (`Gateway.ts`), so a client that
  * only reads state (the app's first screen) does not fetch their Schemas.
  */
-import * as Ext from "./schemas/extensions.js"
-import * as Statistics from "./schemas/statistics.js"
-import * as Status from "./schemas/status.js"
-import * as Stream from "./schemas/stream.js"
-import * as Tx from "./schemas/transaction.js"
-import { bodilessEndpoint, endpoint } from "./http.js"
+import * as Ext from "./schemas/extensions"
+import * as Statistics from "./schemas/statistics"
+import * as Status from "./schemas/status"
+import * as Stream from "./schemas/stream"
+import * as Tx from "./schemas/transaction"
+import { bodilessEndpoint, endpoint } from "./http"
 
 export const OtherEndpoints = {
   status: {

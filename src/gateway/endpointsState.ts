@@ -2,8 +2,8 @@
  * The state paths' endpoints with their request and response Schemas: what the client's first reads need (an
  * account's resources, metadata). The other groups are in `endpointsOther.ts`, loaded with their first call.
  */
-import * as State from "./schemas/state.js"
-import { endpoint } from "./http.js"
+import * as State from "./schemas/state"
+import { endpoint } from "./http"
 
 export const StateEndpoints = {
   entityDetails: endpoint(

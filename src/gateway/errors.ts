@@ -3,11 +3,11 @@
  * from `clientErrors.ts`) the client's other tagged errors.
  */
 import { Schema } from "effect"
-import type { GatewayDecodeError, GatewayTimeoutError, GatewayTransportError, RequiredError } from "./clientErrors.js"
-import { opt, taggedUnion } from "./schemas/common.js"
-import { LedgerStateRequestType } from "./schemas/enums.js"
+import type { GatewayDecodeError, GatewayTimeoutError, GatewayTransportError, RequiredError } from "./clientErrors"
+import { opt, taggedUnion } from "./schemas/common"
+import { LedgerStateRequestType } from "./schemas/enums"
 
-export * from "./clientErrors.js"
+export * from "./clientErrors"
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Wire shapes

@@ -4,12 +4,12 @@
  */
 import { Cause, Duration, Effect, Either, Exit, FiberId, Option, ParseResult, Runtime, Schema } from "effect"
 import type { Fiber } from "effect"
-import type { ResolvedGatewayConfig } from "./config.js"
-import { type ExchangeEnd, type Outgoing, type Starter, type Transport } from "./transport.js"
-import { decodeJson } from "./decode.js"
-import { isRetryable, parseRetryAfter } from "./config.js"
-import { makeLimiter, type Outcome } from "./limiter.js"
-import type { DecodeIssue, GatewayError } from "./errors.js"
+import type { ResolvedGatewayConfig } from "./config"
+import { type ExchangeEnd, type Outgoing, type Starter, type Transport } from "./transport"
+import { decodeJson } from "./decode"
+import { isRetryable, parseRetryAfter } from "./config"
+import { makeLimiter, type Outcome } from "./limiter"
+import type { DecodeIssue, GatewayError } from "./errors"
 import {
   ErrorResponse,
   GatewayDecodeError,
@@ -17,7 +17,7 @@ import {
   GatewayTimeoutError,
   GatewayTransportError,
   RequiredError
-} from "./errors.js"
+} from "./errors"
 
 /** One Gateway path: its request schema (absent when the call has no body) and its response schema. */
 export interface Endpoint<Req, ReqI, Res, ResI> {

@@ -6,7 +6,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientError, HttpClientResponse } from "@effect/platform"
 import { Cause, Effect, Exit, FiberId, FiberRefs, Runtime } from "effect"
-import type { ExchangeEnd, Transport } from "./transport.js"
+import type { ExchangeEnd, Transport } from "./transport"
 
 /** What one exchange's fiber returns: the answer and its body. */
 interface FiberAnswer {

@@ -5,14 +5,14 @@
  * re-exported here, so that a browser build never sees Node's modules) sends over Node's own http/https: the
  * cheapest there.
  */
-export { Gateway } from "./tag.js"
-export { makeGatewayOver, makeGatewayWithFetch, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway.js"
-export { makeGateway, makeGatewayFetch } from "./platform.js"
+export { Gateway } from "./tag"
+export { makeGatewayOver, makeGatewayWithFetch, defaultCommittedDetailsOptIns, UnnamedDapp } from "./Gateway"
+export { makeGateway, makeGatewayFetch } from "./platform"
 export type {
   GatewayService,
   EntityDetailsVaultAggregatedOptions,
   StateEntityDetailsVaultResponseItem
-} from "./service.js"
+} from "./service"
 export {
   GatewayClientName,
   GatewayClientVersion,
@@ -22,20 +22,20 @@ export {
   parseRetryAfter,
   resolveBasePath,
   resolveGatewayConfig
-} from "./config.js"
-export type { GatewayConfig, GatewayRetryPolicy, ResolvedGatewayConfig } from "./config.js"
-export * from "./errors.js"
-export { RadixNetwork, RadixNetworkConfigById, DefaultGatewayUrl } from "./networks.js"
-export type { RadixNetworkConfig, RadixNetworkId } from "./networks.js"
-export { Endpoints } from "./endpoints.js"
-export type { Endpoint } from "./http.js"
-export { chunk, exhaustPages, remainingPages, pinTo, chunkedAtOneLedgerState } from "./paging.js"
-export type { Page } from "./paging.js"
-export * from "./schemas/common.js"
-export * from "./schemas/enums.js"
-export * from "./schemas/status.js"
-export * from "./schemas/transaction.js"
-export * from "./schemas/stream.js"
-export * from "./schemas/state.js"
-export * from "./schemas/statistics.js"
-export * from "./schemas/extensions.js"
+} from "./config"
+export type { GatewayConfig, GatewayRetryPolicy, ResolvedGatewayConfig } from "./config"
+export * from "./errors"
+export { RadixNetwork, RadixNetworkConfigById, DefaultGatewayUrl } from "./networks"
+export type { RadixNetworkConfig, RadixNetworkId } from "./networks"
+export { Endpoints } from "./endpoints"
+export type { Endpoint } from "./http"
+export { chunk, exhaustPages, remainingPages, pinTo, chunkedAtOneLedgerState } from "./paging"
+export type { Page } from "./paging"
+export * from "./schemas/common"
+export * from "./schemas/enums"
+export * from "./schemas/status"
+export * from "./schemas/transaction"
+export * from "./schemas/stream"
+export * from "./schemas/state"
+export * from "./schemas/statistics"
+export * from "./schemas/extensions"

@@ -11,19 +11,19 @@
  */
 import type { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { type GatewayConfig, resolveGatewayConfig } from "./config.js"
-import { clientNotLoaded, type GatewayTransportError, type UnknownNetworkError } from "./clientErrors.js"
-import type { GatewayService } from "./service.js"
-import { Gateway } from "./tag.js"
+import { type GatewayConfig, resolveGatewayConfig } from "./config"
+import { clientNotLoaded, type GatewayTransportError, type UnknownNetworkError } from "./clientErrors"
+import type { GatewayService } from "./service"
+import { Gateway } from "./tag"
 
-type GatewayModule = typeof import("./Gateway.js")
-type GatewayPlatformModule = typeof import("./platform.js")
+type GatewayModule = typeof import("./Gateway")
+type GatewayPlatformModule = typeof import("./platform")
 
 /** The client's module, by dynamic import (its own chunk in a bundle). */
-export const loadGatewayModule = (): Promise<GatewayModule> => import("./Gateway.js")
+export const loadGatewayModule = (): Promise<GatewayModule> => import("./Gateway")
 
 /** The client's makers over `@effect/platform` (with the client's module), by dynamic import. */
-export const loadGatewayPlatformModule = (): Promise<GatewayPlatformModule> => import("./platform.js")
+export const loadGatewayPlatformModule = (): Promise<GatewayPlatformModule> => import("./platform")
 
 /** The module `load` gives, or the `GatewayTransportError` of the call that asked for it. */
 const loadFor =

@@ -20,12 +20,12 @@ import { Effect, Layer } from "effect"
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http"
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib"
-import type { GatewayConfig } from "./config.js"
-import type { UnknownNetworkError } from "./errors.js"
-import { makeGatewayOver } from "./Gateway.js"
-import type { GatewayService } from "./service.js"
-import { Gateway } from "./tag.js"
-import type { ExchangeEnd, Starter, Transport } from "./transport.js"
+import type { GatewayConfig } from "./config"
+import type { UnknownNetworkError } from "./errors"
+import { makeGatewayOver } from "./Gateway"
+import type { GatewayService } from "./service"
+import { Gateway } from "./tag"
+import type { ExchangeEnd, Starter, Transport } from "./transport"
 
 /** How long an idle connection is kept for the next request (Node's agents close it after this). */
 const IDLE_SOCKET_MS = 4_000

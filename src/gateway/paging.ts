@@ -1,6 +1,6 @@
 /** Paging and chunking, independent of HTTP. */
 import { Effect } from "effect"
-import type { LedgerState, LedgerStateSelector } from "./schemas/common.js"
+import type { LedgerState, LedgerStateSelector } from "./schemas/common"
 
 /** Splits `items` into consecutive chunks of at most `size` (the last one may be shorter). */
 export const chunk = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> => {

@@ -5,11 +5,11 @@
  */
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Effect, Option } from "effect"
-import type { GatewayConfig } from "./config.js"
-import type { UnknownNetworkError } from "./errors.js"
-import { makeGatewayOver, makeGatewayWithFetch } from "./Gateway.js"
-import type { GatewayService } from "./service.js"
-import { httpClientTransport } from "./httpClientTransport.js"
+import type { GatewayConfig } from "./config"
+import type { UnknownNetworkError } from "./errors"
+import { makeGatewayOver, makeGatewayWithFetch } from "./Gateway"
+import type { GatewayService } from "./service"
+import { httpClientTransport } from "./httpClientTransport"
 
 /** Builds a Gateway client over whatever `HttpClient` is provided (middleware, a test double). */
 export const makeGateway = (

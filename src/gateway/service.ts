@@ -6,14 +6,14 @@
  * helpers that page, chunk and pin to one ledger state, are written out below.
  */
 import type { Effect } from "effect"
-import type { ResolvedGatewayConfig } from "./config.js"
-import type { OtherEndpoints } from "./endpointsOther.js"
-import type { StateEndpoints } from "./endpointsState.js"
-import type { GatewayError } from "./errors.js"
-import type { Endpoint } from "./http.js"
-import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common.js"
-import type * as State from "./schemas/state.js"
-import type * as Tx from "./schemas/transaction.js"
+import type { ResolvedGatewayConfig } from "./config"
+import type { OtherEndpoints } from "./endpointsOther"
+import type { StateEndpoints } from "./endpointsState"
+import type { GatewayError } from "./errors"
+import type { Endpoint } from "./http"
+import type { EntityMetadataItem, LedgerStateSelector } from "./schemas/common"
+import type * as State from "./schemas/state"
+import type * as Tx from "./schemas/transaction"
 
 /** The request an endpoint takes (`void` for a path without a body). */
 export type RequestOf<E> = E extends Endpoint<infer Req, infer _ReqI, infer _Res, infer _ResI> ? Req : never

@@ -5,9 +5,9 @@
  */
 import type { HttpClient } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
-import type { GatewayConfig } from "./config.js"
-import type { UnknownNetworkError } from "./errors.js"
-import type { GatewayService } from "./service.js"
+import type { GatewayConfig } from "./config"
+import type { UnknownNetworkError } from "./errors"
+import type { GatewayService } from "./service"
 
 /**
  * The Radix Gateway API client. `Gateway.layer(config)` needs only an `HttpClient`; `Gateway.layerFetch(config)` needs
@@ -18,7 +18,7 @@ export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayServic
     config: GatewayConfig
   ): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
     Effect.flatMap(
-      Effect.promise(() => import("./platform.js")),
+      Effect.promise(() => import("./platform")),
       (implementation) => implementation.makeGateway(config)
     )
   static readonly layer = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError, HttpClient.HttpClient> =>
@@ -29,7 +29,7 @@ export class Gateway extends Context.Tag("hswap/Gateway")<Gateway, GatewayServic
    */
   static readonly makeFetch = (config: GatewayConfig): Effect.Effect<GatewayService, UnknownNetworkError> =>
     Effect.flatMap(
-      Effect.promise(() => import("./platform.js")),
+      Effect.promise(() => import("./platform")),
       (implementation) => implementation.makeGatewayFetch(config)
     )
   static readonly layerFetch = (config: GatewayConfig): Layer.Layer<Gateway, UnknownNetworkError> =>

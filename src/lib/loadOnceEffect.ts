@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { loadOnce } from "./loadOnce.js"
+import { loadOnce } from "./loadOnce"
 
 /**
  * {@link loadOnce} as an Effect: once loaded it succeeds without a promise tick (a fiber that has the value never

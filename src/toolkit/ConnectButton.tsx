@@ -8,9 +8,9 @@
  * fetch it, and it is usually there by the time the click lands.
  */
 import { useEffect, useId, useRef, useState } from "react"
-import { loadOnce } from "../lib/loadOnce.js"
-import type { ConnectButtonProps, ConnectButtonTheme } from "./connectButtonModel.js"
-import { isLive } from "./connectButtonModel.js"
+import { loadOnce } from "../lib/loadOnce"
+import type { ConnectButtonProps, ConnectButtonTheme } from "./connectButtonModel"
+import { isLive } from "./connectButtonModel"
 
 export {
   isLive,
@@ -18,7 +18,7 @@ export {
   type ConnectButtonMode,
   type ConnectButtonProps,
   type ConnectButtonTheme
-} from "./connectButtonModel.js"
+} from "./connectButtonModel"
 
 export const COMPACT_BELOW_PX = 138
 
@@ -43,9 +43,9 @@ const RadixMark = () => (
   </svg>
 )
 
-type PanelModule = typeof import("./ConnectPanel.js")
+type PanelModule = typeof import("./ConnectPanel")
 /** The popover chunk, loaded once; a failed load is forgotten, so the next attempt fetches again. */
-const panelModule = loadOnce((): Promise<PanelModule> => import("./ConnectPanel.js"))
+const panelModule = loadOnce((): Promise<PanelModule> => import("./ConnectPanel"))
 
 export const ConnectButton = (props: ConnectButtonProps) => {
   const { state } = props

@@ -5,11 +5,11 @@
 import * as Popover from "@radix-ui/react-popover"
 import * as Tabs from "@radix-ui/react-tabs"
 import { type ReactNode, type RefObject, useRef } from "react"
-import { GET_WALLET_URL, SETUP_GUIDE_URL } from "./config.js"
-import { type ConnectButtonMode, type ConnectButtonProps, isLive, requestTitle } from "./connectButtonModel.js"
-import { shortenAddress } from "./connectButtonState.js"
-import { isInToastRegion } from "./toastRegion.js"
-import type { RequestItem } from "./schemas.js"
+import { GET_WALLET_URL, SETUP_GUIDE_URL } from "./config"
+import { type ConnectButtonMode, type ConnectButtonProps, isLive, requestTitle } from "./connectButtonModel"
+import { shortenAddress } from "./connectButtonState"
+import { isInToastRegion } from "./toastRegion"
+import type { RequestItem } from "./schemas"
 
 const panelClasses: Record<ConnectButtonMode, string> = {
   light: "bg-white text-neutral-900 border-neutral-200",

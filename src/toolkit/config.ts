@@ -3,8 +3,8 @@
  * service (defaults applied) that every toolkit service reads.
  */
 import { Context, Layer } from "effect"
-import type { RdtState, WalletData, WalletInteraction } from "./schemas.js"
-import type { DataRequest } from "./dataRequest.js"
+import type { RdtState, WalletData, WalletInteraction } from "./schemas"
+import type { DataRequest } from "./dataRequest"
 
 /** Network ids, gateways and dashboards (wallet-protocol.md §6). */
 export const RadixNetworks: Readonly<

@@ -2,8 +2,8 @@
  * The connect button's props and the request list's rules, apart from ConnectButton.tsx so that its lazily loaded
  * popover (ConnectPanel.tsx) can use them without importing the face.
  */
-import type { ConnectButtonState } from "./connectButtonState.js"
-import type { RequestItem } from "./schemas.js"
+import type { ConnectButtonState } from "./connectButtonState"
+import type { RequestItem } from "./schemas"
 
 export type ConnectButtonTheme = "radix-blue" | "black" | "white-with-outline" | "white" | "custom"
 export type ConnectButtonMode = "light" | "dark"

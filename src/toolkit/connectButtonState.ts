@@ -3,9 +3,9 @@
  * presentational; the app feeds it `connectButtonState` through its runtime hook.
  */
 import { Effect, Stream } from "effect"
-import type { ExtensionStatus } from "./extension.js"
-import type { Account, RequestItem, WalletData } from "./schemas.js"
-import { type ButtonStatus, WalletRequest } from "./walletRequestTag.js"
+import type { ExtensionStatus } from "./extension"
+import type { Account, RequestItem, WalletData } from "./schemas"
+import { type ButtonStatus, WalletRequest } from "./walletRequestTag"
 
 export interface PersonaDataLine {
   readonly field: "fullName" | "emailAddress" | "phoneNumber"

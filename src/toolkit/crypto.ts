@@ -9,15 +9,15 @@
  * byte helpers and relay byte layouts are in `bytes.ts`.
  */
 import { Context, Data, Effect, Layer, Ref } from "effect"
-import { loadOnceEffect } from "../lib/loadOnceEffect.js"
-import { toHex, utf8 } from "./bytes.js"
-import type { Primitives } from "./cryptoPrimitives.js"
+import { loadOnceEffect } from "../lib/loadOnceEffect"
+import { toHex, utf8 } from "./bytes"
+import type { Primitives } from "./cryptoPrimitives"
 import {
   CouldNotHashMessage,
   CouldNotSignMessage,
   FailedToDecryptWalletResponseData,
   FailedToDeriveSharedSecret
-} from "./errors.js"
+} from "./errors"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Loading the primitives
@@ -37,7 +37,7 @@ export const lazyPrimitives = (load: () => Promise<Primitives>): Effect.Effect<P
 
 /** `cryptoPrimitives.ts`, its own chunk in the browser bundle, fetched the first time the relay needs it. */
 export const livePrimitives: Effect.Effect<Primitives, PrimitivesUnavailable> = lazyPrimitives(() =>
-  import("./cryptoPrimitives.js").then((module) => module.primitives)
+  import("./cryptoPrimitives").then((module) => module.primitives)
 )
 
 interface ErrorProps {

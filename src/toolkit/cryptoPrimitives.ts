@@ -10,7 +10,7 @@ import { ed25519, x25519 } from "@noble/curves/ed25519.js"
 import { blake2b } from "@noble/hashes/blake2.js"
 import { hkdf } from "@noble/hashes/hkdf.js"
 import { sha256 } from "@noble/hashes/sha2.js"
-import { SHARED_SECRET_INFO, utf8 } from "./bytes.js"
+import { SHARED_SECRET_INFO, utf8 } from "./bytes"
 
 export const primitives = {
   x25519PublicKey: (secret: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(x25519.getPublicKey(secret)),

@@ -21,7 +21,7 @@ import type {
   WalletInteraction,
   WalletRequestItems,
   WalletRequestResponseItems
-} from "./schemas.js"
+} from "./schemas"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The dApp-side request

@@ -5,10 +5,10 @@
  * synchronously, which the browser bundle loads only on demand.
  */
 import { Effect, Either } from "effect"
-import { concatBytes, fromBase64Url, fromHex, fromUtf8, toBase64Url, toHex, utf8 } from "./bytes.js"
-import { Crypto } from "./crypto.js"
-import { WalletInteraction, type WalletInteractionResponse } from "./schemas.js"
-import { decodeUntrusted } from "./untrusted.js"
+import { concatBytes, fromBase64Url, fromHex, fromUtf8, toBase64Url, toHex, utf8 } from "./bytes"
+import { Crypto } from "./crypto"
+import { WalletInteraction, type WalletInteractionResponse } from "./schemas"
+import { decodeUntrusted } from "./untrusted"
 
 /** The query parameters, in the order the official toolkit appends them. */
 export const deepLinkParamOrder = [

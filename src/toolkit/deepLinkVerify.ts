@@ -3,9 +3,9 @@
  * synchronously, so it imports `cryptoPrimitives.ts` statically: wallet-side code only (the devnet's mobile-wallet
  * emulator, tests). The dApp side in the browser signs through the `Crypto` service, which loads them on demand.
  */
-import { fromHex, isHex, signatureMessage } from "./bytes.js"
-import { primitives } from "./cryptoPrimitives.js"
-import type { ParsedDeepLink } from "./deepLink.js"
+import { fromHex, isHex, signatureMessage } from "./bytes"
+import { primitives } from "./cryptoPrimitives"
+import type { ParsedDeepLink } from "./deepLink"
 
 /** The signature over blake2b-256 of the 'C' message verifies under `identity`. */
 export const verifyDeepLinkSignature = (link: ParsedDeepLink): boolean => {

@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 
-import { errorFields as fields, errorFieldsWithCause as withCause } from "./transportErrors.js"
+import { errorFields as fields, errorFieldsWithCause as withCause } from "./transportErrors"
 
 export {
   FailedToFetch,
@@ -15,7 +15,7 @@ export {
   FailedToPoll,
   FailedToSendDappRequest,
   RequestStatusNotOk
-} from "./transportErrors.js"
+} from "./transportErrors"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Request error codes: the `error` of a wallet failure response, or set by the toolkit on a request.

@@ -8,10 +8,10 @@
  */
 import { Deferred, Duration, Effect, Either, Layer, Option, PubSub, Queue, Runtime, Stream, SubscriptionRef } from "effect"
 import type { Scope } from "effect"
-import { timing } from "./config.js"
-import { Crypto } from "./crypto.js"
-import { Environment } from "./environment.js"
-import { CanceledByUser, MissingExtension, WalletResponseValidation } from "./errors.js"
+import { timing } from "./config"
+import { Crypto } from "./crypto"
+import { Environment } from "./environment"
+import { CanceledByUser, MissingExtension, WalletResponseValidation } from "./errors"
 import {
   eventType,
   MessageLifeCycleEvent,
@@ -20,9 +20,9 @@ import {
   type OutgoingExtensionMessage,
   type WalletInteraction,
   WalletInteractionResponse
-} from "./schemas.js"
-import { Storage } from "./storage.js"
-import { decodeUntrusted, isJsonObject, readInteractionId, toPlainJson, untrustedLimits } from "./untrusted.js"
+} from "./schemas"
+import { Storage } from "./storage"
+import { decodeUntrusted, isJsonObject, readInteractionId, toPlainJson, untrustedLimits } from "./untrusted"
 
 /** Larger incoming messages are refused (a wallet response is a few KB). */
 export const MAX_MESSAGE_CHARS = 1_000_000

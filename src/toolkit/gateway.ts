@@ -5,9 +5,9 @@
  * tests provide scripted doubles with `ToolkitGateway.make`.
  */
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
-import type { GatewayError } from "../gateway/errors.js"
-import { Gateway } from "../gateway/tag.js"
-import { FailedToFetch, FailedToParseResponseToJson, FailedToPoll, RequestStatusNotOk } from "./transportErrors.js"
+import type { GatewayError } from "../gateway/errors"
+import { Gateway } from "../gateway/tag"
+import { FailedToFetch, FailedToParseResponseToJson, FailedToPoll, RequestStatusNotOk } from "./transportErrors"
 
 export type GatewayCallError = FailedToFetch | RequestStatusNotOk | FailedToParseResponseToJson
 

@@ -2,8 +2,8 @@
  * hSwap's wallet-connector toolkit: wire-compatible with the Radix Connector extension, the Radix Wallet and the
  * Radix Connect relay (spec toolkit-and-gateway.md §1–§9).
  */
-export { Toolkit } from "./toolkit.js"
-export type { ToolkitParts } from "./toolkit.js"
+export { Toolkit } from "./toolkit"
+export type { ToolkitParts } from "./toolkit"
 export {
   CONNECTOR_CLIENT_VERSION,
   DEFAULT_RELAY_URL,
@@ -17,10 +17,10 @@ export {
   SETUP_GUIDE_URL,
   timing,
   ToolkitConfig
-} from "./config.js"
-export type { ResolvedToolkitConfig, ToolkitOptions } from "./config.js"
-export { applyPatch, makeWalletRequest } from "./walletRequest.js"
-export { WalletRequest } from "./walletRequestTag.js"
+} from "./config"
+export type { ResolvedToolkitConfig, ToolkitOptions } from "./config"
+export { applyPatch, makeWalletRequest } from "./walletRequest"
+export { WalletRequest } from "./walletRequestTag"
 export type {
   ButtonStatus,
   WalletRequestApi,
@@ -29,7 +29,7 @@ export type {
   RequestFailure,
   SendTransactionInput,
   SendTransactionResult
-} from "./walletRequest.js"
+} from "./walletRequest"
 export {
   canBeAnsweredFromState,
   CHALLENGE,
@@ -40,7 +40,7 @@ export {
   toSharedData,
   toWalletData,
   toWalletRequest
-} from "./dataRequest.js"
+} from "./dataRequest"
 export type {
   AccountsRequest,
   DataRequest,
@@ -49,17 +49,17 @@ export type {
   PersonaRequest,
   ProofOfOwnershipRequest,
   SubintentRequest
-} from "./dataRequest.js"
-export * from "./bytes.js"
-export * from "./crypto.js"
-export { Storage, storageKey } from "./storage.js"
-export type { KeyedPartition, ObjectPartition, PartitionName, StorageCorruption } from "./storage.js"
-export { Environment, isMobileUserAgent } from "./environment.js"
-export type { EnvironmentApi } from "./environment.js"
-export { decodeIncoming, Extension, MAX_MESSAGE_CHARS, noExtension } from "./extension.js"
-export type { ExtensionIncoming, ExtensionStatus, SendHooks } from "./extension.js"
-export { MAX_ENTRY_HEX_CHARS, Relay } from "./relay.js"
-export type { DappIdentity, RelayDelivery, RelayEntryError } from "./relay.js"
+} from "./dataRequest"
+export * from "./bytes"
+export * from "./crypto"
+export { Storage, storageKey } from "./storage"
+export type { KeyedPartition, ObjectPartition, PartitionName, StorageCorruption } from "./storage"
+export { Environment, isMobileUserAgent } from "./environment"
+export type { EnvironmentApi } from "./environment"
+export { decodeIncoming, Extension, MAX_MESSAGE_CHARS, noExtension } from "./extension"
+export type { ExtensionIncoming, ExtensionStatus, SendHooks } from "./extension"
+export { MAX_ENTRY_HEX_CHARS, Relay } from "./relay"
+export type { DappIdentity, RelayDelivery, RelayEntryError } from "./relay"
 export {
   buildDeepLink,
   deepLinkParamOrder,
@@ -68,8 +68,8 @@ export {
   encryptWalletResponse,
   parseDeepLink,
   sendResponseBody
-} from "./deepLink.js"
-export type { DeepLinkParams, EncryptedWalletResponse, ParsedDeepLink } from "./deepLink.js"
+} from "./deepLink"
+export type { DeepLinkParams, EncryptedWalletResponse, ParsedDeepLink } from "./deepLink"
 export {
   finalTransactionStatuses,
   pollBackoff,
@@ -78,12 +78,12 @@ export {
   subintentPollSchedule,
   ToolkitGateway,
   transactionPollSchedule
-} from "./gateway.js"
-export type { GatewayCallError, ToolkitGatewayApi } from "./gateway.js"
-export * from "./schemas.js"
-export * from "./errors.js"
-export { COMPACT_BELOW_PX, ConnectButton, requestTitle } from "./ConnectButton.js"
-export type { ConnectButtonMode, ConnectButtonProps, ConnectButtonTheme } from "./ConnectButton.js"
+} from "./gateway"
+export type { GatewayCallError, ToolkitGatewayApi } from "./gateway"
+export * from "./schemas"
+export * from "./errors"
+export { COMPACT_BELOW_PX, ConnectButton, requestTitle } from "./ConnectButton"
+export type { ConnectButtonMode, ConnectButtonProps, ConnectButtonTheme } from "./ConnectButton"
 export {
   accountChangedToast,
   connectButtonState,
@@ -92,5 +92,5 @@ export {
   personaDataLines,
   shortenAddress,
   toConnectButtonState
-} from "./connectButtonState.js"
-export type { ConnectButtonState, PersonaDataLine, WalletToast } from "./connectButtonState.js"
+} from "./connectButtonState"
+export type { ConnectButtonState, PersonaDataLine, WalletToast } from "./connectButtonState"

@@ -26,16 +26,16 @@ import {
   Stream,
   SubscriptionRef
 } from "effect"
-import { emptyWalletData, resolveConfig, storageKey, type ToolkitOptions } from "./config.js"
-import { Environment } from "./environment.js"
-import { FailedToSendDappRequest } from "./transportErrors.js"
-import type { ExtensionStatus } from "./extension.js"
-import { ToolkitGateway } from "./gateway.js"
-import type { RequestItem, SharedData } from "./schemas.js"
-import type { ToolkitParts } from "./toolkit.js"
-import { type ButtonStatus, WalletRequest, type WalletRequestApi } from "./walletRequestTag.js"
+import { emptyWalletData, resolveConfig, storageKey, type ToolkitOptions } from "./config"
+import { Environment } from "./environment"
+import { FailedToSendDappRequest } from "./transportErrors"
+import type { ExtensionStatus } from "./extension"
+import { ToolkitGateway } from "./gateway"
+import type { RequestItem, SharedData } from "./schemas"
+import type { ToolkitParts } from "./toolkit"
+import { type ButtonStatus, WalletRequest, type WalletRequestApi } from "./walletRequestTag"
 
-type ToolkitModule = typeof import("./toolkit.js")
+type ToolkitModule = typeof import("./toolkit")
 
 /**
  * As `ToolkitParts`, with the Gateway part given: the dApp's own client (the app's is lazy itself, gateway/lazy.ts),
@@ -46,7 +46,7 @@ export interface LazyToolkitParts<R = never> extends Omit<ToolkitParts, "gateway
 }
 
 /** The toolkit module, by dynamic import (its own chunk in a bundle). */
-export const loadToolkit = (): Promise<ToolkitModule> => import("./toolkit.js")
+export const loadToolkit = (): Promise<ToolkitModule> => import("./toolkit")
 
 /** What the extension transport reports before its probe is answered. */
 const notHeardFrom: ExtensionStatus = { isExtensionAvailable: false, isWalletLinked: false, canHandleSessions: false }

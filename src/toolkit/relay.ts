@@ -6,11 +6,11 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Layer, Option, type Ref, Schedule } from "effect"
-import { timing, ToolkitConfig } from "./config.js"
-import { fromHex, fromUtf8, isHex, signatureMessage, splitSealbox, toHex } from "./bytes.js"
-import { Crypto } from "./crypto.js"
-import { buildDeepLink, encodeRequestParam } from "./deepLink.js"
-import { Environment } from "./environment.js"
+import { timing, ToolkitConfig } from "./config"
+import { fromHex, fromUtf8, isHex, signatureMessage, splitSealbox, toHex } from "./bytes"
+import { Crypto } from "./crypto"
+import { buildDeepLink, encodeRequestParam } from "./deepLink"
+import { Environment } from "./environment"
 import {
   CouldNotGetOrCreateIdentity,
   FailedToDecryptWalletResponseData,
@@ -22,10 +22,10 @@ import {
   RequestStatusNotOk,
   UnhandledEnvironment,
   WalletResponseValidation
-} from "./errors.js"
-import { RelayResponseEntry, type Session, type WalletInteraction, WalletInteractionResponse } from "./schemas.js"
-import { Storage } from "./storage.js"
-import { decodeUntrusted, untrustedLimits } from "./untrusted.js"
+} from "./errors"
+import { RelayResponseEntry, type Session, type WalletInteraction, WalletInteractionResponse } from "./schemas"
+import { Storage } from "./storage"
+import { decodeUntrusted, untrustedLimits } from "./untrusted"
 
 /** Larger relay entries are refused without decrypting (hex characters). */
 export const MAX_ENTRY_HEX_CHARS = 2_000_000

@@ -7,8 +7,8 @@
  */
 import { KeyValueStore } from "@effect/platform"
 import { Effect, Either, Layer, Option, Schema, SubscriptionRef } from "effect"
-import { defaultRdtState, storageKey, ToolkitConfig, type PartitionName } from "./config.js"
-import { FailedToReadFromLocalStorage, FailedToWriteToLocalStorage, PatchingStateFailed } from "./errors.js"
+import { defaultRdtState, storageKey, ToolkitConfig, type PartitionName } from "./config"
+import { FailedToReadFromLocalStorage, FailedToWriteToLocalStorage, PatchingStateFailed } from "./errors"
 import {
   ConnectorExtensionState,
   Identity,
@@ -16,12 +16,12 @@ import {
   RequestItem,
   Session,
   WalletInteractionResponse
-} from "./schemas.js"
-import { decodeUntrusted } from "./untrusted.js"
+} from "./schemas"
+import { decodeUntrusted } from "./untrusted"
 
 // The key layout lives with the configuration (no Schema), so the lazy toolkit can look at storage without this module.
-export { storageKey } from "./config.js"
-export type { PartitionName } from "./config.js"
+export { storageKey } from "./config"
+export type { PartitionName } from "./config"
 
 /**
  * The most recent corruption reports kept in memory: storage can be rewritten by any script of the origin, so the

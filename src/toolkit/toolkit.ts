@@ -4,15 +4,15 @@
  */
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Context, Layer, Option } from "effect"
-import { Gateway } from "../gateway/tag.js"
-import { resolveConfig, ToolkitConfig, type ToolkitOptions } from "./config.js"
-import { Crypto } from "./crypto.js"
-import { Environment } from "./environment.js"
-import { Extension } from "./extension.js"
-import { ToolkitGateway } from "./gateway.js"
-import { Relay } from "./relay.js"
-import { Storage } from "./storage.js"
-import { WalletRequest } from "./walletRequestTag.js"
+import { Gateway } from "../gateway/tag"
+import { resolveConfig, ToolkitConfig, type ToolkitOptions } from "./config"
+import { Crypto } from "./crypto"
+import { Environment } from "./environment"
+import { Extension } from "./extension"
+import { ToolkitGateway } from "./gateway"
+import { Relay } from "./relay"
+import { Storage } from "./storage"
+import { WalletRequest } from "./walletRequestTag"
 
 export interface ToolkitParts {
   /** Default: the browser (`Environment.Browser`). */

@@ -12,8 +12,8 @@
  * a `WalletResponseValidation` carrying the interactionId when one is readable. No error path formats the raw value.
  */
 import { Either, type Schema } from "effect"
-import { WalletResponseValidation } from "./errors.js"
-import { validate, type ValidationIssue } from "./schemas.js"
+import { WalletResponseValidation } from "./errors"
+import { validate, type ValidationIssue } from "./schemas"
 
 export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | { readonly [key: string]: JsonValue }
 

@@ -17,8 +17,8 @@ import {
   Stream,
   SubscriptionRef
 } from "effect"
-import { defaultRdtState, emptyWalletData, timing, ToolkitConfig } from "./config.js"
-import { Crypto } from "./crypto.js"
+import { defaultRdtState, emptyWalletData, timing, ToolkitConfig } from "./config"
+import { Crypto } from "./crypto"
 import {
   canBeAnsweredFromState,
   CHALLENGE,
@@ -29,8 +29,8 @@ import {
   toSharedData,
   toWalletData,
   toWalletRequest
-} from "./dataRequest.js"
-import { Environment } from "./environment.js"
+} from "./dataRequest"
+import { Environment } from "./environment"
 import {
   CanceledByUser,
   ChallengeGeneratorError,
@@ -48,10 +48,10 @@ import {
   SupportedTransportNotFound,
   TransactionFailed,
   WalletResponseValidation
-} from "./errors.js"
-import { Extension } from "./extension.js"
-import { pollSubintentStatus, pollTransactionStatus, ToolkitGateway } from "./gateway.js"
-import { Relay, type RelayDelivery } from "./relay.js"
+} from "./errors"
+import { Extension } from "./extension"
+import { pollSubintentStatus, pollTransactionStatus, ToolkitGateway } from "./gateway"
+import { Relay, type RelayDelivery } from "./relay"
 import {
   type RdtState,
   type RequestItem,
@@ -63,16 +63,16 @@ import {
   WalletInteraction,
   type WalletInteractionItems,
   type WalletInteractionResponse
-} from "./schemas.js"
-import { Storage } from "./storage.js"
-import { decodeUntrusted } from "./untrusted.js"
+} from "./schemas"
+import { Storage } from "./storage"
+import { decodeUntrusted } from "./untrusted"
 import type {
   ButtonStatus,
   PreAuthorizationResult,
   RequestFailure,
   SendTransactionInput,
   SendTransactionResult
-} from "./walletRequestApi.js"
+} from "./walletRequestApi"
 
 interface ItemPatch {
   readonly status?: RequestStatus
@@ -747,4 +747,4 @@ export type {
   SendTransactionInput,
   SendTransactionResult,
   WalletRequestApi
-} from "./walletRequestApi.js"
+} from "./walletRequestApi"

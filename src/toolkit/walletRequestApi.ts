@@ -3,8 +3,8 @@
  * (`walletRequest.ts`) and the lazy toolkit (`lazy.ts`) import it without loading one another.
  */
 import type { Effect, Stream } from "effect"
-import type { ResolvedToolkitConfig } from "./config.js"
-import type { DataRequest, SubintentRequest } from "./dataRequest.js"
+import type { ResolvedToolkitConfig } from "./config"
+import type { DataRequest, SubintentRequest } from "./dataRequest"
 import type {
   ChallengeGeneratorError,
   ChallengeValidationError,
@@ -27,10 +27,10 @@ import type {
   UnhandledEnvironment,
   WalletError,
   WalletResponseValidation
-} from "./errors.js"
-import type { ExtensionStatus } from "./extension.js"
-import type { RelayEntryError } from "./relay.js"
-import type { RequestItem, SharedData, WalletData } from "./schemas.js"
+} from "./errors"
+import type { ExtensionStatus } from "./extension"
+import type { RelayEntryError } from "./relay"
+import type { RequestItem, SharedData, WalletData } from "./schemas"
 
 export type ButtonStatus = "default" | "pending" | "success" | "error"
 

@@ -5,14 +5,14 @@
  * toolkit (`lazy.ts`) only when the wallet is first used.
  */
 import { Context, Effect, Layer } from "effect"
-import type { ToolkitConfig } from "./config.js"
-import type { Crypto } from "./crypto.js"
-import type { Environment } from "./environment.js"
-import type { Extension } from "./extension.js"
-import type { ToolkitGateway } from "./gateway.js"
-import type { Relay } from "./relay.js"
-import type { Storage } from "./storage.js"
-import type { WalletRequestApi } from "./walletRequestApi.js"
+import type { ToolkitConfig } from "./config"
+import type { Crypto } from "./crypto"
+import type { Environment } from "./environment"
+import type { Extension } from "./extension"
+import type { ToolkitGateway } from "./gateway"
+import type { Relay } from "./relay"
+import type { Storage } from "./storage"
+import type { WalletRequestApi } from "./walletRequestApi"
 
 export type {
   ButtonStatus,
@@ -22,7 +22,7 @@ export type {
   SendTransactionInput,
   SendTransactionResult,
   WalletRequestApi
-} from "./walletRequestApi.js"
+} from "./walletRequestApi"
 
 /** What the WalletRequest implementation is built from. */
 export type WalletRequestDependencies =
@@ -37,7 +37,7 @@ export class WalletRequest extends Context.Tag("hswap/toolkit/WalletRequest")<Wa
   static readonly Default: Layer.Layer<WalletRequest, never, WalletRequestDependencies> = Layer.scoped(
     WalletRequest,
     Effect.flatMap(
-      Effect.promise(() => import("./walletRequest.js")),
+      Effect.promise(() => import("./walletRequest")),
       (implementation) => implementation.makeWalletRequest
     )
   )

@@ -11,9 +11,9 @@
  * page. Pages carry their own Content-Security-Policy: no scripts at all, frames only from our origin.
  */
 import { Effect, Option } from "effect"
-import { addressKind, isAccountAddress } from "../ledger/address.js"
-import type { CommittedTransaction, ResourceInfo } from "../ledger/Ledger.js"
-import { Ledger } from "../ledger/Ledger.js"
+import { addressKind, isAccountAddress } from "../ledger/address"
+import type { CommittedTransaction, ResourceInfo } from "../ledger/Ledger"
+import { Ledger } from "../ledger/Ledger"
 
 export const DASHBOARD_CSP = [
   "default-src 'none'",

@@ -8,21 +8,21 @@
  * `stream.ts`, `state.ts`, `extensions.ts`) builds its handlers over the shared `EmulatorContext` (`context.ts`).
  */
 import { Cause, Effect } from "effect"
-import { vaultAddress } from "../ledger/address.js"
-import type { Ledger } from "../ledger/Ledger.js"
-import { makeEmulatorContext } from "./context.js"
+import { vaultAddress } from "../ledger/address"
+import type { Ledger } from "../ledger/Ledger"
+import { makeEmulatorContext } from "./context"
 import {
   type GatewayFailure,
   type GatewayRequest,
   type GatewayResponse,
   type RouteHandler,
   gatewayFailure
-} from "./failure.js"
-import { EXTENSIONS_PATHS, extensionsRoutes } from "./routes/extensions.js"
-import { STATE_PATHS, stateRoutes } from "./routes/state.js"
-import { STATUS_PATHS, statusRoutes } from "./routes/status.js"
-import { STREAM_PATHS, streamRoutes } from "./routes/stream.js"
-import { TRANSACTION_PATHS, transactionRoutes } from "./routes/transaction.js"
+} from "./failure"
+import { EXTENSIONS_PATHS, extensionsRoutes } from "./routes/extensions"
+import { STATE_PATHS, stateRoutes } from "./routes/state"
+import { STATUS_PATHS, statusRoutes } from "./routes/status"
+import { STREAM_PATHS, streamRoutes } from "./routes/stream"
+import { TRANSACTION_PATHS, transactionRoutes } from "./routes/transaction"
 
 export {
   type GatewayRequest,
@@ -31,8 +31,8 @@ export {
   MAX_EXPLICIT_METADATA,
   MAX_PAGE_SIZE,
   MAX_STREAM_FILTERS
-} from "./failure.js"
-export { DEVNET_RELEASE_INFO } from "./routes/status.js"
+} from "./failure"
+export { DEVNET_RELEASE_INFO } from "./routes/status"
 
 export const SUPPORTED_PATHS = [
   ...STATUS_PATHS,

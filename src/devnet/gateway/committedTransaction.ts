@@ -1,8 +1,8 @@
 /** `CommittedTransactionInfo` of a committed devnet transaction, shared by `/transaction/*` and `/stream/*`. */
-import type { TransactionDetailsOptIns } from "../../gateway/index.js"
-import { parseDecimal } from "../ledger/decimal.js"
-import type { CommittedTransaction } from "../ledger/Ledger.js"
-import { costingParameters, emptyStateUpdates, feeDestination, feeSummary, vaultReference } from "./preview.js"
+import type { TransactionDetailsOptIns } from "../../gateway/index"
+import { parseDecimal } from "../ledger/decimal"
+import type { CommittedTransaction } from "../ledger/Ledger"
+import { costingParameters, emptyStateUpdates, feeDestination, feeSummary, vaultReference } from "./preview"
 
 const feeAtto = (tx: CommittedTransaction): bigint => {
   const fee = parseDecimal(tx.feePaid)

@@ -4,10 +4,10 @@
  * (`EntityQuerier.GetEntity<T>`: 404 `EntityNotFoundError`, 400 `InvalidEntityError`).
  */
 import { Effect, Option } from "effect"
-import { decodeBech32m, encodeBech32m } from "../../exchange/bech32m.js"
-import { addressKind, isAccountAddress } from "../ledger/address.js"
-import { Ledger } from "../ledger/Ledger.js"
-import { loadRet } from "../ledger/transaction.js"
+import { decodeBech32m, encodeBech32m } from "../../exchange/bech32m"
+import { addressKind, isAccountAddress } from "../ledger/address"
+import { Ledger } from "../ledger/Ledger"
+import { loadRet } from "../ledger/transaction"
 import {
   MAX_EXPLICIT_METADATA,
   MAX_PAGE_SIZE,
@@ -15,9 +15,9 @@ import {
   gatewayFailure,
   invalidEntity,
   invalidField
-} from "./failure.js"
-import { type GatewayMetadataItem, metadataItem, virtualOwnerMetadata } from "./metadata.js"
-import { type LedgerStateSelector, OffsetCursor, decodeCursor, encodeCursor } from "./request.js"
+} from "./failure"
+import { type GatewayMetadataItem, metadataItem, virtualOwnerMetadata } from "./metadata"
+import { type LedgerStateSelector, OffsetCursor, decodeCursor, encodeCursor } from "./request"
 
 const relocate = (address: string): string => {
   const decoded = decodeBech32m(address)

@@ -5,7 +5,7 @@
  */
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { Context, Effect, FiberRef, Layer } from "effect"
-import type { GatewayEmulator, GatewayResponse } from "./GatewayEmulator.js"
+import type { GatewayEmulator, GatewayResponse } from "./GatewayEmulator"
 
 const badRequest: GatewayResponse = {
   status: 400,

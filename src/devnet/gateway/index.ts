@@ -7,6 +7,6 @@ export {
   MAX_PAGE_SIZE,
   SUPPORTED_PATHS,
   makeGatewayEmulator
-} from "./GatewayEmulator.js"
-export { type DevnetGateway, gatewayNodeHandler, startDevnetGateway } from "./node.js"
-export { emulatorHttpClient, emulatorHttpClientLayer } from "./httpClient.js"
+} from "./GatewayEmulator"
+export { type DevnetGateway, gatewayNodeHandler, startDevnetGateway } from "./node"
+export { emulatorHttpClient, emulatorHttpClientLayer } from "./httpClient"

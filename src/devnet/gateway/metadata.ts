@@ -2,8 +2,8 @@
  * Gateway `EntityMetadataItem` values: `raw_hex` (SBOR of the engine's MetadataValue enum),
  * `programmatic_json` and `typed`, for the metadata types the devnet stores.
  */
-import { decodeBech32m } from "../../exchange/bech32m.js"
-import type { MetadataEntry } from "../ledger/Ledger.js"
+import { decodeBech32m } from "../../exchange/bech32m"
+import type { MetadataEntry } from "../ledger/Ledger"
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex")
 

@@ -4,8 +4,8 @@
  */
 import { Effect, ManagedRuntime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Ledger, type LedgerOptions } from "../ledger/Ledger.js"
-import { type GatewayEmulator, type GatewayResponse, makeGatewayEmulator } from "./GatewayEmulator.js"
+import { Ledger, type LedgerOptions } from "../ledger/Ledger"
+import { type GatewayEmulator, type GatewayResponse, makeGatewayEmulator } from "./GatewayEmulator"
 
 /** Largest accepted request body: a 1 MiB notarized transaction is 2 MiB of hex, plus JSON. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024

@@ -16,9 +16,9 @@
  *   message "One or more errors occurred" and one validation error at path "?".
  */
 import { Schema } from "effect"
-import { addressKind, encodeAddress, publicKeyHash, vaultAddress } from "../ledger/address.js"
-import { formatDecimal } from "../ledger/decimal.js"
-import type { BalanceChange, ExecutionOutcome, InstructionBalanceChange } from "../ledger/execute.js"
+import { addressKind, encodeAddress, publicKeyHash, vaultAddress } from "../ledger/address"
+import { formatDecimal } from "../ledger/decimal"
+import type { BalanceChange, ExecutionOutcome, InstructionBalanceChange } from "../ledger/execute"
 
 const opt = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { nullable: true })
 

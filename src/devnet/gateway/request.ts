@@ -3,7 +3,7 @@
  * decoder that answers `InvalidRequestError` with one validation error per issue, and the opaque cursors.
  */
 import { Effect, ParseResult, Schema } from "effect"
-import { type GatewayFailure, invalidField, invalidRequest } from "./failure.js"
+import { type GatewayFailure, invalidField, invalidRequest } from "./failure"
 
 export const opt = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { nullable: true })
 

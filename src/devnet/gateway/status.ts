@@ -5,7 +5,7 @@
  * (`Ledger.intentStatus`). Priorities: `PendingTransactionIntentLedgerStatus.AggregationPriorityAcrossKnownPayloads`
  * and `PendingTransactionPayloadLedgerStatus.ReplacementPriority` (`src/RadixDlt.NetworkGateway.Abstractions/Model`).
  */
-import type { IntentLedgerStatus, IntentStatusInfo, LedgerState, PayloadLedgerStatus } from "../ledger/Ledger.js"
+import type { IntentLedgerStatus, IntentStatusInfo, LedgerState, PayloadLedgerStatus } from "../ledger/Ledger"
 
 type LegacyStatus = "Unknown" | "CommittedSuccess" | "CommittedFailure" | "Pending" | "Rejected"
 type PayloadStatus =

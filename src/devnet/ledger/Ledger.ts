@@ -12,13 +12,13 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { LEDGER_DEFAULTS, LEDGER_FILE, LedgerConfig, type LedgerOptions, type LedgerService } from "./types.js"
+import { LEDGER_DEFAULTS, LEDGER_FILE, LedgerConfig, type LedgerOptions, type LedgerService } from "./types"
 
-export { TransactionRejected } from "./transaction.js"
-export * from "./types.js"
+export { TransactionRejected } from "./transaction"
+export * from "./types"
 
 const make: Effect.Effect<LedgerService, never, SqlClient.SqlClient | LedgerConfig> = Effect.flatMap(
-  Effect.promise(() => import("./live.js")),
+  Effect.promise(() => import("./live")),
   (live) => live.makeLedger
 )
 

@@ -4,7 +4,7 @@
  * blake2b-256(public key)).
  */
 import { blake2b } from "@noble/hashes/blake2.js"
-import { decodeBech32m, encodeBech32m } from "../../exchange/bech32m.js"
+import { decodeBech32m, encodeBech32m } from "../../exchange/bech32m"
 
 export const DEVNET_NETWORK_ID = 240
 export const DEVNET_NETWORK_NAME = "localnet"

@@ -4,9 +4,9 @@
  */
 import type { TransactionManifest } from "@radixdlt/radix-engine-toolkit"
 import { Effect } from "effect"
-import { DEVNET_NETWORK_ID } from "./address.js"
-import type { DevnetKey } from "./genesis.js"
-import { loadRet } from "./transaction.js"
+import { DEVNET_NETWORK_ID } from "./address"
+import type { DevnetKey } from "./genesis"
+import { loadRet } from "./transaction"
 
 export interface BuildTransactionInput {
   /** Manifest text (V1 syntax) or a manifest from RET's `ManifestBuilder`. */

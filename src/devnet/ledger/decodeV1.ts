@@ -21,8 +21,8 @@ import {
   notarizedTransactionId,
   toHex,
   transactionIntentId
-} from "../../txv2/index.js"
-import { DEVNET_NETWORK_ID, virtualAccountAddress } from "./address.js"
+} from "../../txv2/index"
+import { DEVNET_NETWORK_ID, virtualAccountAddress } from "./address"
 
 type Ret = typeof import("@radixdlt/radix-engine-toolkit")
 

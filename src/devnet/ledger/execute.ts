@@ -7,8 +7,8 @@
  * `ASSERT_WORKTOP_CONTAINS`, `ASSERT_WORKTOP_CONTAINS_ANY`. Anything else fails with a message naming it.
  */
 import type { Instruction, ManifestAddress, Value } from "@radixdlt/radix-engine-toolkit"
-import { isAccountAddress } from "./address.js"
-import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal.js"
+import { isAccountAddress } from "./address"
+import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal"
 
 export interface ExecutionEnv {
   readonly xrd: string

@@ -2,10 +2,10 @@
  * The V1 executor: a decoded V1 notarized transaction run by `execute` (one worktop, the account methods the devnet
  * models) on the current state, turned into what the ledger commits.
  */
-import { blake2b256 } from "./address.js"
-import { type ExecutionOutcome, execute } from "./execute.js"
-import type { LedgerView, PayloadExecution } from "./payload.js"
-import type { DecodedTransaction } from "./transaction.js"
+import { blake2b256 } from "./address"
+import { type ExecutionOutcome, execute } from "./execute"
+import type { LedgerView, PayloadExecution } from "./payload"
+import type { DecodedTransaction } from "./transaction"
 
 /** The execution environment of a transaction signed by `signerAccounts` on the state `view` shows. */
 export const executionEnv = (view: Pick<LedgerView, "xrd" | "balance" | "divisibility">, signerAccounts: ReadonlyArray<string>) => ({

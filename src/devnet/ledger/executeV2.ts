@@ -24,7 +24,7 @@ import {
   printManifest,
   subintentId,
   toHex
-} from "../../txv2/index.js"
+} from "../../txv2/index"
 import {
   DEVNET_NETWORK_ID,
   blake2b256,
@@ -32,12 +32,12 @@ import {
   publicKeyHash,
   virtualAccountAddress,
   wellKnownOnDevnet
-} from "./address.js"
-import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal.js"
-import { type BalanceChange, DEPOSIT_METHODS, devnetFee } from "./execute.js"
-import type { LedgerView, PayloadExecution, SubintentRecord } from "./payload.js"
-import type { GatewayMessage } from "./transaction.js"
-import type { IntentV2, ValidatedTransactionV2 } from "./typesV2.js"
+} from "./address"
+import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal"
+import { type BalanceChange, DEPOSIT_METHODS, devnetFee } from "./execute"
+import type { LedgerView, PayloadExecution, SubintentRecord } from "./payload"
+import type { GatewayMessage } from "./transaction"
+import type { IntentV2, ValidatedTransactionV2 } from "./typesV2"
 
 /** The virtual signature badge resources (radix-engine well-known `ED25519_SIGNATURE_RESOURCE`, `SECP256K1_…`). */
 export const ED25519_SIGNATURE_RESOURCE = wellKnownOnDevnet(

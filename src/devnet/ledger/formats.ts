@@ -4,10 +4,10 @@
  * decoder gives the Gateway's answer for an unreadable payload ("Expected notarized transaction").
  */
 import type { Effect } from "effect"
-import type { TransactionFormat, ValidatedPayload } from "./payload.js"
-import type { TransactionRejected } from "./transaction.js"
-import { transactionV1 } from "./validate.js"
-import { transactionV2 } from "./validateV2.js"
+import type { TransactionFormat, ValidatedPayload } from "./payload"
+import type { TransactionRejected } from "./transaction"
+import { transactionV1 } from "./validate"
+import { transactionV2 } from "./validateV2"
 
 export const TRANSACTION_FORMATS: ReadonlyArray<TransactionFormat> = [transactionV1, transactionV2]
 

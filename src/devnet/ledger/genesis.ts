@@ -10,7 +10,7 @@ import {
   utf8Bytes,
   virtualAccountAddress,
   virtualIdentityAddress
-} from "./address.js"
+} from "./address"
 
 export const DEFAULT_DEVNET_SEED = "hswap-devnet-genesis-v1"
 

@@ -10,14 +10,14 @@ import {
   derivedResourceAddress,
   isAccountAddress,
   isFungibleResourceAddress
-} from "./address.js"
-import { formatDecimal, parseDecimal } from "./decimal.js"
-import { type ExecutionOutcome, execute } from "./execute.js"
-import { executionEnv } from "./executeV1.js"
-import { validatePayload } from "./formats.js"
-import { epochRejection } from "./payload.js"
-import { makeLedgerStore } from "./store.js"
-import { makeSubmission } from "./submission.js"
+} from "./address"
+import { formatDecimal, parseDecimal } from "./decimal"
+import { type ExecutionOutcome, execute } from "./execute"
+import { executionEnv } from "./executeV1"
+import { validatePayload } from "./formats"
+import { epochRejection } from "./payload"
+import { makeLedgerStore } from "./store"
+import { makeSubmission } from "./submission"
 import {
   type IntentStatusInfo,
   LedgerError,
@@ -27,7 +27,7 @@ import {
   type PreviewRequest,
   type PreviewResult,
   type TransactionStatusInfo
-} from "./types.js"
+} from "./types"
 
 export const makeLedger = Effect.gen(function* () {
   const store = yield* makeLedgerStore

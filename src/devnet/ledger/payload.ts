@@ -12,8 +12,8 @@
  * records in the same SQL transaction as the commit, and only for a successful one.
  */
 import type { Effect } from "effect"
-import type { BalanceChange } from "./execute.js"
-import type { GatewayMessage, TransactionRejected } from "./transaction.js"
+import type { BalanceChange } from "./execute"
+import type { GatewayMessage, TransactionRejected } from "./transaction"
 
 /** The current state as an executor may read it (balances in atto; the caller holds the ledger's permit). */
 export interface LedgerView {

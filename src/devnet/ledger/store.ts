@@ -7,12 +7,12 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Effect, Option, Schema } from "effect"
-import { DEVNET_NETWORK_NAME, vaultAddress } from "./address.js"
-import { formatDecimal, parseDecimal } from "./decimal.js"
-import type { BalanceChange } from "./execute.js"
-import { type Genesis, makeGenesis } from "./genesis.js"
-import type { SubintentRecord } from "./payload.js"
-import type { GatewayMessage } from "./transaction.js"
+import { DEVNET_NETWORK_NAME, vaultAddress } from "./address"
+import { formatDecimal, parseDecimal } from "./decimal"
+import type { BalanceChange } from "./execute"
+import { type Genesis, makeGenesis } from "./genesis"
+import type { SubintentRecord } from "./payload"
+import type { GatewayMessage } from "./transaction"
 import {
   type CommittedTransaction,
   LedgerConfig,
@@ -24,7 +24,7 @@ import {
   type TransactionKind,
   type TransactionPage,
   type VaultBalance
-} from "./types.js"
+} from "./types"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rows

@@ -4,9 +4,9 @@
  * what `/transaction/status` reads. Every function here runs under the ledger's permit (`live.ts`).
  */
 import { Clock, Effect, Option } from "effect"
-import { type ValidatedPayload, epochRejection, gatewayEpochRefusal } from "./payload.js"
-import type { LedgerStore } from "./store.js"
-import { TransactionRejected } from "./transaction.js"
+import { type ValidatedPayload, epochRejection, gatewayEpochRefusal } from "./payload"
+import type { LedgerStore } from "./store"
+import { TransactionRejected } from "./transaction"
 import type {
   CommittedTransaction,
   IntentLedgerStatus,
@@ -14,7 +14,7 @@ import type {
   PayloadLedgerStatus,
   SubmitResult,
   TrackedPayload
-} from "./types.js"
+} from "./types"
 
 interface PayloadRecord {
   payloadHash: string

@@ -4,8 +4,8 @@
  */
 import type { Instruction } from "@radixdlt/radix-engine-toolkit"
 import { Effect, Schema } from "effect"
-import { DEVNET_NETWORK_ID, virtualAccountAddress } from "./address.js"
-import { decodeFastV1 } from "./decodeV1.js"
+import { DEVNET_NETWORK_ID, virtualAccountAddress } from "./address"
+import { decodeFastV1 } from "./decodeV1"
 
 export type Ret = typeof import("@radixdlt/radix-engine-toolkit")
 

@@ -4,11 +4,11 @@
  */
 import type { Instruction } from "@radixdlt/radix-engine-toolkit"
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { EntityKind } from "./address.js"
-import type { ExecutionOutcome } from "./execute.js"
-import type { Genesis } from "./genesis.js"
-import { DEFAULT_DEVNET_SEED } from "./genesis.js"
-import type { GatewayMessage, TransactionRejected } from "./transaction.js"
+import type { EntityKind } from "./address"
+import type { ExecutionOutcome } from "./execute"
+import type { Genesis } from "./genesis"
+import { DEFAULT_DEVNET_SEED } from "./genesis"
+import type { GatewayMessage, TransactionRejected } from "./transaction"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types

@@ -1,5 +1,5 @@
 /** What the V2 validator hands the V2 executor: apart from both, so that neither imports the other for it. */
-import type { IntentCoreV2, PublicKey } from "../../txv2/index.js"
+import type { IntentCoreV2, PublicKey } from "../../txv2/index"
 
 /** One intent of a validated V2 transaction: the root is index 0, the subintents follow in payload order. */
 export interface IntentV2 {

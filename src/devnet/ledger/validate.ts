@@ -4,9 +4,9 @@
  * before it reaches the node: a `Static` rejection, never tracked.
  */
 import { Effect } from "effect"
-import { executeV1 } from "./executeV1.js"
-import type { TransactionFormat } from "./payload.js"
-import { TransactionRejected, decodeNotarizedTransaction } from "./transaction.js"
+import { executeV1 } from "./executeV1"
+import type { TransactionFormat } from "./payload"
+import { TransactionRejected, decodeNotarizedTransaction } from "./transaction"
 
 export const NOTARIZED_V1_PREFIX = "4d2203"
 

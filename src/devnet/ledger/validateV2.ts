@@ -21,12 +21,12 @@ import {
   toHex,
   transactionIntentId,
   verifyNotarizedTransactionV2
-} from "../../txv2/index.js"
-import { DEVNET_NETWORK_ID } from "./address.js"
-import { executeV2 } from "./executeV2.js"
-import type { TransactionFormat } from "./payload.js"
-import type { IntentV2, ValidatedTransactionV2 } from "./typesV2.js"
-import { TransactionRejected } from "./transaction.js"
+} from "../../txv2/index"
+import { DEVNET_NETWORK_ID } from "./address"
+import { executeV2 } from "./executeV2"
+import type { TransactionFormat } from "./payload"
+import type { IntentV2, ValidatedTransactionV2 } from "./typesV2"
+import { TransactionRejected } from "./transaction"
 
 export const NOTARIZED_V2_PREFIX = "4d220c"
 
@@ -35,7 +35,7 @@ export const MAX_SUBINTENT_DEPTH = 3
 /** The network's limit on subintents in one transaction (`max_subintents_per_transaction`). */
 export const MAX_SUBINTENTS = 32
 
-export type { IntentV2, ValidatedTransactionV2 } from "./typesV2.js"
+export type { IntentV2, ValidatedTransactionV2 } from "./typesV2"
 
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/
 

@@ -4,8 +4,8 @@
  */
 import { Effect, ManagedRuntime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { pathOf, readBody, sendJson } from "./http.js"
-import { MAX_RELAY_BODY_BYTES, RelayEmulator, type RelayHttpResponse } from "./RelayEmulator.js"
+import { pathOf, readBody, sendJson } from "./http"
+import { MAX_RELAY_BODY_BYTES, RelayEmulator, type RelayHttpResponse } from "./RelayEmulator"
 
 export {
   invalidRequest,
@@ -20,8 +20,8 @@ export {
   RelayEmulator,
   RelayFull,
   tooManyEntries
-} from "./RelayEmulator.js"
-export type { RelayEmulatorApi, RelayHttpRequest, RelayHttpResponse, RelayResponseEntry } from "./RelayEmulator.js"
+} from "./RelayEmulator"
+export type { RelayEmulatorApi, RelayHttpRequest, RelayHttpResponse, RelayResponseEntry } from "./RelayEmulator"
 
 export const RELAY_PREFIX = "/relay"
 

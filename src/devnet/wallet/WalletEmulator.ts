@@ -11,8 +11,8 @@
  *   transaction the answer carries (preauth.ts has the header rule); nothing is submitted.
  */
 import { Effect, Either } from "effect"
-import { concatBytes, fromHex, isHex, toHex, utf8 } from "../../toolkit/bytes.js"
-import { primitives } from "../../toolkit/cryptoPrimitives.js"
+import { concatBytes, fromHex, isHex, toHex, utf8 } from "../../toolkit/bytes"
+import { primitives } from "../../toolkit/cryptoPrimitives"
 import type {
   Account,
   AccountProof,
@@ -28,15 +28,15 @@ import type {
   WalletInteraction,
   WalletInteractionResponse,
   WalletInteractionResponseItems
-} from "../../toolkit/schemas.js"
-import { isAccountAddress } from "../ledger/address.js"
-import type { DevnetKey } from "../ledger/genesis.js"
-import { Ledger } from "../ledger/Ledger.js"
-import type { AccountsAsk, Decision, Review, ReviewKind } from "./api.js"
-import { preparePreAuthorization, signPreAuthorization } from "./preauth.js"
-import { prepareTransaction, type SigningAccount, submitTransaction } from "./transaction.js"
+} from "../../toolkit/schemas"
+import { isAccountAddress } from "../ledger/address"
+import type { DevnetKey } from "../ledger/genesis"
+import { Ledger } from "../ledger/Ledger"
+import type { AccountsAsk, Decision, Review, ReviewKind } from "./api"
+import { preparePreAuthorization, signPreAuthorization } from "./preauth"
+import { prepareTransaction, type SigningAccount, submitTransaction } from "./transaction"
 
-export { WalletFailure } from "./transaction.js"
+export { WalletFailure } from "./transaction"
 
 export const DEVNET_NETWORK_ID = 240
 

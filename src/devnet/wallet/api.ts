@@ -9,7 +9,7 @@ import {
   Persona,
   WalletInteraction,
   WalletInteractionResponse
-} from "../../toolkit/schemas.js"
+} from "../../toolkit/schemas"
 
 export const WALLET_API_PREFIX = "/devnet/wallet"
 export const WALLET_SCRIPT_PATH = "/devnet/wallet.js"

@@ -13,8 +13,8 @@
  */
 import { Effect, Either, Schema } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { DASHBOARD_CSP, type Dashboard } from "../dashboard/dashboard.js"
-import { pathOf, readBody, sendJson } from "../relay/http.js"
+import { DASHBOARD_CSP, type Dashboard } from "../dashboard/dashboard"
+import { pathOf, readBody, sendJson } from "../relay/http"
 import {
   DASHBOARD_PREFIX,
   type Decision,
@@ -24,9 +24,9 @@ import {
   ReviewBody,
   WALLET_API_PREFIX,
   WALLET_SCRIPT_PATH
-} from "./api.js"
-import { answerDeepLink, type MobileAnswer } from "./mobile.js"
-import type { WalletEmulatorApi } from "./WalletEmulator.js"
+} from "./api"
+import { answerDeepLink, type MobileAnswer } from "./mobile"
+import type { WalletEmulatorApi } from "./WalletEmulator"
 
 export const MAX_WALLET_BODY_BYTES = 1024 * 1024
 

@@ -4,14 +4,14 @@
  * the shared secret (X25519 + HKDF-SHA256 'RCfM' + AES-256-GCM), ready to post to the relay.
  */
 import { Effect, Either, Schema } from "effect"
-import { isHex } from "../../toolkit/bytes.js"
-import { Crypto } from "../../toolkit/crypto.js"
-import { encryptWalletResponse, parseDeepLink } from "../../toolkit/deepLink.js"
-import { verifyDeepLinkSignature } from "../../toolkit/deepLinkVerify.js"
-import type { WalletInteractionResponse } from "../../toolkit/schemas.js"
-import { deriveKey } from "../ledger/genesis.js"
-import type { Decision } from "./api.js"
-import type { WalletEmulatorApi } from "./WalletEmulator.js"
+import { isHex } from "../../toolkit/bytes"
+import { Crypto } from "../../toolkit/crypto"
+import { encryptWalletResponse, parseDeepLink } from "../../toolkit/deepLink"
+import { verifyDeepLinkSignature } from "../../toolkit/deepLinkVerify"
+import type { WalletInteractionResponse } from "../../toolkit/schemas"
+import { deriveKey } from "../ledger/genesis"
+import type { Decision } from "./api"
+import type { WalletEmulatorApi } from "./WalletEmulator"
 
 /** A deep link the wallet refuses (answered 400). */
 export class DeepLinkRefused extends Schema.TaggedError<DeepLinkRefused>()("DeepLinkRefused", {

@@ -37,11 +37,11 @@ import {
   printManifest,
   type ResourceConstraint,
   toHex
-} from "../../txv2/index.js"
-import { isAccountAddress } from "../ledger/address.js"
-import type { Ledger } from "../ledger/Ledger.js"
-import type { Guarantee, Move, PreAuthorizationPreview } from "./api.js"
-import { type SigningAccount, WalletFailure } from "./transaction.js"
+} from "../../txv2/index"
+import { isAccountAddress } from "../ledger/address"
+import type { Ledger } from "../ledger/Ledger"
+import type { Guarantee, Move, PreAuthorizationPreview } from "./api"
+import { type SigningAccount, WalletFailure } from "./transaction"
 
 const NETWORK_ID = 240
 /** The epoch length the real wallet expects (and the devnet ledger's default): 5 minutes. */

@@ -5,14 +5,14 @@
  */
 import type { Instruction } from "@radixdlt/radix-engine-toolkit"
 import { Effect, Either, Schema } from "effect"
-import { isAccountAddress } from "../ledger/address.js"
-import { buildNotarizedTransaction } from "../ledger/build.js"
-import { formatDecimal, parseDecimal } from "../ledger/decimal.js"
-import { devnetFee, execute, type BalanceChange } from "../ledger/execute.js"
-import type { DevnetKey } from "../ledger/genesis.js"
-import type { Ledger } from "../ledger/Ledger.js"
-import { loadRet } from "../ledger/transaction.js"
-import type { Move, TransactionPreview } from "./api.js"
+import { isAccountAddress } from "../ledger/address"
+import { buildNotarizedTransaction } from "../ledger/build"
+import { formatDecimal, parseDecimal } from "../ledger/decimal"
+import { devnetFee, execute, type BalanceChange } from "../ledger/execute"
+import type { DevnetKey } from "../ledger/genesis"
+import type { Ledger } from "../ledger/Ledger"
+import { loadRet } from "../ledger/transaction"
+import type { Move, TransactionPreview } from "./api"
 
 export interface SigningAccount {
   readonly address: string

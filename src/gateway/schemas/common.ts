@@ -3,7 +3,7 @@
  * unknown-variant fallback, ledger state, paging mixins, public keys and metadata.
  */
 import { ParseResult, Schema, SchemaAST } from "effect"
-import { nullDroppingDecodes, TaggedUnionSpec, type TaggedUnionSpecValue } from "./spec.js"
+import { nullDroppingDecodes, TaggedUnionSpec, type TaggedUnionSpecValue } from "./spec"
 
 /** An optional field that also accepts `null` on decode (the Gateway omits nulls, opaque subtrees keep them). */
 export const opt = <S extends Schema.Schema.All>(schema: S) => {

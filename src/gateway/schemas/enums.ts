@@ -1,5 +1,5 @@
 /** Gateway string enums (v1.10.1). Each is a Schema.Literal that also reads like the SDK enum (`TransactionStatus.Pending`). */
-import { literalEnum } from "./common.js"
+import { literalEnum } from "./common"
 
 export const TransactionStatus = literalEnum("Unknown", "CommittedSuccess", "CommittedFailure", "Pending", "Rejected")
 export type TransactionStatus = typeof TransactionStatus.Type

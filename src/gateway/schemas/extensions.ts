@@ -1,6 +1,6 @@
 /** `/extensions/*` (no `at_ledger_state`, no `ledger_state`). */
 import { Schema } from "effect"
-import { CursorLimit, NonFungibleGlobalId, opt, taggedUnion } from "./common.js"
+import { CursorLimit, NonFungibleGlobalId, opt, taggedUnion } from "./common"
 
 export const ResourceHoldersRequest = Schema.Struct({ ...CursorLimit, resource_address: opt(Schema.String) })
 export type ResourceHoldersRequest = typeof ResourceHoldersRequest.Type

@@ -14,7 +14,7 @@ import {
   opt,
   pageResponse,
   taggedUnion
-} from "./common.js"
+} from "./common"
 import {
   AccountResourcePreferenceRule,
   NativeResourceKind,
@@ -23,7 +23,7 @@ import {
   PackageVmType,
   ResourceAggregationLevel,
   RoleAssignmentResolution
-} from "./enums.js"
+} from "./enums"
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Resource collections

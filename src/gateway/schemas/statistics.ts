@@ -1,6 +1,6 @@
 /** `/statistics/validators/uptime`. */
 import { Schema } from "effect"
-import { AtLedgerState, LedgerStateSelector, WithLedgerState, opt } from "./common.js"
+import { AtLedgerState, LedgerStateSelector, WithLedgerState, opt } from "./common"
 
 export const ValidatorsUptimeRequest = Schema.Struct({
   ...AtLedgerState,

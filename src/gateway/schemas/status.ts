@@ -1,6 +1,6 @@
 /** `/status/*` responses (both requests have no body). */
 import { Schema } from "effect"
-import { WithLedgerState, opt } from "./common.js"
+import { WithLedgerState, opt } from "./common"
 
 export const GatewayStatusResponse = Schema.Struct({
   ...WithLedgerState,

@@ -1,14 +1,14 @@
 /** `/stream/transactions`. */
 import { Schema } from "effect"
-import { AtLedgerState, CursorLimit, LedgerStateSelector, WithLedgerState, opt } from "./common.js"
+import { AtLedgerState, CursorLimit, LedgerStateSelector, WithLedgerState, opt } from "./common"
 import {
   ManifestClass,
   StreamEventFilterEvent,
   StreamOrder,
   TransactionKindFilter,
   TransactionStatusFilter
-} from "./enums.js"
-import { CommittedTransactionInfo, TransactionDetailsOptIns } from "./transaction.js"
+} from "./enums"
+import { CommittedTransactionInfo, TransactionDetailsOptIns } from "./transaction"
 
 const Addresses = Schema.Array(Schema.String)
 

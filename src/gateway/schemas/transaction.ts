@@ -8,7 +8,7 @@ import {
   WithLedgerState,
   opt,
   taggedUnion
-} from "./common.js"
+} from "./common"
 import {
   AccountDefaultDepositRule,
   AccountResourcePreferenceRule,
@@ -19,7 +19,7 @@ import {
   TransactionPayloadGatewayHandlingStatus,
   TransactionPayloadStatus,
   TransactionStatus
-} from "./enums.js"
+} from "./enums"
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Opt-ins

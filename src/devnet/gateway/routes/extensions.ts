@@ -4,9 +4,9 @@
  * first, 100 per page by default and at most 1000.
  */
 import { Effect, Schema } from "effect"
-import type { EmulatorContext } from "../context.js"
-import { type Routes, entityNotFound, invalidEntity, invalidField } from "../failure.js"
-import { Address, OffsetCursor, decodeBody, decodeCursor, opt } from "../request.js"
+import type { EmulatorContext } from "../context"
+import { type Routes, entityNotFound, invalidEntity, invalidField } from "../failure"
+import { Address, OffsetCursor, decodeBody, decodeCursor, opt } from "../request"
 
 export const EXTENSIONS_PATHS = ["/extensions/resource-holders/page"] as const
 

@@ -1,11 +1,11 @@
 /** The State group: entities, non-fungibles, key-value stores, account settings and account lockers, each in its own module under `state/`. */
-import type { EmulatorContext } from "../context.js"
-import type { Routes } from "../failure.js"
-import { accountHandlers } from "./state/account.js"
-import { accountLockerHandlers } from "./state/accountLocker.js"
-import { entityHandlers } from "./state/entity.js"
-import { keyValueStoreHandlers } from "./state/keyValueStore.js"
-import { nonFungibleHandlers } from "./state/nonFungible.js"
+import type { EmulatorContext } from "../context"
+import type { Routes } from "../failure"
+import { accountHandlers } from "./state/account"
+import { accountLockerHandlers } from "./state/accountLocker"
+import { entityHandlers } from "./state/entity"
+import { keyValueStoreHandlers } from "./state/keyValueStore"
+import { nonFungibleHandlers } from "./state/nonFungible"
 
 export const STATE_PATHS = [
   "/state/entity/details",

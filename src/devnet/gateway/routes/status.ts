@@ -1,7 +1,7 @@
 /** The Status group: `/status/gateway-status` and `/status/network-configuration`. */
 import { Effect } from "effect"
-import type { EmulatorContext } from "../context.js"
-import type { Routes } from "../failure.js"
+import type { EmulatorContext } from "../context"
+import type { Routes } from "../failure"
 
 export const STATUS_PATHS = ["/status/gateway-status", "/status/network-configuration"] as const
 

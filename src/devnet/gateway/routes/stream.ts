@@ -1,10 +1,10 @@
 /** The Stream group: `/stream/transactions` over the ledger's committed transactions. */
 import { Effect, Schema } from "effect"
-import { TransactionDetailsOptIns } from "../../../gateway/index.js"
-import type { StreamQuery } from "../../ledger/Ledger.js"
-import { transactionInfo } from "../committedTransaction.js"
-import type { EmulatorContext } from "../context.js"
-import { MAX_PAGE_SIZE, MAX_STREAM_FILTERS, type Routes, invalidField } from "../failure.js"
+import { TransactionDetailsOptIns } from "../../../gateway/index"
+import type { StreamQuery } from "../../ledger/Ledger"
+import { transactionInfo } from "../committedTransaction"
+import type { EmulatorContext } from "../context"
+import { MAX_PAGE_SIZE, MAX_STREAM_FILTERS, type Routes, invalidField } from "../failure"
 import {
   Address,
   Paging,
@@ -14,7 +14,7 @@ import {
   decodeCursor,
   encodeCursor,
   opt
-} from "../request.js"
+} from "../request"
 
 export const STREAM_PATHS = ["/stream/transactions"] as const
 

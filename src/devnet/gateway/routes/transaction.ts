@@ -4,11 +4,11 @@
  * Gateway's request validation and response shapes around them.
  */
 import { Effect, Either, Option, Schema } from "effect"
-import { TransactionDetailsOptIns } from "../../../gateway/index.js"
-import { parseManifestText } from "../../ledger/transaction.js"
-import { transactionInfo } from "../committedTransaction.js"
-import type { EmulatorContext } from "../context.js"
-import { type Routes, gatewayFailure, invalidField, invalidRequest, otherError } from "../failure.js"
+import { TransactionDetailsOptIns } from "../../../gateway/index"
+import { parseManifestText } from "../../ledger/transaction"
+import { transactionInfo } from "../committedTransaction"
+import type { EmulatorContext } from "../context"
+import { type Routes, gatewayFailure, invalidField, invalidRequest, otherError } from "../failure"
 import {
   PreviewRequest,
   previewMessageError,
@@ -17,9 +17,9 @@ import {
   previewRequestErrors,
   previewResourceChanges,
   previewSignerAccounts
-} from "../preview.js"
-import { statusResponse } from "../status.js"
-import { Address, LedgerStateSelector, decodeBody, opt } from "../request.js"
+} from "../preview"
+import { statusResponse } from "../status"
+import { Address, LedgerStateSelector, decodeBody, opt } from "../request"
 
 export const TRANSACTION_PATHS = [
   "/transaction/construction",

@@ -21,7 +21,7 @@ import {
   OutgoingExtensionMessage,
   type WalletInteraction,
   type WalletInteractionResponse
-} from "../../../toolkit/schemas.js"
+} from "../../../toolkit/schemas"
 import {
   ApiError,
   AUTO_APPROVE_STORAGE_KEY,
@@ -33,8 +33,8 @@ import {
   Review,
   WALLET_API_PREFIX,
   WalletInfo
-} from "../api.js"
-import { PANEL_CSS, PANEL_INSET_PROPERTY } from "./style.js"
+} from "../api"
+import { PANEL_CSS, PANEL_INSET_PROPERTY } from "./style"
 
 interface Entry {
   readonly interactionId: string

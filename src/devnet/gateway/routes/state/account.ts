@@ -5,9 +5,9 @@
  * non-account is a 400 `InvalidEntityError`, nothing at the address a 404 `EntityNotFoundError`.
  */
 import { Effect, Schema } from "effect"
-import type { EmulatorContext } from "../../context.js"
-import type { RouteHandler } from "../../failure.js"
-import { Address, Paging, decodeBody } from "../../request.js"
+import type { EmulatorContext } from "../../context"
+import type { RouteHandler } from "../../failure"
+import { Address, Paging, decodeBody } from "../../request"
 
 const AccountPageRequest = Schema.Struct({ ...Paging, account_address: Address })
 

@@ -6,7 +6,7 @@
  * in it is an entity.
  */
 import { Effect, Schema } from "effect"
-import type { EmulatorContext } from "../../context.js"
+import type { EmulatorContext } from "../../context"
 import {
   MAX_PAGE_SIZE,
   type RouteHandler,
@@ -14,9 +14,9 @@ import {
   invalidEntity,
   invalidField,
   invalidRequest
-} from "../../failure.js"
-import { Address, LedgerStateSelector, Paging, decodeBody, opt } from "../../request.js"
-import { addressKind } from "../../../ledger/address.js"
+} from "../../failure"
+import { Address, LedgerStateSelector, Paging, decodeBody, opt } from "../../request"
+import { addressKind } from "../../../ledger/address"
 
 const VaultsPageRequest = Schema.Struct({ ...Paging, locker_address: Address, account_address: Address })
 const TouchedAtRequest = Schema.Struct({

@@ -3,11 +3,11 @@
  * pre-allocated accounts and identities, fungible resources with their vaults, and the well-known non-fungible badges.
  */
 import { Effect, Option, Schema } from "effect"
-import { decodeBech32m } from "../../../../exchange/bech32m.js"
-import { addressKind, isAccountAddress } from "../../../ledger/address.js"
-import type { EmulatorContext } from "../../context.js"
-import { MAX_ADDRESSES, MAX_PAGE_SIZE, type RouteHandler, entityNotFound, invalidField } from "../../failure.js"
-import { Address, AggregationLevel, LedgerStateSelector, Paging, decodeBody, opt } from "../../request.js"
+import { decodeBech32m } from "../../../../exchange/bech32m"
+import { addressKind, isAccountAddress } from "../../../ledger/address"
+import type { EmulatorContext } from "../../context"
+import { MAX_ADDRESSES, MAX_PAGE_SIZE, type RouteHandler, entityNotFound, invalidField } from "../../failure"
+import { Address, AggregationLevel, LedgerStateSelector, Paging, decodeBody, opt } from "../../request"
 
 const EntityDetailsRequest = Schema.Struct({
   at_ledger_state: opt(LedgerStateSelector),

@@ -5,7 +5,7 @@
  * the request is validated as the Gateway validates it.
  */
 import { Effect, Schema } from "effect"
-import type { EmulatorContext } from "../../context.js"
+import type { EmulatorContext } from "../../context"
 import {
   MAX_PAGE_SIZE,
   type RouteHandler,
@@ -13,8 +13,8 @@ import {
   invalidEntity,
   invalidField,
   invalidRequest
-} from "../../failure.js"
-import { Address, LedgerStateSelector, Paging, decodeBody, opt } from "../../request.js"
+} from "../../failure"
+import { Address, LedgerStateSelector, Paging, decodeBody, opt } from "../../request"
 
 const KeyValueStoreKeysRequest = Schema.Struct({ ...Paging, key_value_store_address: Address })
 const KeyValueStoreDataRequest = Schema.Struct({

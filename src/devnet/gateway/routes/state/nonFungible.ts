@@ -4,9 +4,9 @@
  * an unknown or mistyped entity.
  */
 import { Effect, Schema } from "effect"
-import type { EmulatorContext } from "../../context.js"
-import { MAX_PAGE_SIZE, type RouteHandler, entityNotFound, invalidField } from "../../failure.js"
-import { Address, AggregationLevel, LedgerStateSelector, Paging, decodeBody, opt } from "../../request.js"
+import type { EmulatorContext } from "../../context"
+import { MAX_PAGE_SIZE, type RouteHandler, entityNotFound, invalidField } from "../../failure"
+import { Address, AggregationLevel, LedgerStateSelector, Paging, decodeBody, opt } from "../../request"
 
 const NonFungiblesPageRequest = Schema.Struct({
   ...Paging,
