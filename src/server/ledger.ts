@@ -2,7 +2,7 @@
  * Ledger reads the server needs, over our Gateway client: the exchange account's fungible balances, a committed
  * transaction's deposit into the exchange account, the current epoch, and a transaction's commit status.
  */
-import { Effect, Either, Option, Schema } from "effect"
+import { Data, Effect, Either, Option, Schema } from "effect"
 import {
   type Decimal,
   addDecimal,
@@ -19,6 +19,19 @@ import { parseSwapMessage } from "../exchange/swap"
 import type { ServerConfigShape, TokenSpec } from "./config"
 import { MAX_QUOTE_REF_LENGTH } from "./Quotes"
 
+/**
+ * The Gateway gave a vault an amount that is not a decimal. The balance cannot be known, so nothing is decided on it
+ * (counted as zero it would understate the liquidity; a payout or the liquidity table waits for a readable answer).
+ */
+export class VaultAmountInvalid extends Data.TaggedError("VaultAmountInvalid")<{
+  readonly resource: string
+  readonly amount: string
+}> {
+  override get message(): string {
+    return `the Gateway gave a vault of ${this.resource} the amount ${JSON.stringify(this.amount.slice(0, 80))}, which is not a decimal`
+  }
+}
+
 /** Sums the exchange account's fungible vaults by resource address. */
 export const accountBalances = (gateway: GatewayService, account: string) =>
   Effect.gen(function* () {
@@ -28,10 +41,10 @@ export const accountBalances = (gateway: GatewayService, account: string) =>
       if (resource.aggregation_level !== "Vault" || !("vaults" in resource)) continue
       let sum = balances.get(resource.resource_address) ?? ZERO
       for (const vault of resource.vaults.items) {
-        sum = addDecimal(
-          sum,
-          Option.getOrElse(parseLooseDecimal(vault.amount), () => ZERO)
-        )
+        const amount = parseLooseDecimal(vault.amount)
+        if (Option.isNone(amount))
+          return yield* new VaultAmountInvalid({ resource: resource.resource_address, amount: vault.amount })
+        sum = addDecimal(sum, amount.value)
       }
       balances.set(resource.resource_address, sum)
     }

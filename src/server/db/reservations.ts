@@ -41,13 +41,14 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
           Effect.orDie
         )
         if (held.some((r) => r.tx_in === txIn)) return true
-        const reserved = held.reduce(
-          (sum, r) =>
-            addDecimal(
-              sum,
-              Option.getOrElse(parseLooseDecimal(r.amount), () => ZERO)
-            ),
-          ZERO
+        // A stored amount that is not a decimal is a corrupt row, as one that does not decode: counted as zero it
+        // would free liquidity another payout holds.
+        const reserved = yield* Effect.reduce(held, ZERO, (sum, r) =>
+          Option.match(parseLooseDecimal(r.amount), {
+            onNone: () =>
+              Effect.dieMessage(`the reservation of ${r.tx_in} holds ${JSON.stringify(r.amount)}, which is not a decimal`),
+            onSome: (amount) => Effect.succeed(addDecimal(sum, amount))
+          })
         )
         const free = subDecimal((yield* balance) ?? ZERO, reserved)
         if (compareDecimal(free, amount) < 0) return false
