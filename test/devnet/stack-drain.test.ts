@@ -8,7 +8,7 @@
  */
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { get as httpGet } from "node:http"
 import { tmpdir } from "node:os"
@@ -18,21 +18,10 @@ import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
 import { makeGenesis } from "../../src/devnet/ledger/genesis"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type FreshStore, STORES } from "../server/stores"
+import { sleep, spawnListening, until } from "../support/processes"
 
 const DRAIN_S = 4
 const LEASE_S = 60
-
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
-
-const until = async <A>(what: string, probe: () => A | undefined | Promise<A | undefined>, ms: number): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await sleep(50)
-  }
-}
 
 /** The system error under a failed `fetch` (ECONNREFUSED from `connect` when nothing listens). */
 const failureOf = (e: unknown): { readonly code: string; readonly syscall: string } | undefined => {
@@ -55,40 +44,21 @@ describe.each(STORES)("npm start stopped with SIGTERM (swaps in $name)", (store)
       join(root, "data"),
       ...(reset ? ["--reset"] : [])
     ]
-    const proc = spawn(process.execPath, ["--import", "tsx", "test/devnet/stack-replica.ts", ...args], {
-      cwd: process.cwd(),
+    return spawnListening({
+      script: "test/devnet/stack-replica.ts",
+      args,
       env: {
-        ...process.env,
         ...(fresh.options.databaseUrl === undefined ? {} : { HSWAP_DATABASE_URL: fresh.options.databaseUrl }),
         HSWAP_RATE_LIMIT: "0",
         HSWAP_CLAIM_LEASE_SECONDS: String(LEASE_S),
         HSWAP_DRAIN_SECONDS: String(DRAIN_S),
         ...env
       },
-      stdio: ["ignore", "pipe", "pipe"]
+      listening: /hSwap devnet is up: (\S+)/,
+      what: "the stack to listen",
+      ms: 90_000,
+      running
     })
-    running.add(proc)
-    const exited = new Promise<number | null>((ok) =>
-      proc.once("exit", (code) => {
-        running.delete(proc)
-        ok(code)
-      })
-    )
-    let out = ""
-    proc.stdout.on("data", (b: Buffer) => (out += b.toString()))
-    proc.stderr.on("data", (b: Buffer) => (out += b.toString()))
-    const url = await until(
-      "the stack to listen",
-      () => {
-        if (proc.exitCode !== null) throw new Error(`the stack exited ${proc.exitCode}:\n${out}`)
-        return /hSwap devnet is up: (\S+)/.exec(out)?.[1]
-      },
-      90_000
-    ).catch((e: unknown) => {
-      proc.kill("SIGKILL")
-      throw e
-    })
-    return { proc, url, exited, output: () => out }
   }
 
   /** A deposit of 10 hUSDC for hETH by the first genesis user, submitted through the stack's gateway. */

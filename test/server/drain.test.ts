@@ -4,27 +4,16 @@
  * Every request gets an answer, the process exits within `HSWAP_DRAIN_SECONDS`, and its claim is released: the next
  * replica on the database settles the swap at once, not after the claim lease (60 s here).
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { type Server, createServer, get as httpGet } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type Devnet, startLedger, swapMessage, transfer } from "./harness"
 import { type FreshStore, STORES } from "./stores"
+import { sleep, spawnListening, until } from "../support/processes"
 
 const DRAIN_S = 4
 const LEASE_S = 60
-
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
-
-const until = async <A>(what: string, probe: () => A | undefined, ms: number): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await sleep(50)
-  }
-}
 
 describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
   let devnet: Devnet
@@ -34,10 +23,9 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
   const running = new Set<ChildProcess>()
 
   const start = async (env: Record<string, string>) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "test/server/replica.ts"], {
-      cwd: process.cwd(),
+    return spawnListening({
+      script: "test/server/replica.ts",
       env: {
-        ...process.env,
         HSWAP_NETWORK_ID: "240",
         HSWAP_GATEWAY_URL: gatewayUrl,
         HSWAP_DB_PATH: fresh.options.databasePath,
@@ -50,30 +38,11 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
         HSWAP_LOG_LEVEL: "error",
         ...env
       },
-      stdio: ["ignore", "pipe", "pipe"]
+      listening: /hSwap exchange server on (\S+)\/api/,
+      what: "the replica to listen",
+      ms: 60_000,
+      running
     })
-    running.add(proc)
-    const exited = new Promise<number | null>((ok) =>
-      proc.once("exit", (code) => {
-        running.delete(proc)
-        ok(code)
-      })
-    )
-    let out = ""
-    proc.stdout.on("data", (b: Buffer) => (out += b.toString()))
-    proc.stderr.on("data", (b: Buffer) => (out += b.toString()))
-    const url = await until(
-      "the replica to listen",
-      () => {
-        if (proc.exitCode !== null) throw new Error(`the replica exited ${proc.exitCode}:\n${out}`)
-        return /hSwap exchange server on (\S+)\/api/.exec(out)?.[1]
-      },
-      60_000
-    ).catch((e: unknown) => {
-      proc.kill("SIGKILL")
-      throw e
-    })
-    return { proc, url, exited, output: () => out }
   }
 
   const register = async (url: string, tx: string) => {
