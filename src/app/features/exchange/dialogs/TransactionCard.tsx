@@ -58,6 +58,7 @@ export function TransactionCard({
 }) {
   const finalized = record.timestamp_finalized
   const refund = refundOf(record)
+  const flow = flowOf(record)
   const extra = Object.entries(record as Readonly<Record<string, unknown>>).filter(
     ([k, v]) => !KNOWN_FIELDS.has(k) && (typeof v === "string" || typeof v === "number" || typeof v === "boolean")
   )
@@ -96,18 +97,13 @@ export function TransactionCard({
           </span>
         </Field>
         <Field name="Flow">
-          <span data-testid="card-flow">{flowOf(record)}</span>
+          <span data-testid="card-flow">{flow}</span>
         </Field>
-        {flowOf(record) === "atomic" ? (
-          <Field name="Transaction">
-            <DashboardLink kind="transaction" id={record.tx_in} full />
-          </Field>
-        ) : (
-          <Field name="Deposit tx">
-            <DashboardLink kind="transaction" id={record.tx_in} full />
-          </Field>
-        )}
-        {flowOf(record) === "atomic" ? null : refund === undefined ? (
+        {/* An atomic swap is one transaction: both legs are in tx_in. */}
+        <Field name={flow === "atomic" ? "Transaction" : "Deposit tx"}>
+          <DashboardLink kind="transaction" id={record.tx_in} full />
+        </Field>
+        {flow === "atomic" ? null : refund === undefined ? (
           <Field name="Payout tx">
             {record.tx_out === undefined ? "—" : <DashboardLink kind="transaction" id={record.tx_out} full />}
           </Field>
