@@ -117,18 +117,35 @@ const HolderRow = Schema.Struct({
 
 const MetaRow = Schema.Struct({ key: Schema.String, value: Schema.String })
 
-const decodeRows =
-  <A, I>(schema: Schema.Schema<A, I>) =>
-  (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>> =>
-    Schema.decodeUnknown(Schema.Array(schema))(rows).pipe(Effect.orDie)
+const VersionRow = Schema.Struct({ v: Schema.NullOr(Schema.Number) })
+const ClockRow = Schema.Struct({ epoch: Schema.Number, round: Schema.Number, round_timestamp: Schema.String })
+const SubintentRow = Schema.Struct({ subintent_hash: Schema.String })
+const IntentRow = Schema.Struct({ state_version: Schema.Number, intent_hash: Schema.String })
+
+/**
+ * A row decoder per row Schema, built once: a Schema made inside a call is a new AST every time, and `effect` then
+ * compiles its parser again on every read (it memoises parsers by AST), which cost the devnet about a millisecond a
+ * swap.
+ */
+const rowDecoders = new WeakMap<object, (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<unknown>>>()
+const decodeRows = <A, I>(
+  schema: Schema.Schema<A, I>
+): ((rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>) => {
+  const known = rowDecoders.get(schema)
+  if (known !== undefined) return known as (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>
+  const decode = Schema.decodeUnknown(Schema.Array(schema))
+  const made = (rows: ReadonlyArray<unknown>) => decode(rows).pipe(Effect.orDie)
+  rowDecoders.set(schema, made)
+  return made
+}
+
+const decodeTxDetails = Schema.decodeUnknown(Schema.parseJson(TxDetails))
+const decodeMessage = Schema.decodeUnknown(MessageJson)
 
 const toTransaction = (row: TxRow): Effect.Effect<CommittedTransaction> =>
   Effect.gen(function* () {
-    const details = yield* Schema.decodeUnknown(Schema.parseJson(TxDetails))(row.details_json).pipe(Effect.orDie)
-    const message =
-      row.message_json === null
-        ? undefined
-        : yield* Schema.decodeUnknown(MessageJson)(row.message_json).pipe(Effect.orDie)
+    const details = yield* decodeTxDetails(row.details_json).pipe(Effect.orDie)
+    const message = row.message_json === null ? undefined : yield* decodeMessage(row.message_json).pipe(Effect.orDie)
     return {
       stateVersion: row.state_version,
       epoch: row.epoch,
@@ -396,7 +413,7 @@ export const makeLedgerStore = Effect.gen(function* () {
 
   // --- load or create genesis ---
   const loaded = yield* sql`SELECT MAX(state_version) AS v FROM transactions`.pipe(
-    Effect.flatMap(decodeRows(Schema.Struct({ v: Schema.NullOr(Schema.Number) }))),
+    Effect.flatMap(decodeRows(VersionRow)),
     Effect.orDie
   )
   const lastVersion = loaded[0]?.v ?? null
@@ -448,9 +465,7 @@ export const makeLedgerStore = Effect.gen(function* () {
     stateVersion = lastVersion
     const tipRow =
       yield* sql`SELECT epoch, round, round_timestamp FROM transactions WHERE state_version = ${lastVersion}`.pipe(
-        Effect.flatMap(
-          decodeRows(Schema.Struct({ epoch: Schema.Number, round: Schema.Number, round_timestamp: Schema.String }))
-        ),
+        Effect.flatMap(decodeRows(ClockRow)),
         Effect.orDie
       )
     const last = tipRow[0]
@@ -480,7 +495,7 @@ export const makeLedgerStore = Effect.gen(function* () {
     )
     for (const v of vaultRows) balances.set(balanceKey(v.account, v.resource), parseDecimal(v.amount) ?? 0n)
     const finalizedRows = yield* sql`SELECT subintent_hash FROM finalized_subintents`.pipe(
-      Effect.flatMap(decodeRows(Schema.Struct({ subintent_hash: Schema.String }))),
+      Effect.flatMap(decodeRows(SubintentRow)),
       Effect.orDie
     )
     for (const f of finalizedRows) finalizedSubintents.add(f.subintent_hash)
@@ -491,7 +506,7 @@ export const makeLedgerStore = Effect.gen(function* () {
     subintentHash: string
   ): Effect.Effect<Option.Option<{ readonly stateVersion: number; readonly intentHash: string }>> =>
     sql`SELECT state_version, intent_hash FROM finalized_subintents WHERE subintent_hash = ${subintentHash}`.pipe(
-      Effect.flatMap(decodeRows(Schema.Struct({ state_version: Schema.Number, intent_hash: Schema.String }))),
+      Effect.flatMap(decodeRows(IntentRow)),
       Effect.map((rows) =>
         Option.map(Option.fromNullable(rows[0]), (r) => ({ stateVersion: r.state_version, intentHash: r.intent_hash }))
       ),
@@ -664,10 +679,9 @@ export const makeLedgerStore = Effect.gen(function* () {
     readonly epoch?: number | undefined
     readonly round?: number | undefined
   }) {
-    const V = Schema.Struct({ v: Schema.NullOr(Schema.Number) })
     const one = (q: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       q.pipe(
-        Effect.flatMap(decodeRows(V)),
+        Effect.flatMap(decodeRows(VersionRow)),
         Effect.orDie,
         Effect.map((rows) => Option.fromNullable(rows[0]?.v))
       )
