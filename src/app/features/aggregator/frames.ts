@@ -1,8 +1,9 @@
 import type { TradingRoute } from "./TradingRoutes"
 
-/** Spec §9: the trading iframe is 434 px high on wide screens and 430 px on small ones; the dashboard embed 600 px. */
-export const TRADING_FRAME_HEIGHT_WIDE = 434
-export const TRADING_FRAME_HEIGHT_SMALL = 430
+/**
+ * Spec §9: the dashboard embed is 600 px high. (The trading iframe's 434 px on wide screens and 430 px on small ones
+ * are Tailwind classes in AggregatorPage.tsx, which must be literal for Tailwind to generate them.)
+ */
 export const DASHBOARD_FRAME_HEIGHT = 600
 
 /** What the embeds may do: run their scripts against their own origin, submit their forms, open links. */
