@@ -25,6 +25,12 @@ describe("quote and payout arithmetic", () => {
     expect(formatPlain(divCeil(dec("1"), dec("3"), 0))).toBe("1")
   })
 
+  it("a price of 0 is a defect, never a rate or a payout of 0", () => {
+    expect(() => effectiveRate(dec("1"), dec("0"), spread)).toThrow(/by zero/)
+    expect(() => payoutAmount(dec("1"), dec("1"), dec("0"), spread, fee, 6)).toThrow(/by zero/)
+    expect(() => amountLimits(dec("0"), 8, dec("1"), dec("200"))).toThrow(/by zero/)
+  })
+
   it("never pays more than the formula, and less by under one unit of the to-token", () => {
     const amount = fc.bigInt({ min: 1n, max: 10n ** 12n }).map((n) => BigDecimal.make(n, 6))
     const price = fc.bigInt({ min: 1n, max: 10n ** 15n }).map((n) => BigDecimal.make(n, 8))
