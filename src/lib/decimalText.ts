@@ -142,7 +142,7 @@ const decimalText = (
   })
 
 /** An amount field on the wire: `parseUnsignedDecimal`'s grammar, printed back with `formatPlain`. */
-export const UnsignedDecimalText = decimalText("a non-negative decimal", parseUnsignedDecimal)
+export const UnsignedDecimalText = /* @__PURE__ */ decimalText("a non-negative decimal", parseUnsignedDecimal)
 
 /** A signed decimal as the engine and the Gateway print it: `parseSignedDecimal`'s grammar. */
-export const SignedDecimalText = decimalText("a decimal", parseSignedDecimal)
+export const SignedDecimalText = /* @__PURE__ */ decimalText("a decimal", parseSignedDecimal)
