@@ -1,32 +1,21 @@
 /**
- * Amount rules of the spec (app.md §5, §9), exact via `decimal.ts`.
+ * Amount rules of the spec (app.md §5, §9), exact on `BigDecimal` (`lib/decimalText.ts` reads and prints the text).
  *
  * Two kinds of input:
  * - what a user types or pastes into an amount field is read by `readAmountInput`, which either accepts it as plain
  *   text (digits and at most one ".") or refuses it with a reason; the field's value is then read with the strict
- *   `parseDecimal`: "12", "0.5", ".5", "12." are amounts; "", "." and anything else are not;
+ *   `parseUnsignedDecimal`: "12", "0.5", ".5", "12." are amounts; "", "." and anything else are not;
  * - figures from elsewhere (wallet balance, quoted output, exchange liquidity) are read with `parseLooseDecimal`
  *   (surrounding whitespace, sign and exponent notation tolerated).
  */
-import { Option } from "effect"
-import {
-  compareDecimal,
-  type Decimal,
-  decimalToString,
-  isPositive,
-  MAX_DIVISIBILITY,
-  makeDecimal,
-  mulDecimal,
-  parseDecimal,
-  parseLooseDecimal,
-  truncateDecimal
-} from "./decimal"
+import { BigDecimal, Option } from "effect"
+import { formatPlain, MAX_DIVISIBILITY, parseLooseDecimal, parseUnsignedDecimal } from "../lib/decimalText"
 
 /** Minimum received is 99% of the output (spec §9). */
-export const MINIMUM_RECEIVED_RATIO: Decimal = makeDecimal(99n, 2)
+export const MINIMUM_RECEIVED_RATIO: BigDecimal.BigDecimal = BigDecimal.make(99n, 2)
 
 /** Exchange liquidity must be at least the expected output × 1.05 (spec §5, "liquidity margin 5%"). */
-export const LIQUIDITY_MARGIN: Decimal = makeDecimal(105n, 2)
+export const LIQUIDITY_MARGIN: BigDecimal.BigDecimal = BigDecimal.make(105n, 2)
 
 /**
  * The amount input filter (spec §5: "keeps only digits and one decimal point; extra dots are merged").
@@ -193,33 +182,34 @@ export const readAmountInput = (raw: string, previous?: string): AmountInput => 
 
 /** The amount is above 0 (spec §5). "", ".", "0", "0.000" and anything unparsable are not. */
 export const isAmountPositive = (s: string): boolean =>
-  Option.match(parseDecimal(s), { onNone: () => false, onSome: isPositive })
+  Option.match(parseUnsignedDecimal(s), { onNone: () => false, onSome: BigDecimal.isPositive })
 
 /**
  * The amount exceeds the wallet balance (spec §5; the input border turns orange): amount > balance, exactly.
  * An equal amount does not exceed. An unparsable amount exceeds nothing (the "not above 0" rule reports it); an
- * unparsable balance counts as 0, like a failed balance fetch (spec §4).
+ * unparsable balance is no balance, like a failed balance fetch (spec §4), so any amount above 0 exceeds it.
  */
 export const exceedsBalance = (amount: string, balance: string): boolean =>
-  Option.match(parseDecimal(amount), {
+  Option.match(parseUnsignedDecimal(amount), {
     onNone: () => false,
     onSome: (a) =>
-      compareDecimal(
-        a,
-        Option.getOrElse(parseLooseDecimal(balance), () => makeDecimal(0n, 0))
-      ) > 0
+      Option.match(parseLooseDecimal(balance), {
+        onNone: () => BigDecimal.isPositive(a),
+        onSome: (b) => BigDecimal.greaterThan(a, b)
+      })
   })
 
 /**
  * Minimum received (spec §9: 99% of output), truncated toward zero to `decimals` places (the to-token's
  * divisibility, clamped to 0..18) and printed in plain notation without trailing zeros: ("100", 6) -> "99",
- * ("0.123456789", 6) -> "0.122222". An unparsable, zero or negative output gives "0".
+ * ("0.123456789", 6) -> "0.122222". An output that is not above 0 (or not a number: there is no output) promises
+ * nothing: "0".
  */
 export const minimumReceived = (output: string, decimals: number): string => {
   const places = Number.isFinite(decimals) ? Math.min(Math.max(0, Math.trunc(decimals)), MAX_DIVISIBILITY) : 0
-  return Option.match(Option.filter(parseLooseDecimal(output), isPositive), {
+  return Option.match(Option.filter(parseLooseDecimal(output), BigDecimal.isPositive), {
     onNone: () => "0",
-    onSome: (o) => decimalToString(truncateDecimal(mulDecimal(o, MINIMUM_RECEIVED_RATIO), places))
+    onSome: (o) => formatPlain(BigDecimal.truncate(BigDecimal.multiply(o, MINIMUM_RECEIVED_RATIO), places))
   })
 }
 
@@ -234,5 +224,5 @@ export const liquidityCovers = (liquidity: string | undefined, expectedOutput: s
   const available = parseLooseDecimal(liquidity)
   const output = parseLooseDecimal(expectedOutput)
   if (Option.isNone(available) || Option.isNone(output)) return true
-  return compareDecimal(available.value, mulDecimal(output.value, LIQUIDITY_MARGIN)) >= 0
+  return BigDecimal.greaterThanOrEqualTo(available.value, BigDecimal.multiply(output.value, LIQUIDITY_MARGIN))
 }

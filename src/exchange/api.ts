@@ -1,5 +1,5 @@
 import { Option, ParseResult, Schema } from "effect"
-import { decimalToString, fromNumber, parseLooseDecimal } from "./decimal"
+import { decimalFromNumber, formatPlain, parseLooseDecimal, parseSignedDecimal } from "../lib/decimalText"
 
 /** A quote reference as it travels in the API and in a transaction message: short, URL- and message-safe. */
 export const QUOTE_ID_PATTERN = /^q[A-Za-z0-9_-]{6,40}\.[A-Za-z0-9_-]{6,64}$/
@@ -17,20 +17,18 @@ const OptionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.opti
 /** Numbers may come as JSON numbers or numeric strings. */
 export const Numeric = Schema.Union(Schema.Number, Schema.NumberFromString)
 
-const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/
-
 /**
  * An exact decimal amount in plain notation ("0.0332666"). Decodes a decimal string as is, or a JSON number to the
  * plain notation of its shortest round-trip form; anything else is refused.
  */
 export const DecimalString = Schema.Union(
-  Schema.String.pipe(Schema.filter((s) => PLAIN_DECIMAL.test(s), { message: () => "a decimal string" })),
+  Schema.String.pipe(Schema.filter((s) => Option.isSome(parseSignedDecimal(s)), { message: () => "a decimal string" })),
   Schema.transformOrFail(Schema.Number, Schema.String, {
     strict: true,
     decode: (n, _, ast) =>
-      Option.match(fromNumber(n), {
+      Option.match(decimalFromNumber(n), {
         onNone: () => ParseResult.fail(new ParseResult.Type(ast, n, "a finite number")),
-        onSome: (d) => ParseResult.succeed(decimalToString(d))
+        onSome: (d) => ParseResult.succeed(formatPlain(d))
       }),
     encode: (s, _, ast) =>
       Option.match(parseLooseDecimal(s), {

@@ -10,39 +10,30 @@
  * value, and a value stays in its band: 999.9999999 prints "999.999999", not "1000.000000"). USD values and
  * percentages are estimates and round half away from zero, like `Intl.NumberFormat`.
  */
-import { Option } from "effect"
+import { BigDecimal, Option } from "effect"
 import {
-  absDecimal,
-  compareDecimal,
-  type Decimal,
-  decimalToString,
-  fromNumber,
-  isNegative,
-  isZero,
-  makeDecimal,
-  parseLooseDecimal,
-  roundDecimal,
+  decimalFromNumber,
+  formatFixedDown,
+  formatFixedRounded,
+  formatPlain,
   MAX_DIVISIBILITY,
-  toFixedDown,
-  truncateDecimal,
-  ONE,
-  toFixedRounded
-} from "./decimal"
+  parseLooseDecimal
+} from "../lib/decimalText"
 
-const readValue = (value: number | string): Option.Option<Decimal> =>
-  typeof value === "number" ? fromNumber(value) : parseLooseDecimal(value)
+const readValue = (value: number | string): Option.Option<BigDecimal.BigDecimal> =>
+  typeof value === "number" ? decimalFromNumber(value) : parseLooseDecimal(value)
 
-const readOrZero = (value: number | string): Decimal => Option.getOrElse(readValue(value), () => makeDecimal(0n, 0))
+/** Display is total (see the module comment): what cannot be read prints as zero in the function's style. */
+const readForDisplay = (value: number | string): BigDecimal.BigDecimal =>
+  Option.getOrElse(readValue(value), () => BigDecimal.fromBigInt(0n))
 
-const TINY = makeDecimal(1n, 6) // 0.000001
-const THOUSAND = makeDecimal(1000n, 0)
-const MILLION = makeDecimal(1_000_000n, 0)
-
-const lessThan = (a: Decimal, b: Decimal): boolean => compareDecimal(a, b) < 0
+const ONE = BigDecimal.fromBigInt(1n)
+const TINY = BigDecimal.make(1n, 6) // 0.000001
+const THOUSAND = BigDecimal.fromBigInt(1000n)
+const MILLION = BigDecimal.fromBigInt(1_000_000n)
 
 /** Exact division by 10^k. */
-const shiftDown = (d: Decimal, k: number): Decimal => makeDecimal(d.coefficient, d.scale + k)
-
+const shiftDown = (d: BigDecimal.BigDecimal, k: number): BigDecimal.BigDecimal => BigDecimal.make(d.value, d.scale + k)
 
 const clampDivisibility = (d: number): number =>
   Number.isFinite(d) ? Math.min(MAX_DIVISIBILITY, Math.max(0, Math.trunc(d))) : MAX_DIVISIBILITY
@@ -81,16 +72,16 @@ export const divisibilityOf = (symbol: string | undefined): number =>
  */
 export const formatTokenAmount = (value: number | string, divisibility: number = MAX_DIVISIBILITY): string => {
   const places = (band: number) => Math.min(band, clampDivisibility(divisibility))
-  const d = readOrZero(value)
-  if (isZero(d)) return "0"
-  const negative = isNegative(d)
-  const m = absDecimal(d)
-  if (lessThan(m, TINY)) return negative ? "> -0.000001" : "< 0.000001"
+  const d = readForDisplay(value)
+  if (BigDecimal.isZero(d)) return "0"
+  const negative = BigDecimal.isNegative(d)
+  const m = BigDecimal.abs(d)
+  if (BigDecimal.lessThan(m, TINY)) return negative ? "> -0.000001" : "< 0.000001"
   const sign = negative ? "-" : ""
-  if (lessThan(m, ONE)) return sign + toFixedDown(m, places(8))
-  if (lessThan(m, THOUSAND)) return sign + toFixedDown(m, places(6))
-  if (lessThan(m, MILLION)) return sign + toFixedDown(shiftDown(m, 3), 4) + "K"
-  return sign + toFixedDown(shiftDown(m, 6), 4) + "M"
+  if (BigDecimal.lessThan(m, ONE)) return sign + formatFixedDown(m, places(8))
+  if (BigDecimal.lessThan(m, THOUSAND)) return sign + formatFixedDown(m, places(6))
+  if (BigDecimal.lessThan(m, MILLION)) return sign + formatFixedDown(shiftDown(m, 3), 4) + "K"
+  return sign + formatFixedDown(shiftDown(m, 6), 4) + "M"
 }
 
 /**
@@ -105,16 +96,16 @@ export const formatTokenAmount = (value: number | string, divisibility: number =
  */
 export const formatTokenAmountList = (value: number | string, digits = 4): string => {
   const p = Number.isFinite(digits) ? Math.max(0, Math.trunc(digits)) : 4
-  const d = readOrZero(value)
-  if (isZero(d)) return "0"
-  const negative = isNegative(d)
-  const m = absDecimal(d)
-  const smallest = makeDecimal(1n, p)
-  if (lessThan(m, smallest)) return (negative ? "> -" : "< ") + decimalToString(smallest)
+  const d = readForDisplay(value)
+  if (BigDecimal.isZero(d)) return "0"
+  const negative = BigDecimal.isNegative(d)
+  const m = BigDecimal.abs(d)
+  const smallest = BigDecimal.make(1n, p)
+  if (BigDecimal.lessThan(m, smallest)) return (negative ? "> -" : "< ") + formatPlain(smallest)
   const sign = negative ? "-" : ""
-  if (lessThan(m, THOUSAND)) return sign + toFixedDown(m, p)
-  if (lessThan(m, MILLION)) return sign + toFixedDown(shiftDown(m, 3), p) + "K"
-  return sign + toFixedDown(shiftDown(m, 6), p) + "M"
+  if (BigDecimal.lessThan(m, THOUSAND)) return sign + formatFixedDown(m, p)
+  if (BigDecimal.lessThan(m, MILLION)) return sign + formatFixedDown(shiftDown(m, 3), p) + "K"
+  return sign + formatFixedDown(shiftDown(m, 6), p) + "M"
 }
 
 /** "1234567" -> "1,234,567" (digits only, no sign). */
@@ -131,8 +122,8 @@ const withSeparators = (plain: string): string => {
  * half away from zero; a value that rounds to zero prints "$0.00" (no "-"). Unreadable input prints "$0.00".
  */
 export const formatUsd = (value: number | string): string => {
-  const r = roundDecimal(readOrZero(value), 2)
-  return (isNegative(r) ? "-$" : "$") + withSeparators(toFixedRounded(absDecimal(r), 2))
+  const r = BigDecimal.round(readForDisplay(value), { scale: 2, mode: "half-from-zero" })
+  return (BigDecimal.isNegative(r) ? "-$" : "$") + withSeparators(formatFixedDown(BigDecimal.abs(r), 2))
 }
 
 /**
@@ -140,8 +131,8 @@ export const formatUsd = (value: number | string): string => {
  * from zero, trailing zeros dropped. Negative "-$5"; unreadable input prints "$0".
  */
 export const formatCurrency = (value: number | string): string => {
-  const r = roundDecimal(readOrZero(value), 2)
-  return (isNegative(r) ? "-$" : "$") + withSeparators(decimalToString(absDecimal(r)))
+  const r = BigDecimal.round(readForDisplay(value), { scale: 2, mode: "half-from-zero" })
+  return (BigDecimal.isNegative(r) ? "-$" : "$") + withSeparators(formatPlain(BigDecimal.abs(r)))
 }
 
 /**
@@ -149,18 +140,18 @@ export const formatCurrency = (value: number | string): string => {
  * "4800.000000". Unreadable input prints as zero in that style.
  */
 export const formatBalance = (value: number | string, divisibility: number = MAX_DIVISIBILITY): string =>
-  toFixedDown(readOrZero(value), Math.min(8, clampDivisibility(divisibility)))
+  formatFixedDown(readForDisplay(value), Math.min(8, clampDivisibility(divisibility)))
 
 /**
  * An amount in full, for the user who asks for it (a tooltip, a copy button): every decimal the token has, cut to
  * its divisibility, trailing zeros dropped ("0.999101", "149.75"). Unreadable input prints "0".
  */
 export const formatTokenAmountFull = (value: number | string, divisibility: number = MAX_DIVISIBILITY): string => {
-  return decimalToString(truncateDecimal(readOrZero(value), clampDivisibility(divisibility)))
+  return formatPlain(BigDecimal.truncate(readForDisplay(value), clampDivisibility(divisibility)))
 }
 
 /** The GKS header badge (spec §9: 2 decimals), truncated: "12.34". Unreadable input prints "0.00". */
-export const formatBadgeBalance = (value: number | string): string => toFixedDown(readOrZero(value), 2)
+export const formatBadgeBalance = (value: number | string): string => formatFixedDown(readForDisplay(value), 2)
 
 /**
  * Allocation percentage: `value` is already a percentage (45.678 -> "45.68%"), `digits` decimals (default 2),
@@ -168,7 +159,7 @@ export const formatBadgeBalance = (value: number | string): string => toFixedDow
  */
 export const formatPercent = (value: number | string, digits = 2): string => {
   const p = Number.isFinite(digits) ? Math.max(0, Math.trunc(digits)) : 2
-  return toFixedRounded(readOrZero(value), p) + "%"
+  return formatFixedRounded(readForDisplay(value), p) + "%"
 }
 
 const nonNegativeInt = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.trunc(n)) : 0)

@@ -9,17 +9,15 @@
  *
  * Browser-safe: Effect and the Gateway client only.
  */
-import { Cause, Effect, Option, Random, Schema } from "effect"
+import { BigDecimal, Cause, Effect, Option, Random, Schema } from "effect"
 import { Gateway } from "../gateway/tag"
-import { ZERO, addDecimal, decimalToString, parseDecimal } from "./decimal"
+import { formatPlain, UnsignedDecimalText } from "../lib/decimalText"
 import { formatNetworkFee, NETWORK_FEE_TEXT } from "./swap"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The receipt
 
-const XrdAmount = Schema.String.pipe(
-  Schema.filter((s) => Option.isSome(parseDecimal(s)), { message: () => "a non-negative decimal string" })
-)
+const XrdAmount = UnsignedDecimalText
 
 /**
  * The part of a Core API receipt (`TransactionReceipt`, the preview's `receipt`) the fee is read from. The Core API
@@ -48,19 +46,17 @@ const decodeFeeReceipt = Schema.decodeUnknownOption(FeeReceipt)
 export const networkFeeOf = (receipt: unknown): Option.Option<string> =>
   decodeFeeReceipt(receipt).pipe(
     Option.filter((r) => r.status === "Succeeded"),
-    Option.flatMap((r) => {
-      const f = r.fee_summary
-      return Option.all(
-        [
+    Option.map(({ fee_summary: f }) =>
+      formatPlain(
+        BigDecimal.sumAll([
           f.xrd_total_execution_cost,
           f.xrd_total_finalization_cost,
           f.xrd_total_royalty_cost,
           f.xrd_total_storage_cost,
           f.xrd_total_tipping_cost
-        ].map(parseDecimal)
+        ])
       )
-    }),
-    Option.map((costs) => decimalToString(costs.reduce(addDecimal, ZERO)))
+    )
   )
 
 // ---------------------------------------------------------------------------------------------------------------

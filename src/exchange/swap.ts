@@ -3,27 +3,17 @@
  * its texts, the transaction message and its display rule, the deposit manifest, and the client-side rate limits.
  * No effects here: the swap machine (app) drives these with Effect's Clock.
  */
-import { Option } from "effect"
+import { BigDecimal, Option } from "effect"
+import {
+  decimalFromNumber,
+  divideDown,
+  formatPlain,
+  MAX_DIVISIBILITY,
+  parseLooseDecimal,
+  parseUnsignedDecimal
+} from "../lib/decimalText"
 import { exceedsBalance, isAmountPositive, liquidityCovers, minimumReceived } from "./amount"
 import { divisibilityOf, formatBalance, formatTokenAmount } from "./format"
-import {
-  addDecimal,
-  type Decimal,
-  makeDecimal,
-  MAX_DIVISIBILITY,
-  compareDecimal,
-  decimalToString,
-  divDecimal,
-  isPositive,
-  mulDecimal,
-  ONE,
-  parseDecimal,
-  parseLooseDecimal,
-  subDecimal,
-  truncateDecimal,
-  truncateToDivisibility,
-  ZERO
-} from "./decimal"
 
 export interface Route {
   readonly from: string
@@ -109,9 +99,9 @@ const liquidityTooLow = (i: ActionInputs) =>
   i.expectedOutput !== undefined && !liquidityCovers(i.toLiquidity, i.expectedOutput)
 
 const compareAmount = (amount: string, bound: string): -1 | 0 | 1 | undefined => {
-  const a = parseDecimal(amount)
+  const a = parseUnsignedDecimal(amount)
   const b = parseLooseDecimal(bound)
-  return Option.isSome(a) && Option.isSome(b) ? compareDecimal(a.value, b.value) : undefined
+  return Option.isSome(a) && Option.isSome(b) ? BigDecimal.Order(a.value, b.value) : undefined
 }
 
 /** The action button's state, derived in exactly the spec's order (§4). */
@@ -147,14 +137,16 @@ export const formatLimit = (value: string, bound: "min" | "max", divisibility: n
   const d = parseLooseDecimal(value)
   if (Option.isNone(d) || bound === "max") return formatTokenAmount(value, divisibility)
   const v = d.value
-  const band = compareDecimal(v, ONE) < 0 ? 8 : compareDecimal(v, THOUSAND) < 0 ? 6 : undefined
+  const band = BigDecimal.lessThan(v, ONE) ? 8 : BigDecimal.lessThan(v, THOUSAND) ? 6 : undefined
   if (band === undefined) return formatTokenAmount(value, divisibility)
   const places = Math.min(band, divisibility)
-  const cut = truncateDecimal(v, places)
-  const up = compareDecimal(cut, v) < 0 ? addDecimal(cut, makeDecimal(1n, places)) : cut
-  return formatTokenAmount(decimalToString(up), divisibility)
+  const cut = BigDecimal.truncate(v, places)
+  const up = BigDecimal.lessThan(cut, v) ? BigDecimal.sum(cut, BigDecimal.make(1n, places)) : cut
+  return formatTokenAmount(formatPlain(up), divisibility)
 }
-const THOUSAND = makeDecimal(1000n, 0)
+const ZERO = BigDecimal.fromBigInt(0n)
+const ONE = BigDecimal.fromBigInt(1n)
+const THOUSAND = BigDecimal.fromBigInt(1000n)
 
 export const minLimitMessage = (min: string, symbol: string, divisibility = divisibilityOf(symbol)) =>
   `Minimum amount required 1 USD$ (${formatLimit(min, "min", divisibility)} ${symbol})`
@@ -256,8 +248,8 @@ export const quotedOutput = (amount: string, rate: string, feeOut: string, toDec
   const r = parseLooseDecimal(rate)
   const f = parseLooseDecimal(feeOut)
   if (Option.isNone(a) || Option.isNone(r) || Option.isNone(f)) return undefined
-  const out = subDecimal(mulDecimal(a.value, r.value), f.value)
-  return decimalToString(truncateDecimal(isPositive(out) ? out : ZERO, toDecimals))
+  const out = BigDecimal.subtract(BigDecimal.multiply(a.value, r.value), f.value)
+  return formatPlain(BigDecimal.truncate(BigDecimal.isPositive(out) ? out : ZERO, toDecimals))
 }
 
 /**
@@ -286,14 +278,31 @@ export interface SwapManifestInput {
 const ADDRESS = /^[a-z]+_[a-z0-9_]+1[02-9ac-hj-np-z]+$/
 
 /**
+ * The amount a manifest withdraws: at most `divisibility` decimals (truncated toward zero, so never more than the user
+ * has; the divisibility truncated to an integer and clamped to Radix's 0..18, non-finite as 0), in plain notation
+ * without exponent, trailing zeros or trailing dot. `amount` is read leniently (`parseLooseDecimal`, so
+ * `String(1e-7)` works); one that does not parse is a programming error (callers check `isAmountPositive` first):
+ * it throws rather than withdraw some other amount.
+ */
+export const manifestAmount = (amount: string, divisibility: number): string => {
+  const places = Number.isFinite(divisibility) ? Math.min(Math.max(0, Math.trunc(divisibility)), MAX_DIVISIBILITY) : 0
+  return Option.match(parseLooseDecimal(amount), {
+    onNone: () => {
+      throw new Error(`not an amount: ${JSON.stringify(amount.slice(0, 80))}`)
+    },
+    onSome: (d) => formatPlain(BigDecimal.truncate(d, places))
+  })
+}
+
+/**
  * The deposit manifest (§7): withdraw the amount from the user's account, take it all from the worktop, and
- * `try_deposit_or_abort` to the exchange account. The amount is cut to the token's divisibility. The wallet adds the
- * fee lock. Addresses are checked so that no manifest text can be injected.
+ * `try_deposit_or_abort` to the exchange account. The amount is cut to the token's divisibility (`manifestAmount`).
+ * The wallet adds the fee lock. Addresses and the amount are checked so that no manifest text can be injected.
  */
 export const buildSwapManifest = (i: SwapManifestInput): string => {
   for (const a of [i.account, i.fromResource, i.exchangeAccount])
     if (!ADDRESS.test(a)) throw new Error(`not a Radix address: ${JSON.stringify(a)}`)
-  const amount = truncateToDivisibility(i.amount, i.divisibility)
+  const amount = manifestAmount(i.amount, i.divisibility)
   return [
     `CALL_METHOD Address("${i.account}") "withdraw" Address("${i.fromResource}") Decimal("${amount}");`,
     `TAKE_ALL_FROM_WORKTOP Address("${i.fromResource}") Bucket("swap_input");`,
@@ -331,13 +340,8 @@ export const PAYOUT_FEE_USD = "0.10"
 export const PRICE_IMPACT_TEXT = "< 0.01%"
 export const NETWORK_FEE_TEXT = "0.1 XRD (1 tx)"
 
-const CENT = makeDecimal(1n, 2)
-
-/** Rounds a non-negative amount up to 2 decimals: the card never shows less than the transaction costs. */
-const ceilToCents = (d: Decimal): Decimal => {
-  const down = truncateDecimal(d, 2)
-  return compareDecimal(down, d) < 0 ? addDecimal(down, CENT) : down
-}
+/** `PAYOUT_FEE_USD` as a value, for the card's estimate. */
+const PAYOUT_FEE: BigDecimal.BigDecimal = BigDecimal.make(10n, 2)
 
 /**
  * The swap card's network fee line for an amount of XRD a preview gave (`networkFee.ts`, which loads with the first
@@ -346,9 +350,10 @@ const ceilToCents = (d: Decimal): Decimal => {
  * Anything that is not a non-negative decimal string gives the spec's text.
  */
 export const formatNetworkFee = (xrdAmount: string): string =>
-  Option.match(parseDecimal(xrdAmount), {
+  Option.match(parseUnsignedDecimal(xrdAmount), {
     onNone: () => NETWORK_FEE_TEXT,
-    onSome: (d) => `${decimalToString(ceilToCents(d))} XRD (1 tx)`
+    // Rounded up: the card never shows less than the transaction costs.
+    onSome: (d) => `${formatPlain(BigDecimal.ceil(d, 2))} XRD (1 tx)`
   })
 
 export interface Quote {
@@ -386,19 +391,19 @@ export const computeQuote = (input: {
   /** With a binding quote, the output is exactly what the server pays: `quotedOutput` at its fee. */
   readonly binding?: BindingQuote | undefined
 }): Quote | undefined => {
-  const amount = parseDecimal(input.amount)
+  const amount = parseUnsignedDecimal(input.amount)
   const rate = parseLooseDecimal(input.effectiveRate)
-  if (Option.isNone(amount) || Option.isNone(rate) || !isPositive(rate.value)) return undefined
-  const inverse = divDecimal(ONE, rate.value, 18)
-  const inverseRate = Option.match(inverse, {
+  if (Option.isNone(amount) || Option.isNone(rate) || !BigDecimal.isPositive(rate.value)) return undefined
+  const inverseRate = Option.match(divideDown(ONE, rate.value, 18), {
     onNone: () => "0",
-    onSome: (d) => decimalToString(truncateDecimal(d, 18))
+    onSome: formatPlain
   })
+  const rateText = formatPlain(BigDecimal.truncate(rate.value, 18))
   if (input.binding !== undefined) {
     const toAmount = quotedOutput(input.amount, input.effectiveRate, input.binding.feeOut, input.toDecimals)
     if (toAmount === undefined) return undefined
     return {
-      rate: decimalToString(truncateDecimal(rate.value, 18)),
+      rate: rateText,
       inverseRate,
       toAmount,
       minimumReceived: minimumReceived(toAmount, input.toDecimals),
@@ -406,19 +411,18 @@ export const computeQuote = (input: {
       binding: input.binding
     }
   }
-  let out = mulDecimal(amount.value, rate.value)
-  if (input.toPriceUsd !== undefined && input.toPriceUsd > 0) {
-    const fee = divDecimal(
-      parseLooseDecimal(PAYOUT_FEE_USD).pipe(Option.getOrElse(() => ZERO)),
-      parseLooseDecimal(String(input.toPriceUsd)).pipe(Option.getOrElse(() => ONE)),
-      18
-    )
-    if (Option.isSome(fee)) out = subDecimal(out, fee.value)
-  }
-  if (!isPositive(out)) out = ZERO
-  const toAmount = decimalToString(truncateDecimal(out, input.toDecimals))
+  let out = BigDecimal.multiply(amount.value, rate.value)
+  // The fee is deducted when the to-token's price is known: 0.10 USD in to-token units.
+  const toPrice = Option.filter(
+    Option.flatMap(Option.fromNullable(input.toPriceUsd), decimalFromNumber),
+    BigDecimal.isPositive
+  )
+  const fee = Option.flatMap(toPrice, (price) => divideDown(PAYOUT_FEE, price, 18))
+  if (Option.isSome(fee)) out = BigDecimal.subtract(out, fee.value)
+  if (!BigDecimal.isPositive(out)) out = ZERO
+  const toAmount = formatPlain(BigDecimal.truncate(out, input.toDecimals))
   return {
-    rate: decimalToString(truncateDecimal(rate.value, 18)),
+    rate: rateText,
     inverseRate,
     toAmount,
     minimumReceived: minimumReceived(toAmount, input.toDecimals),

@@ -16,12 +16,18 @@ import { BigDecimal, Option, ParseResult, Schema } from "effect"
  */
 export const MAX_DECIMAL_TEXT_LENGTH = 1000
 
+/** The most decimals a Radix resource has (its largest divisibility). */
+export const MAX_DIVISIBILITY = 18
+
 /** Exponents accepted by `parseLooseDecimal` (JavaScript numbers stay within about ±324). */
 const MAX_EXPONENT = 400
 
 const UNSIGNED = /^(?:\d+\.?\d*|\.\d+)$/
 const SIGNED = /^-?\d+(?:\.\d+)?$/
 const LOOSE = /^\s*([+-]?)(\d+\.?\d*|\.\d+)(?:[eE]([+-]?\d+))?\s*$/
+
+/** A count of decimal places: a fraction is truncated, a negative or non-finite count is 0. */
+const placesOf = (places: number): number => (Number.isFinite(places) ? Math.max(0, Math.trunc(places)) : 0)
 
 const fromParts = (negative: boolean, body: string, exponent: number): BigDecimal.BigDecimal => {
   const dot = body.indexOf(".")
@@ -64,6 +70,26 @@ export const parseLooseDecimal = (text: string): Option.Option<BigDecimal.BigDec
   return Option.some(fromParts(match[1] === "-", match[2] ?? "", exponent))
 }
 
+/**
+ * Display-only interop: the exact value of the shortest decimal that round-trips the double (`String(n)`). `NaN` and
+ * the infinities do not parse; -0 is zero. Never read an amount that is signed or paid from a `number`.
+ */
+export const decimalFromNumber = (n: number): Option.Option<BigDecimal.BigDecimal> =>
+  Number.isFinite(n) ? parseLooseDecimal(String(n)) : Option.none()
+
+/**
+ * `a / b` truncated toward zero to `places` decimals; `None` for a zero divisor. `BigDecimal.divide` keeps 100
+ * significant digits (its last one rounded), and truncating that to `places` is the exact truncation whenever the
+ * quotient's digits down to `places` and the divisor's coefficient together stay well within those 100 digits, which
+ * amounts, prices and rates do by dozens of digits.
+ */
+export const divideDown = (
+  a: BigDecimal.BigDecimal,
+  b: BigDecimal.BigDecimal,
+  places: number
+): Option.Option<BigDecimal.BigDecimal> =>
+  Option.map(BigDecimal.divide(a, b), (q) => BigDecimal.truncate(q, placesOf(places)))
+
 /** Plain notation at any size: no exponent, no trailing fractional zeros, no trailing dot ("12", "0.5", "-1.25"). */
 export const formatPlain = (value: BigDecimal.BigDecimal): string => {
   const { scale, value: coefficient } = BigDecimal.normalize(value)
@@ -82,13 +108,21 @@ export const formatPlain = (value: BigDecimal.BigDecimal): string => {
  * zero prints without a sign.
  */
 export const formatFixedDown = (value: BigDecimal.BigDecimal, places: number): string => {
-  const p = Math.max(0, Math.trunc(places))
+  const p = placesOf(places)
   const text = formatPlain(BigDecimal.truncate(value, p))
   if (p === 0) return text
   const dot = text.indexOf(".")
   const fraction = dot === -1 ? 0 : text.length - dot - 1
   return (dot === -1 ? `${text}.` : text) + "0".repeat(p - fraction)
 }
+
+/**
+ * `formatPlain` with exactly `places` decimals, rounded half away from zero ("1.005" to 2 places is "1.01", "-1.005"
+ * is "-1.01"). For displayed estimates only (USD values, percentages), never for an amount that is signed or paid. A
+ * value that rounds to zero prints without a sign.
+ */
+export const formatFixedRounded = (value: BigDecimal.BigDecimal, places: number): string =>
+  formatFixedDown(BigDecimal.round(value, { scale: placesOf(places), mode: "half-from-zero" }), places)
 
 const decimalText = (
   name: string,
@@ -108,7 +142,7 @@ const decimalText = (
   })
 
 /** An amount field on the wire: `parseUnsignedDecimal`'s grammar, printed back with `formatPlain`. */
-export const UnsignedDecimalText = decimalText("a non-negative decimal", parseUnsignedDecimal)
+export const UnsignedDecimalText = /* @__PURE__ */ decimalText("a non-negative decimal", parseUnsignedDecimal)
 
 /** A signed decimal as the engine and the Gateway print it: `parseSignedDecimal`'s grammar. */
-export const SignedDecimalText = decimalText("a decimal", parseSignedDecimal)
+export const SignedDecimalText = /* @__PURE__ */ decimalText("a decimal", parseSignedDecimal)

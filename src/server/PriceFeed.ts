@@ -5,14 +5,14 @@
  * older than `priceStaleAfter` (60 s) is not fresh and makes its pairs unavailable.
  */
 import { HttpClient } from "@effect/platform"
-import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
-import { type Decimal, compareDecimal, divDecimal, makeDecimal, mulDecimal, parseLooseDecimal, subDecimal, truncateDecimal } from "../exchange/decimal"
+import { BigDecimal, Clock, Context, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
+import { decimalFromNumber, divideDown, parseLooseDecimal } from "../lib/decimalText"
 import { ServerConfig, type TokenSpec } from "./config"
 import { dec } from "./pricing"
 
 export interface PriceQuote {
   readonly symbol: string
-  readonly usd: Decimal
+  readonly usd: BigDecimal.BigDecimal
   /** When this price was set, in epoch milliseconds on the Clock. */
   readonly updatedAtMs: number
 }
@@ -102,23 +102,32 @@ export const seededRandom = (seed: string): (() => number) => {
   }
 }
 
-const BP = makeDecimal(10_000n, 0)
+const BP = BigDecimal.fromBigInt(10_000n)
 
 /**
  * One step of the walk: a uniform move of at most `volatilityBp` basis points, pulled back towards the reference by
  * a fiftieth of the current deviation. Exact; kept to 12 decimals and never below a millionth of the reference.
  */
-export const walkStep = (price: Decimal, token: TokenSpec, random: () => number): Decimal => {
+export const walkStep = (
+  price: BigDecimal.BigDecimal,
+  token: TokenSpec,
+  random: () => number
+): BigDecimal.BigDecimal => {
   const reference = dec(token.referenceUsd)
-  const deviationBp = Option.getOrElse(divDecimal(mulDecimal(subDecimal(price, reference), BP), reference, 0), () =>
-    makeDecimal(0n, 0)
-  ).coefficient
+  const deviation = BigDecimal.multiply(BigDecimal.subtract(price, reference), BP)
+  const deviationBp = BigDecimal.scale(
+    Option.getOrThrowWith(
+      divideDown(deviation, reference, 0),
+      () => new Error(`the reference price of ${token.symbol} is 0`)
+    ),
+    0
+  ).value
   const span = BigInt(Math.max(0, Math.trunc(token.volatilityBp)))
   const move = span === 0n ? 0n : BigInt(Math.floor(random() * Number(2n * span + 1n))) - span
   const stepBp = move - deviationBp / 50n
-  const next = truncateDecimal(mulDecimal(price, makeDecimal(10_000n + stepBp, 4)), 12)
-  const floor = truncateDecimal(mulDecimal(reference, makeDecimal(1n, 6)), 12)
-  return compareDecimal(next, floor) < 0 ? floor : next
+  const next = BigDecimal.truncate(BigDecimal.multiply(price, BigDecimal.make(10_000n + stepBp, 4)), 12)
+  const floor = BigDecimal.truncate(BigDecimal.multiply(reference, BigDecimal.make(1n, 6)), 12)
+  return BigDecimal.max(next, floor)
 }
 
 const HttpPrices = Schema.Record({ key: Schema.String, value: Schema.Union(Schema.Number, Schema.String) })
@@ -129,7 +138,7 @@ const makePriceFeed = Effect.gen(function* () {
   const prices = yield* Ref.make<ReadonlyMap<string, PriceQuote>>(new Map())
   const staleMs = Duration.toMillis(config.priceStaleAfter)
 
-  const setAll = (entries: ReadonlyArray<readonly [string, Decimal]>) =>
+  const setAll = (entries: ReadonlyArray<readonly [string, BigDecimal.BigDecimal]>) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Ref.update(prices, (old) => {
         const next = new Map(old)
@@ -157,16 +166,28 @@ const makePriceFeed = Effect.gen(function* () {
     step = http.get(sourceUrl, { acceptJson: true }).pipe(
       Effect.flatMap((res) => (res.status === 200 ? res.json : Effect.fail(new Error(`HTTP ${res.status}`)))),
       Effect.flatMap(Schema.decodeUnknown(HttpPrices)),
-      Effect.flatMap((body) =>
-        setAll(
-          Object.entries(body).flatMap(([symbol, value]) => {
-            const parsed = parseLooseDecimal(String(value))
-            return known.has(symbol) && Option.isSome(parsed) && parsed.value.coefficient > 0n
-              ? [[symbol, parsed.value] as const]
-              : []
-          })
+      Effect.flatMap((body) => {
+        const listed = Object.entries(body).filter(([symbol]) => known.has(symbol))
+        const read = listed.map(([symbol, value]) => {
+          const usd = Option.filter(
+            typeof value === "number" ? decimalFromNumber(value) : parseLooseDecimal(value),
+            BigDecimal.isPositive
+          )
+          return { symbol, value, usd }
+        })
+        // A price that is not a positive number is not taken (the old one goes stale), and the operator is told.
+        const unreadable = read.filter((r) => Option.isNone(r.usd))
+        return Effect.zipRight(
+          unreadable.length === 0
+            ? Effect.void
+            : Effect.logWarning(
+                `price source ${sourceUrl}: not a positive price, ignored: ${unreadable
+                  .map((r) => `${r.symbol}=${JSON.stringify(r.value)}`)
+                  .join(", ")}`
+              ),
+          setAll(read.flatMap((r) => (Option.isSome(r.usd) ? [[r.symbol, r.usd.value] as const] : [])))
         )
-      ),
+      }),
       Effect.scoped,
       Effect.catchAll((e) => Effect.logWarning(`price source ${sourceUrl} failed: ${String(e)}`))
     )
@@ -174,7 +195,8 @@ const makePriceFeed = Effect.gen(function* () {
   }
   yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(config.priceUpdateInterval), step)))
 
-  const isFresh = (quote: PriceQuote) => Effect.map(Clock.currentTimeMillis, (now) => now - quote.updatedAtMs <= staleMs)
+  const isFresh = (quote: PriceQuote) =>
+    Effect.map(Clock.currentTimeMillis, (now) => now - quote.updatedAtMs <= staleMs)
   return {
     snapshot: Ref.get(prices),
     isFresh,

@@ -2,20 +2,10 @@
  * Ledger reads the server needs, over our Gateway client: the exchange account's fungible balances, a committed
  * transaction's deposit into the exchange account, the current epoch, and a transaction's commit status.
  */
-import { Data, Effect, Either, Option, Schema } from "effect"
-import {
-  type Decimal,
-  addDecimal,
-  compareDecimal,
-  decimalToString,
-  isNegative,
-  isPositive,
-  negateDecimal,
-  parseLooseDecimal,
-  ZERO
-} from "../exchange/decimal"
+import { BigDecimal, Data, Effect, Either, Option, Schema } from "effect"
 import type { CommittedTransactionInfo, GatewayService } from "../gateway/index"
 import { parseSwapMessage } from "../exchange/swap"
+import { formatPlain, parseLooseDecimal } from "../lib/decimalText"
 import type { ServerConfigShape, TokenSpec } from "./config"
 import { MAX_QUOTE_REF_LENGTH } from "./Quotes"
 
@@ -32,11 +22,28 @@ export class VaultAmountInvalid extends Data.TaggedError("VaultAmountInvalid")<{
   }
 }
 
+/**
+ * A committed transaction's balance change is not a decimal. What moved cannot be known, so the transaction is not
+ * judged on it (counted as zero it could hide a deposit, or a sender's withdrawal); settlement asks again later.
+ */
+export class BalanceChangeInvalid extends Data.TaggedError("BalanceChangeInvalid")<{
+  readonly txIn: string
+  readonly entity: string
+  readonly resource: string
+  readonly change: string
+}> {
+  override get message(): string {
+    return `the Gateway gave ${this.entity} a change of ${this.resource} of ${JSON.stringify(this.change.slice(0, 80))} in ${this.txIn}, which is not a decimal`
+  }
+}
+
+const ZERO = BigDecimal.fromBigInt(0n)
+
 /** Sums the exchange account's fungible vaults by resource address. */
 export const accountBalances = (gateway: GatewayService, account: string) =>
   Effect.gen(function* () {
     const [item] = yield* gateway.state.getEntityDetailsVaultAggregated([account], { nonFungibleIncludeNfids: false })
-    const balances = new Map<string, Decimal>()
+    const balances = new Map<string, BigDecimal.BigDecimal>()
     for (const resource of item?.fungible_resources.items ?? []) {
       if (resource.aggregation_level !== "Vault" || !("vaults" in resource)) continue
       let sum = balances.get(resource.resource_address) ?? ZERO
@@ -44,11 +51,11 @@ export const accountBalances = (gateway: GatewayService, account: string) =>
         const amount = parseLooseDecimal(vault.amount)
         if (Option.isNone(amount))
           return yield* new VaultAmountInvalid({ resource: resource.resource_address, amount: vault.amount })
-        sum = addDecimal(sum, amount.value)
+        sum = BigDecimal.sum(sum, amount.value)
       }
       balances.set(resource.resource_address, sum)
     }
-    return balances as ReadonlyMap<string, Decimal>
+    return balances as ReadonlyMap<string, BigDecimal.BigDecimal>
   })
 
 const PlaintextMessage = Schema.Struct({
@@ -100,19 +107,34 @@ export const commitTimeOf = (
  * `FROM -> TO` (and maybe a quote, `parseSwapMessage`). A transaction whose message names no route is no swap (the
  * operator adding liquidity, say) and is left alone, and so is one in which the exchange account also paid a token
  * out: that is the exchange's own transaction (an atomic swap, settled in it). The reason of a refusal is returned on
- * the left.
+ * the left; a balance change that is not a decimal is a `BalanceChangeInvalid` there instead (nothing is decided).
  */
-export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInfo): Either.Either<Deposit, string> => {
+export const depositOf = (
+  config: ServerConfigShape,
+  tx: CommittedTransactionInfo
+): Either.Either<Deposit, string | BalanceChangeInvalid> => {
   const txIn = tx.intent_hash ?? ""
   if (tx.transaction_status !== "CommittedSuccess") return Either.left("The transaction did not succeed on the ledger")
-  const changes = tx.balance_changes?.fungible_balance_changes ?? []
-  const amountOf = (text: string) => Option.getOrElse(parseLooseDecimal(text), () => ZERO)
+  const changes: Array<{ entity_address: string; resource_address: string; change: BigDecimal.BigDecimal }> = []
+  for (const c of tx.balance_changes?.fungible_balance_changes ?? []) {
+    const change = parseLooseDecimal(c.balance_change)
+    if (Option.isNone(change))
+      return Either.left(
+        new BalanceChangeInvalid({
+          txIn,
+          entity: c.entity_address,
+          resource: c.resource_address,
+          change: c.balance_change
+        })
+      )
+    changes.push({ entity_address: c.entity_address, resource_address: c.resource_address, change: change.value })
+  }
   const incoming = changes
-    .filter((c) => c.entity_address === config.exchangeAccount && isPositive(amountOf(c.balance_change)))
+    .filter((c) => c.entity_address === config.exchangeAccount && BigDecimal.isPositive(c.change))
     .map((c) => ({
       resource: c.resource_address,
       token: config.tokens.find((t) => t.resourceAddress === c.resource_address),
-      amount: amountOf(c.balance_change)
+      amount: c.change
     }))
   // A token of the table is the deposit (other tokens beside it are not); without one, a single unlisted token is.
   const listed = incoming.filter((c) => c.token !== undefined)
@@ -124,7 +146,7 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
       (c) =>
         c.entity_address === config.exchangeAccount &&
         c.resource_address !== deposit.resource &&
-        isNegative(amountOf(c.balance_change))
+        BigDecimal.isNegative(c.change)
     )
   )
     return Either.left(
@@ -135,14 +157,14 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
     (c) =>
       c.resource_address === deposit.resource &&
       c.entity_address !== config.exchangeAccount &&
-      isNegative(amountOf(c.balance_change))
+      BigDecimal.isNegative(c.change)
   )
   const [sender, ...moreSenders] = senders
   if (sender === undefined || moreSenders.length > 0 || !sender.entity_address.startsWith("account_")) {
     return Either.left("The deposit did not come from exactly one account")
   }
   // The sender lost at least what the exchange received (more when a gateway folds the XRD fee into the change).
-  if (compareDecimal(negateDecimal(amountOf(sender.balance_change)), deposit.amount) < 0) {
+  if (BigDecimal.lessThan(BigDecimal.negate(sender.change), deposit.amount)) {
     return Either.left("The sender's withdrawal does not cover the deposit")
   }
   const message = parseSwapMessage(plaintextMessage(tx))
@@ -153,7 +175,7 @@ export const depositOf = (config: ServerConfigShape, tx: CommittedTransactionInf
     resource: deposit.resource,
     token: deposit.token,
     symbol: deposit.token?.symbol ?? deposit.resource,
-    amount: decimalToString(deposit.amount),
+    amount: formatPlain(deposit.amount),
     routeText: `${message.from} -> ${message.to}`,
     stateVersion: tx.state_version,
     quoteId: message.quoteId?.slice(0, MAX_QUOTE_REF_LENGTH),

@@ -32,7 +32,7 @@ import {
   HttpServerResponse,
   type HttpApiEndpoint
 } from "@effect/platform"
-import { Cause, Clock, Context, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
+import { BigDecimal, Cause, Clock, Context, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
 import type {
   AtomicSwapResponse,
   HealthResponse,
@@ -68,18 +68,8 @@ import {
   errorBody,
   errorStatus
 } from "../exchange/definition"
-import {
-  type Decimal,
-  ZERO,
-  addDecimal,
-  decimalToString,
-  divDecimal,
-  mulDecimal,
-  parseLooseDecimal,
-  toFixedRounded,
-  toNumber
-} from "../exchange/decimal"
 import { Gateway } from "../gateway/index"
+import { divideDown, formatFixedRounded, formatPlain } from "../lib/decimalText"
 import { decodeTransactionId, toHex } from "../txv2/index"
 import { isAddressOf } from "./address"
 import { AtomicSwaps } from "./atomic/AtomicSwaps"
@@ -133,7 +123,10 @@ export type ApiServices =
   | LiquidityCache
   | ExchangeHttp
 
-const usd = (d: Decimal): number => toNumber(Option.getOrThrow(parseLooseDecimal(toFixedRounded(d, 2))))
+/** A USD figure for display (a JSON number in the API), rounded to cents. */
+const usd = (d: BigDecimal.BigDecimal): number => Number(formatFixedRounded(d, 2))
+const ZERO = BigDecimal.fromBigInt(0n)
+const HUNDRED = BigDecimal.fromBigInt(100n)
 const seconds = (ms: number): number => Math.floor(ms / 1000)
 
 /** How a stored swap reads in the API (spec §3 transaction record). */
@@ -245,17 +238,19 @@ export class LiquidityCache extends Effect.Service<LiquidityCache>()("hswap/serv
       const native = config.tokens.filter((t) => t.symbol === "XRD")
       const ordered = [...native, ...config.tokens.filter((t) => t.symbol !== "XRD")]
       const rows = ordered.map((t) => {
+        // No vault: the exchange holds none; no price: the token adds nothing to the USD figures.
         const amount = balances.get(t.resourceAddress) ?? ZERO
         const price = snapshot.get(t.symbol)?.usd ?? ZERO
-        return { token: t, amount, value: mulDecimal(amount, price) }
+        return { token: t, amount, value: BigDecimal.multiply(amount, price) }
       })
-      const total = rows.reduce((sum, r) => addDecimal(sum, r.value), ZERO)
+      const total = BigDecimal.sumAll(rows.map((r) => r.value))
       const assets = rows.map((r) => ({
         symbol: r.token.symbol,
         resource_address: r.token.resourceAddress,
-        amount: decimalToString(r.amount),
+        amount: formatPlain(r.amount),
         amount_usd: usd(r.value),
-        allocation_percentage: Option.match(divDecimal(mulDecimal(r.value, dec("100")), total, 4), {
+        // Of a total of 0 (no priced liquidity), every share is 0%.
+        allocation_percentage: Option.match(divideDown(BigDecimal.multiply(r.value, HUNDRED), total, 4), {
           onNone: () => 0,
           onSome: usd
         }),
@@ -293,7 +288,9 @@ const health = Effect.gen(function* () {
     const fresh = quote === undefined ? false : yield* prices.isFresh(quote)
     pairs[t.symbol] = {
       price_available: fresh,
-      ...(quote === undefined ? {} : { price_usd: toNumber(quote.usd), last_update: seconds(quote.updatedAtMs) }),
+      ...(quote === undefined
+        ? {}
+        : { price_usd: Number(formatPlain(quote.usd)), last_update: seconds(quote.updatedAtMs) }),
       name: t.name,
       logo_url: t.logoUrl
     }
@@ -333,12 +330,12 @@ const livePrice = (from: string, to: string) =>
     const terms = {
       symbolIn: tokenIn.symbol,
       symbolOut: tokenOut.symbol,
-      rate: decimalToString(effectiveRate(priceIn.value.usd, priceOut.value.usd, dec(config.spread))),
-      feeOut: decimalToString(divCeil(dec(config.feeUsd), priceOut.value.usd, tokenOut.decimals)),
-      minIn: decimalToString(limits.min),
-      maxIn: decimalToString(limits.max),
-      priceIn: decimalToString(priceIn.value.usd),
-      priceOut: decimalToString(priceOut.value.usd)
+      rate: formatPlain(effectiveRate(priceIn.value.usd, priceOut.value.usd, dec(config.spread))),
+      feeOut: formatPlain(divCeil(dec(config.feeUsd), priceOut.value.usd, tokenOut.decimals)),
+      minIn: formatPlain(limits.min),
+      maxIn: formatPlain(limits.max),
+      priceIn: formatPlain(priceIn.value.usd),
+      priceOut: formatPlain(priceOut.value.usd)
     }
     // The quote binds these very strings: what is returned is what is stored.
     const quotes = yield* Quotes
@@ -488,13 +485,9 @@ const stats = Effect.gen(function* () {
   const db = yield* Db
   const liquidity = yield* LiquidityCache
   const totals = yield* db.totals
-  const read = (v: string) => Option.getOrElse(parseLooseDecimal(v), () => ZERO)
-  const deposits = totals.volumes.reduce((sum, v) => addDecimal(sum, read(v)), ZERO)
   // An atomic swap's USD value is what it took in at its quote's price, as a quoted deposit's is.
-  const volume = (yield* db.committedAtomicVolumes).reduce(
-    (sum, v) => addDecimal(sum, mulDecimal(read(v.amount_in), read(v.price_in))),
-    deposits
-  )
+  const atomic = (yield* db.committedAtomicVolumes).map((v) => BigDecimal.multiply(v.amount_in, v.price_in))
+  const volume = BigDecimal.sumAll([...totals.volumes, ...atomic])
   const tvl = yield* liquidity.get
   return answer({
     total_volume: usd(volume),

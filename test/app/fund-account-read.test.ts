@@ -1,7 +1,7 @@
 import { it } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer, TestClock } from "effect"
 import { describe, expect } from "vitest"
-import { readFundAccountBalances } from "../../src/app/services/fundAccountRead"
+import { readFundAccountBalances, sumVaults } from "../../src/app/services/fundAccountRead"
 import { makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator"
 import { Ledger } from "../../src/devnet/ledger/Ledger"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
@@ -23,6 +23,19 @@ const failureOf = <E>(effect: Effect.Effect<unknown, E, ApiHttp>, http: Layer.La
   )
 
 describe("the startup read of the fund account (fundAccountRead.ts)", () => {
+  it("sums vault amounts exactly, and an amount that is not a decimal is a GatewayDecodeError, never a zero", () => {
+    const vaults = (...amounts: ReadonlyArray<string>) => ({
+      resource_address: "resource_a",
+      vaults: { items: amounts.map((amount) => ({ amount })) }
+    })
+    expect(sumVaults([vaults("0.1", "0.2"), { ...vaults(), resource_address: "resource_b" }])).toEqual(
+      Either.right({ resource_a: "0.3", resource_b: "0" })
+    )
+    const bad = sumVaults([vaults("0.1", "oops")])
+    expect(Either.isLeft(bad) && bad.left._tag).toBe("GatewayDecodeError")
+    expect(Either.isLeft(bad) && bad.left.message).toContain("fungible_resources.items.0.vaults.items.1.amount")
+  })
+
   it.effect("over the devnet's Gateway emulator: the same balances as the Gateway client's vault-aggregated read", () =>
     Effect.gen(function* () {
       const emulator = yield* makeGatewayEmulator
@@ -108,7 +121,7 @@ describe("the startup read of the fund account (fundAccountRead.ts)", () => {
                       {
                         aggregation_level: "Vault",
                         resource_address: "resource_a",
-                        vaults: { items: [{ amount: "0.1" }, { amount: "0.2" }, { amount: "not a number" }] }
+                        vaults: { items: [{ amount: "0.1" }, { amount: "0.2" }] }
                       },
                       { aggregation_level: "Vault", resource_address: "resource_b", vaults: { items: [] } }
                     ]
@@ -184,6 +197,25 @@ describe("the startup read of the fund account (fundAccountRead.ts)", () => {
       )
       expect(wrong._tag).toBe("GatewayDecodeError")
       expect(wrong.message).toContain("items.0.fungible_resources.items.0.vaults.items.0.amount")
+
+      // An amount that is not a decimal is no balance of 0: the answer does not decode.
+      const notDecimal = yield* failureOf(
+        readFundAccountBalances(config, fund),
+        answering([], () =>
+          json({
+            items: [
+              {
+                address: fund,
+                fungible_resources: {
+                  items: [{ resource_address: "resource_a", vaults: { items: [{ amount: "0.1" }, { amount: "n/a" }] } }]
+                }
+              }
+            ]
+          })
+        )
+      )
+      expect(notDecimal._tag).toBe("GatewayDecodeError")
+      expect(notDecimal.message).toContain("items.0.fungible_resources.items.0.vaults.items.1.amount")
     })
   )
 

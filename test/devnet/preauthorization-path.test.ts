@@ -14,14 +14,14 @@
  */
 import { FetchHttpClient, KeyValueStore } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Context, Deferred, Duration, Effect, Either, Exit, Layer, Option, Queue } from "effect"
+import { BigDecimal, Context, Deferred, Duration, Effect, Either, Exit, Layer, Option, Queue } from "effect"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeGenesis } from "../../src/devnet/ledger/genesis.js"
 import { stackLayer } from "../../src/devnet/main.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
-import { addDecimal, decimalToString, parseDecimal, subDecimal } from "../../src/exchange/decimal.js"
+import { formatPlain, parseUnsignedDecimal } from "../../src/lib/decimalText"
 import {
   Environment,
   ExpiredSubintent,
@@ -60,9 +60,9 @@ const right = <A, E>(e: Either.Either<A, E>): A => {
 }
 
 const decimal = (text: string) =>
-  Option.getOrThrowWith(parseDecimal(text), () => new Error(`not a decimal: ${JSON.stringify(text)}`))
-const plus = (a: string, b: string) => decimalToString(addDecimal(decimal(a), decimal(b)))
-const minus = (a: string, b: string) => decimalToString(subDecimal(decimal(a), decimal(b)))
+  Option.getOrThrowWith(parseUnsignedDecimal(text), () => new Error(`not a decimal: ${JSON.stringify(text)}`))
+const plus = (a: string, b: string) => formatPlain(BigDecimal.sum(decimal(a), decimal(b)))
+const minus = (a: string, b: string) => formatPlain(BigDecimal.subtract(decimal(a), decimal(b)))
 
 // ---------------------------------------------------------------------------------------------------------------
 // npm start, in process
@@ -323,7 +323,7 @@ layer(npmStart, { timeout: Duration.seconds(90), excludeTestServices: true })("t
           })
           const info = details.json["transaction"] as Json
           const fee = String(info["fee_paid"])
-          expect(decimal(fee).coefficient > 0n).toBe(true)
+          expect(BigDecimal.isPositive(decimal(fee))).toBe(true)
           const after = yield* balances
           expect(after).toEqual({
             seller: { XRD: before.seller.XRD, hUSDC: minus(before.seller.hUSDC, SELL), hETH: plus(before.seller.hETH, AT_LEAST) },

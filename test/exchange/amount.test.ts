@@ -1,4 +1,4 @@
-import { Option } from "effect"
+import { BigDecimal, Option } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
@@ -19,22 +19,13 @@ import {
   REFUSED_TOO_LONG,
   sanitizeAmountInput
 } from "../../src/exchange/amount"
-import {
-  addDecimal,
-  compareDecimal,
-  type Decimal,
-  decimalToString,
-  makeDecimal,
-  mulDecimal,
-  parseDecimal,
-  subDecimal
-} from "../../src/exchange/decimal"
+import { formatPlain, parseUnsignedDecimal } from "../../src/lib/decimalText"
 
-const dec = (s: string): Decimal => Option.getOrThrow(parseDecimal(s))
+const dec = (s: string): BigDecimal.BigDecimal => Option.getOrThrow(parseUnsignedDecimal(s))
 
-const arbAmount: fc.Arbitrary<Decimal> = fc
+const arbAmount: fc.Arbitrary<BigDecimal.BigDecimal> = fc
   .tuple(fc.bigInt({ min: 0n, max: 10n ** 40n }), fc.nat({ max: 24 }))
-  .map(([c, s]) => makeDecimal(c, s))
+  .map(([c, s]) => BigDecimal.make(c, s))
 
 /** Strings full of what a user might paste: digits, dots, separators, signs, letters, unicode. */
 const arbTyped: fc.Arbitrary<string> = fc.oneof(
@@ -467,8 +458,8 @@ describe("exceedsBalance", () => {
   it("is exactly amount > balance", () => {
     fc.assert(
       fc.property(arbAmount, arbAmount, (a, b) => {
-        expect(exceedsBalance(decimalToString(a), decimalToString(b))).toBe(compareDecimal(a, b) > 0)
-        expect(exceedsBalance(decimalToString(a), decimalToString(a))).toBe(false)
+        expect(exceedsBalance(formatPlain(a), formatPlain(b))).toBe(BigDecimal.Order(a, b) > 0)
+        expect(exceedsBalance(formatPlain(a), formatPlain(a))).toBe(false)
       })
     )
   })
@@ -497,12 +488,12 @@ describe("minimumReceived", () => {
   it("is 99% of the output truncated: never above it, less than one unit in the last place below", () => {
     fc.assert(
       fc.property(arbAmount, fc.nat({ max: 18 }), (o, decimals) => {
-        const out = minimumReceived(decimalToString(o), decimals)
-        const exact = mulDecimal(o, dec("0.99"))
+        const out = minimumReceived(formatPlain(o), decimals)
+        const exact = BigDecimal.multiply(o, dec("0.99"))
         const got = dec(out)
         expect(out.split(".")[1]?.length ?? 0).toBeLessThanOrEqual(decimals)
-        expect(compareDecimal(got, exact)).toBeLessThanOrEqual(0)
-        expect(compareDecimal(subDecimal(exact, got), makeDecimal(1n, decimals))).toBe(-1)
+        expect(BigDecimal.Order(got, exact)).toBeLessThanOrEqual(0)
+        expect(BigDecimal.Order(BigDecimal.subtract(exact, got), BigDecimal.make(1n, decimals))).toBe(-1)
       })
     )
   })
@@ -530,13 +521,13 @@ describe("liquidityCovers", () => {
   it("is exactly liquidity >= output × 1.05, with the boundary included", () => {
     fc.assert(
       fc.property(arbAmount, arbAmount, (liquidity, output) => {
-        const needed = mulDecimal(output, dec("1.05"))
-        expect(liquidityCovers(decimalToString(liquidity), decimalToString(output))).toBe(
-          compareDecimal(liquidity, needed) >= 0
+        const needed = BigDecimal.multiply(output, dec("1.05"))
+        expect(liquidityCovers(formatPlain(liquidity), formatPlain(output))).toBe(
+          BigDecimal.Order(liquidity, needed) >= 0
         )
-        expect(liquidityCovers(decimalToString(needed), decimalToString(output))).toBe(true)
-        const justBelow = subDecimal(needed, makeDecimal(1n, 40))
-        expect(liquidityCovers(decimalToString(justBelow), decimalToString(output))).toBe(false)
+        expect(liquidityCovers(formatPlain(needed), formatPlain(output))).toBe(true)
+        const justBelow = BigDecimal.subtract(needed, BigDecimal.make(1n, 40))
+        expect(liquidityCovers(formatPlain(justBelow), formatPlain(output))).toBe(false)
       })
     )
   })
@@ -544,9 +535,9 @@ describe("liquidityCovers", () => {
   it("more liquidity never stops covering", () => {
     fc.assert(
       fc.property(arbAmount, arbAmount, arbAmount, (liquidity, extra, output) => {
-        const more = addDecimal(liquidity, extra)
-        if (liquidityCovers(decimalToString(liquidity), decimalToString(output)))
-          expect(liquidityCovers(decimalToString(more), decimalToString(output))).toBe(true)
+        const more = BigDecimal.sum(liquidity, extra)
+        if (liquidityCovers(formatPlain(liquidity), formatPlain(output)))
+          expect(liquidityCovers(formatPlain(more), formatPlain(output))).toBe(true)
       })
     )
   })

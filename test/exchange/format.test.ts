@@ -1,14 +1,6 @@
-import { Option } from "effect"
+import { BigDecimal, Option } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import {
-  compareDecimal,
-  type Decimal,
-  decimalToString,
-  makeDecimal,
-  mulDecimal,
-  parseDecimal
-} from "../../src/exchange/decimal"
 import {
   divisibilityOf,
   formatTokenAmountFull,
@@ -25,8 +17,9 @@ import {
   shortenAddressList,
   shortenAddressToast
 } from "../../src/exchange/format"
+import { formatPlain, parseUnsignedDecimal } from "../../src/lib/decimalText"
 
-const dec = (s: string): Decimal => Option.getOrThrow(parseDecimal(s))
+const dec = (s: string): BigDecimal.BigDecimal => Option.getOrThrow(parseUnsignedDecimal(s))
 
 const HOSTILE = [
   "",
@@ -100,11 +93,11 @@ describe("formatTokenAmount (spec §9 bands)", () => {
   })
 
   it("every non-negative value lands in exactly one well-formed band, never printing more than the value", () => {
-    const below = (d: Decimal, bound: string): boolean => compareDecimal(d, dec(bound)) < 0
+    const below = (d: BigDecimal.BigDecimal, bound: string): boolean => BigDecimal.Order(d, dec(bound)) < 0
     fc.assert(
       fc.property(fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.nat({ max: 24 })), ([coefficient, scale]) => {
-        const d = makeDecimal(coefficient, scale)
-        const out = formatTokenAmount(decimalToString(d))
+        const d = BigDecimal.make(coefficient, scale)
+        const out = formatTokenAmount(formatPlain(d))
         if (coefficient === 0n) expect(out).toBe("0")
         else if (below(d, "0.000001")) expect(out).toBe("< 0.000001")
         else if (below(d, "1")) expect(out).toMatch(/^0\.\d{8}$/)
@@ -113,8 +106,8 @@ describe("formatTokenAmount (spec §9 bands)", () => {
         else expect(out).toMatch(/^[1-9]\d*\.\d{4}M$/)
         if (coefficient !== 0n && !out.startsWith("<")) {
           const multiplier = out.endsWith("K") ? "1000" : out.endsWith("M") ? "1000000" : "1"
-          const printed = mulDecimal(dec(out.replace(/[KM]$/, "")), dec(multiplier))
-          expect(compareDecimal(printed, d)).toBeLessThanOrEqual(0)
+          const printed = BigDecimal.multiply(dec(out.replace(/[KM]$/, "")), dec(multiplier))
+          expect(BigDecimal.Order(printed, d)).toBeLessThanOrEqual(0)
         }
       })
     )

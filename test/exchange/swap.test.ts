@@ -1,5 +1,7 @@
+import { BigDecimal, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
+import { formatPlain, parseUnsignedDecimal } from "../../src/lib/decimalText"
 import {
   unpairedReason,
   ACCEPTED_ROUTES,
@@ -8,6 +10,7 @@ import {
   actionState,
   balanceToast,
   buildSwapManifest,
+  manifestAmount,
   displayableMessage,
   isAcceptedRoute,
   overLimit,
@@ -150,7 +153,11 @@ describe("binding quotes in the message and the payout formula", () => {
     const m = swapMessage("hswap.app", "hUSDC", "hETH", "qAbCdEf123.XyZ987654")
     expect(m).toBe("hswap.app | Radix | hUSDC -> hETH | quote qAbCdEf123.XyZ987654")
     expect(parseSwapMessage(m)).toEqual({ from: "hUSDC", to: "hETH", quoteId: "qAbCdEf123.XyZ987654" })
-    expect(parseSwapMessage("hswap.app | Radix | hBTC -> hUSDC")).toEqual({ from: "hBTC", to: "hUSDC", quoteId: undefined })
+    expect(parseSwapMessage("hswap.app | Radix | hBTC -> hUSDC")).toEqual({
+      from: "hBTC",
+      to: "hUSDC",
+      quoteId: undefined
+    })
     expect(parseSwapMessage("hETH -> hUSDC, thanks")).toBeUndefined()
     expect(parseSwapMessage(undefined)).toBeUndefined()
   })
@@ -163,7 +170,14 @@ describe("binding quotes in the message and the payout formula", () => {
   })
   it("computeQuote with a binding quote gives exactly quotedOutput, whatever the health price says", () => {
     const binding = { quoteId: "qAbCdEf123.XyZ987654", feeOut: "0.1", expiresAt: 120_000 }
-    const q = computeQuote({ amount: "0.05", effectiveRate: "2997", toDecimals: 6, toPriceUsd: 0.5, limits: undefined, binding })
+    const q = computeQuote({
+      amount: "0.05",
+      effectiveRate: "2997",
+      toDecimals: 6,
+      toPriceUsd: 0.5,
+      limits: undefined,
+      binding
+    })
     expect(q?.toAmount).toBe("149.75")
     expect(q?.binding).toBe(binding)
   })
@@ -220,6 +234,51 @@ describe("deposit manifest", () => {
   it("refuses anything that is not an address", () => {
     expect(() => buildSwapManifest({ ...input, account: 'x") ; CALL_METHOD Address("evil' })).toThrow(
       /not a Radix address/
+    )
+  })
+  it("refuses an amount that is not a number rather than withdraw another one", () => {
+    expect(() => buildSwapManifest({ ...input, amount: "" })).toThrow(/not an amount/)
+    expect(() => buildSwapManifest({ ...input, amount: '1") ; CALL_METHOD' })).toThrow(/not an amount/)
+  })
+})
+
+describe("manifestAmount", () => {
+  it.each([
+    ["1.123456789", 6, "1.123456"],
+    ["1.999999999", 0, "1"],
+    ["1.5", 18, "1.5"],
+    ["1.500000", 6, "1.5"],
+    ["12.", 6, "12"],
+    [".5", 6, "0.5"],
+    ["1e-7", 18, "0.0000001"],
+    ["1e-7", 6, "0"],
+    ["1.5e21", 18, "1500000000000000000000"],
+    ["0.1234567890123456789012", 30, "0.123456789012345678"], // clamped to 18
+    ["0.123", -2, "0"],
+    ["0.123", 2.9, "0.12"],
+    ["0.123", NaN, "0"],
+    ["-1.23456", 2, "-1.23"]
+  ])("(%j, %d) -> %s", (amount, divisibility, out) => {
+    expect(manifestAmount(amount, divisibility)).toBe(out)
+  })
+
+  it.each(["abc", "", "."])("throws on %j", (amount) => {
+    expect(() => manifestAmount(amount, 6)).toThrow(/not an amount/)
+  })
+
+  it("prints plain notation with at most `divisibility` decimals, never above the amount", () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 40n }), fc.nat({ max: 30 })),
+        fc.nat({ max: 18 }),
+        ([c, s], p) => {
+          const amount = BigDecimal.make(c, s)
+          const out = manifestAmount(formatPlain(amount), p)
+          expect(out).toMatch(/^(0|[1-9]\d*)(\.\d*[1-9])?$/)
+          expect(out.split(".")[1]?.length ?? 0).toBeLessThanOrEqual(p)
+          expect(BigDecimal.lessThanOrEqualTo(Option.getOrThrow(parseUnsignedDecimal(out)), amount)).toBe(true)
+        }
+      )
     )
   })
 })

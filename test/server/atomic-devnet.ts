@@ -3,13 +3,13 @@
  * that misbehaves), a gateway fetch that counts (and may refuse) what is submitted, quotes, and balances.
  */
 import { HttpClient, HttpClientResponse } from "@effect/platform"
-import { Effect, Either } from "effect"
+import { BigDecimal, Effect, Either } from "effect"
 import { emulatorHttpClient } from "../../src/devnet/gateway/httpClient"
 import { expect } from "vitest"
 import type { DevnetKey } from "../../src/devnet/ledger/genesis"
 import { makeWalletEmulator } from "../../src/devnet/wallet/index"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
-import { addDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../../src/exchange/decimal"
+import { formatPlain, parseLooseDecimal } from "../../src/lib/decimalText"
 import { atomicSubintentManifest } from "../../src/exchange/atomicManifest"
 import { devnetTokens } from "../../src/server/config"
 import { quotedTerms } from "../../src/server/Quotes"
@@ -88,8 +88,8 @@ const dec = (s: string) => {
   if (d._tag === "None") throw new Error(`not a decimal: ${s}`)
   return d.value
 }
-export const plus = (a: string, b: string) => decimalToString(addDecimal(dec(a), dec(b)))
-export const minus = (a: string, b: string) => decimalToString(subDecimal(dec(a), dec(b)))
+export const plus = (a: string, b: string) => formatPlain(BigDecimal.sum(dec(a), dec(b)))
+export const minus = (a: string, b: string) => formatPlain(BigDecimal.subtract(dec(a), dec(b)))
 
 /** Balances of `accounts` in `resources`, keyed "account resource". */
 export const balances = async (

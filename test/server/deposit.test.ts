@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import type { CommittedTransactionInfo } from "../../src/gateway/index"
 import { makeServerConfig } from "../../src/server/index"
-import { depositOf } from "../../src/server/ledger"
+import { BalanceChangeInvalid, depositOf } from "../../src/server/ledger"
 
 const { XRD, hUSDC, GKS, hWBTC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
@@ -72,6 +72,17 @@ describe("what counts as a swap deposit (trusting only the ledger)", () => {
     ["a message without a route", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], "hello"), "The transaction message names no route (FROM -> TO)"]
   ])("refuses %s", (_, transaction, reason) => {
     expect(depositOf(config, transaction)).toEqual(Either.left(reason))
+  })
+
+  it("a balance change that is not a decimal decides nothing: a BalanceChangeInvalid, never a change of 0", () => {
+    for (const changes of [
+      [[alice, hUSDC, "-12.5"], [exchange, hUSDC, "n/a"]],
+      [[alice, hUSDC, ""], [exchange, hUSDC, "12.5"]],
+      [[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"], [bob, XRD, "1,5"]]
+    ] as const) {
+      const result = depositOf(config, tx(changes, swap))
+      expect(Either.isLeft(result) && result.left).toBeInstanceOf(BalanceChangeInvalid)
+    }
   })
 
   it("an atomic swap's own transaction is no deposit: the exchange account also paid a token out", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
-import { decimalToString, ZERO } from "../../src/exchange/decimal"
+import { BigDecimal, Effect, Either } from "effect"
+import { formatPlain } from "../../src/lib/decimalText"
 import { accountBalances, VaultAmountInvalid } from "../../src/server/ledger"
 import { fakeHttp, fixture, withGateway } from "../gateway/support"
 
@@ -39,7 +39,7 @@ describe("the exchange account's balances", () => {
       expect(balances.size).toBe(new Set(vaulted.map((r) => r.resource_address)).size)
       const first = vaulted[0]
       expect(first?.vaults?.items.map((v) => v.amount)).toEqual(["21000000"])
-      expect(decimalToString(balances.get(first?.resource_address ?? "") ?? ZERO)).toBe("21000000")
+      expect(formatPlain(balances.get(first?.resource_address ?? "") ?? BigDecimal.fromBigInt(0n))).toBe("21000000")
     })
   )
 

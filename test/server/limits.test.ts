@@ -24,7 +24,7 @@ import {
 } from "../../src/server/index"
 import { clientIp } from "../../src/server/Limits"
 import { dec } from "../../src/server/pricing"
-import { decimalToString } from "../../src/exchange/decimal"
+import { formatPlain } from "../../src/lib/decimalText"
 
 const { hUSDC, hETH, GKS } = DevnetAddresses.resources
 const user = DevnetAddresses.users[0] ?? ""
@@ -201,19 +201,19 @@ describe("prices on the Clock", () => {
     Effect.gen(function* () {
       const feed = yield* PriceFeed
       const start = yield* feed.snapshot
-      expect(decimalToString(start.get("hETH")!.usd)).toBe("3000")
+      expect(formatPlain(start.get("hETH")!.usd)).toBe("3000")
       yield* TestClock.adjust("14 seconds")
-      expect(decimalToString((yield* feed.snapshot).get("hETH")!.usd)).toBe("3000")
+      expect(formatPlain((yield* feed.snapshot).get("hETH")!.usd)).toBe("3000")
       yield* TestClock.adjust("1 second")
       const random = seededRandom("seed-a/hETH")
       const first = walkStep(dec("3000"), token("hETH"), random)
       const after = (yield* feed.snapshot).get("hETH")!
-      expect(decimalToString(after.usd)).toBe(decimalToString(first))
+      expect(formatPlain(after.usd)).toBe(formatPlain(first))
       expect(after.updatedAtMs).toBe(15_000)
       yield* TestClock.adjust("45 seconds")
       let expected = first
       for (let i = 0; i < 3; i++) expected = walkStep(expected, token("hETH"), random)
-      expect(decimalToString((yield* feed.snapshot).get("hETH")!.usd)).toBe(decimalToString(expected))
+      expect(formatPlain((yield* feed.snapshot).get("hETH")!.usd)).toBe(formatPlain(expected))
       const health = (yield* get("/health")).json as { pairs_status: Record<string, { last_update: number; price_available: boolean }> }
       expect(health.pairs_status["hETH"]).toMatchObject({ last_update: 60, price_available: true })
     }).pipe(Effect.provide(serverLayer({ priceSeed: "seed-a", rateLimitPerMinute: 0 })))

@@ -1,8 +1,8 @@
 import fc from "fast-check"
-import { Schema } from "effect"
+import { BigDecimal, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { DecimalString, LivePriceResponse } from "../../src/exchange/api"
-import { addDecimal, compareDecimal, decimalToString, makeDecimal, mulDecimal, subDecimal } from "../../src/exchange/decimal"
+import { formatPlain } from "../../src/lib/decimalText"
 import { devnetTokens, seededRandom, walkStep } from "../../src/server/index"
 import { amountLimits, dec, divCeil, effectiveRate, payoutAmount } from "../../src/server/pricing"
 
@@ -11,31 +11,40 @@ const fee = dec("0.10")
 
 describe("quote and payout arithmetic", () => {
   it("takes the 0.1% spread in the rate and 0.10 USD on payout, truncated to the to-token", () => {
-    expect(decimalToString(effectiveRate(dec("1"), dec("3000"), spread))).toBe("0.000333")
-    expect(decimalToString(effectiveRate(dec("3000"), dec("1"), spread))).toBe("2997")
-    expect(decimalToString(payoutAmount(dec("100"), dec("1"), dec("3000"), spread, fee, 18))).toBe("0.033266666666666666")
-    expect(decimalToString(payoutAmount(dec("0.5"), dec("3000"), dec("1"), spread, fee, 6))).toBe("1498.4")
-    expect(decimalToString(payoutAmount(dec("0.1"), dec("1"), dec("1"), spread, fee, 6))).toBe("-0.0001")
+    expect(formatPlain(effectiveRate(dec("1"), dec("3000"), spread))).toBe("0.000333")
+    expect(formatPlain(effectiveRate(dec("3000"), dec("1"), spread))).toBe("2997")
+    expect(formatPlain(payoutAmount(dec("100"), dec("1"), dec("3000"), spread, fee, 18))).toBe("0.033266666666666666")
+    expect(formatPlain(payoutAmount(dec("0.5"), dec("3000"), dec("1"), spread, fee, 6))).toBe("1498.4")
+    expect(formatPlain(payoutAmount(dec("0.1"), dec("1"), dec("1"), spread, fee, 6))).toBe("-0.0001")
   })
 
   it("rounds the minimum up and the maximum down, in input units", () => {
     const limits = amountLimits(dec("60000"), 8, dec("1"), dec("200"))
-    expect([decimalToString(limits.min), decimalToString(limits.max)]).toEqual(["0.00001667", "0.00333333"])
-    expect(decimalToString(divCeil(dec("1"), dec("4"), 2))).toBe("0.25")
-    expect(decimalToString(divCeil(dec("1"), dec("3"), 0))).toBe("1")
+    expect([formatPlain(limits.min), formatPlain(limits.max)]).toEqual(["0.00001667", "0.00333333"])
+    expect(formatPlain(divCeil(dec("1"), dec("4"), 2))).toBe("0.25")
+    expect(formatPlain(divCeil(dec("1"), dec("3"), 0))).toBe("1")
+  })
+
+  it("a price of 0 is a defect, never a rate or a payout of 0", () => {
+    expect(() => effectiveRate(dec("1"), dec("0"), spread)).toThrow(/by zero/)
+    expect(() => payoutAmount(dec("1"), dec("1"), dec("0"), spread, fee, 6)).toThrow(/by zero/)
+    expect(() => amountLimits(dec("0"), 8, dec("1"), dec("200"))).toThrow(/by zero/)
   })
 
   it("never pays more than the formula, and less by under one unit of the to-token", () => {
-    const amount = fc.bigInt({ min: 1n, max: 10n ** 12n }).map((n) => makeDecimal(n, 6))
-    const price = fc.bigInt({ min: 1n, max: 10n ** 15n }).map((n) => makeDecimal(n, 8))
+    const amount = fc.bigInt({ min: 1n, max: 10n ** 12n }).map((n) => BigDecimal.make(n, 6))
+    const price = fc.bigInt({ min: 1n, max: 10n ** 15n }).map((n) => BigDecimal.make(n, 8))
     fc.assert(
       fc.property(amount, price, price, fc.integer({ min: 0, max: 18 }), (a, pIn, pOut, places) => {
         const out = payoutAmount(a, pIn, pOut, spread, fee, places)
-        const owed = subDecimal(mulDecimal(mulDecimal(a, pIn), subDecimal(dec("1"), spread)), fee)
-        const paid = mulDecimal(out, pOut)
-        const oneUnit = mulDecimal(makeDecimal(1n, places), pOut)
-        if (compareDecimal(owed, dec("0")) <= 0) return compareDecimal(out, dec("0")) <= 0
-        return compareDecimal(paid, owed) <= 0 && compareDecimal(addDecimal(paid, oneUnit), owed) > 0
+        const owed = BigDecimal.subtract(
+          BigDecimal.multiply(BigDecimal.multiply(a, pIn), BigDecimal.subtract(dec("1"), spread)),
+          fee
+        )
+        const paid = BigDecimal.multiply(out, pOut)
+        const oneUnit = BigDecimal.multiply(BigDecimal.make(1n, places), pOut)
+        if (BigDecimal.Order(owed, dec("0")) <= 0) return BigDecimal.Order(out, dec("0")) <= 0
+        return BigDecimal.Order(paid, owed) <= 0 && BigDecimal.Order(BigDecimal.sum(paid, oneUnit), owed) > 0
       })
     )
   })
@@ -51,7 +60,7 @@ describe("the simulated walk", () => {
       const seen: Array<string> = []
       for (let i = 0; i < 2000; i++) {
         p = walkStep(p, eth, random)
-        seen.push(decimalToString(p))
+        seen.push(formatPlain(p))
       }
       return seen
     }
@@ -72,7 +81,9 @@ describe("shared schemas", () => {
     expect(decode(2997)).toBe("2997")
     expect(() => decode("1e5")).toThrow()
     expect(() => decode("abc")).toThrow()
-    expect(Schema.decodeUnknownSync(LivePriceResponse)({ in_symbol: "hETH", error: "Route not available", out_symbol: null })).toEqual({
+    expect(
+      Schema.decodeUnknownSync(LivePriceResponse)({ in_symbol: "hETH", error: "Route not available", out_symbol: null })
+    ).toEqual({
       in_symbol: "hETH",
       error: "Route not available"
     })

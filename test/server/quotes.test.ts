@@ -11,11 +11,11 @@
 import { FetchHttpClient } from "@effect/platform"
 import { it } from "@effect/vitest"
 import { SqlError } from "@effect/sql"
-import { Clock, Duration, Effect, Layer, Logger, Option, Schema, TestClock } from "effect"
+import { BigDecimal, Clock, Duration, Effect, Layer, Logger, Option, Schema, TestClock } from "effect"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it as vit } from "vitest"
 import { QUOTE_ID_PATTERN, TransactionRecord } from "../../src/exchange/api"
-import { addDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../../src/exchange/decimal"
+import { formatPlain, parseLooseDecimal } from "../../src/lib/decimalText"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { quotedOutput, swapMessage } from "../../src/exchange/swap"
 import { Gateway } from "../../src/gateway/index"
@@ -50,8 +50,8 @@ const REFERENCE_PRICES = { XRD: "0.02", hUSDC: "1", hUSDT: "1", hETH: "3000", hB
 const SECRET = "test-quote-secret-0123456789abcdef"
 
 const dec = (s: string) => Option.getOrThrow(parseLooseDecimal(s))
-const delta = (before: string, after: string) => decimalToString(subDecimal(dec(after), dec(before)))
-const plus = (a: string, b: string) => decimalToString(addDecimal(dec(a), dec(b)))
+const delta = (before: string, after: string) => formatPlain(BigDecimal.subtract(dec(after), dec(before)))
+const plus = (a: string, b: string) => formatPlain(BigDecimal.sum(dec(a), dec(b)))
 
 type Json = Record<string, unknown>
 

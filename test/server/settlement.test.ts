@@ -4,9 +4,9 @@
  * The whole suite runs on each store (SQLite, and PostgreSQL when reachable), each case on a store of its own.
  */
 import { FetchHttpClient } from "@effect/platform"
-import { type Duration, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
+import { BigDecimal, type Duration, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addDecimal, decimalToString, parseLooseDecimal, subDecimal } from "../../src/exchange/decimal"
+import { formatPlain, parseLooseDecimal } from "../../src/lib/decimalText"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Gateway } from "../../src/gateway/index"
 import { devnetExchangeServerOptions } from "../../src/devnet/exchange"
@@ -41,8 +41,8 @@ const exchange = DevnetAddresses.exchangeAccount
 
 const dec = (s: string) => Option.getOrThrow(parseLooseDecimal(s))
 /** after − before, exactly, as a plain decimal string. */
-const delta = (before: string, after: string) => decimalToString(subDecimal(dec(after), dec(before)))
-const plus = (a: string, b: string) => decimalToString(addDecimal(dec(a), dec(b)))
+const delta = (before: string, after: string) => formatPlain(BigDecimal.subtract(dec(after), dec(before)))
+const plus = (a: string, b: string) => formatPlain(BigDecimal.sum(dec(a), dec(b)))
 
 type Json = Record<string, unknown>
 const post = async (server: ExchangeServer, txHash: string) => {
@@ -58,7 +58,6 @@ const records = async (server: ExchangeServer, account: string) => {
   const r = await server.request({ method: "GET", path: `/transactions/${account}`, ip: "127.0.0.1", body: undefined })
   return (r.json as { transactions: ReadonlyArray<Json> }).transactions
 }
-
 
 /**
  * The server's services over `db` without the watcher, with a Gateway whose submit is wrapped by `wrapSubmit`

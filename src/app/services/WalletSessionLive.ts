@@ -48,7 +48,7 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
 
     const fetchBalances = (account: string) =>
       gateway.state.getEntityDetailsVaultAggregated([account]).pipe(
-        Effect.map((items) => sumVaults(items[0]?.fungible_resources.items ?? [])),
+        Effect.flatMap((items) => sumVaults(items[0]?.fungible_resources.items ?? [])),
         Effect.catchAll((e) =>
           // The spec's rule: the balance falls back to 0, logged, with nothing shown to the user.
           Effect.logError("Error fetching GKS balance", e).pipe(Effect.as<Readonly<Record<string, string>>>({}))
@@ -147,8 +147,7 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
 
     const refreshBalances = Effect.gen(function* () {
       const selected = (yield* SubscriptionRef.get(session)).selected
-      if (selected !== undefined)
-        yield* Fiber.await(yield* runLoad(load(selected, false), { onlyIfMissing: true }))
+      if (selected !== undefined) yield* Fiber.await(yield* runLoad(load(selected, false), { onlyIfMissing: true }))
     })
 
     const reloadBalances = Effect.gen(function* () {

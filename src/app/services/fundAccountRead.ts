@@ -15,8 +15,7 @@
  * `GatewayResponseError` (`gateway/errors.ts`, with the Schemas of every Gateway error's details) loads with the first
  * such answer; the rest (`gateway/clientErrors.ts`) are light.
  */
-import { Duration, Effect, Option, ParseResult, Schema } from "effect"
-import { addDecimal, decimalToString, parseLooseDecimal, ZERO } from "../../exchange/decimal"
+import { BigDecimal, Duration, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { ApiHttp } from "../../exchange/http"
 import {
   clientNotLoaded,
@@ -27,6 +26,7 @@ import {
 } from "../../gateway/clientErrors"
 import { resolveGatewayConfig } from "../../gateway/config"
 import type { GatewayError } from "../../gateway/errors"
+import { formatPlain, parseLooseDecimal } from "../../lib/decimalText"
 import type { AppConfigShape } from "../config/AppConfig"
 import { gatewayConfigOf } from "../config/gateway"
 
@@ -35,10 +35,15 @@ const PATH = "/state/entity/details"
 /** Optional, and `null` read as absent (as the client's `opt`). */
 const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
+/** A vault amount: a decimal (read as `sumVaults` reads it), else the answer does not decode. */
+const VaultAmount = Schema.String.pipe(
+  Schema.filter((s) => Option.isSome(parseLooseDecimal(s)), { message: () => "Expected a decimal" })
+)
+
 /** What the read uses of an entity-details answer; any other field is ignored. */
 const FungibleVaults = Schema.Struct({
   resource_address: Schema.String,
-  vaults: Schema.Struct({ items: Schema.Array(Schema.Struct({ amount: Schema.String })) })
+  vaults: Schema.Struct({ items: Schema.Array(Schema.Struct({ amount: VaultAmount })) })
 })
 const FundAccountDetails = Schema.Struct({
   items: Schema.Array(
@@ -56,24 +61,38 @@ const FundAccountDetails = Schema.Struct({
 })
 const decodeDetails = Schema.decodeUnknownEither(FundAccountDetails)
 
-/** Sums the vault amounts of each fungible resource, exactly (a malformed amount counts as 0). */
+/**
+ * Sums the vault amounts of each fungible resource, exactly. An amount that is not a decimal makes the answer a
+ * `GatewayDecodeError` (the balance cannot be known; counted as zero it would show a wrong one).
+ */
 export const sumVaults = (
   items: ReadonlyArray<{
     readonly resource_address: string
     readonly vaults: { readonly items: ReadonlyArray<{ readonly amount: string }> }
   }>
-): Record<string, string> => {
+): Either.Either<Record<string, string>, GatewayDecodeError> => {
   const out: Record<string, string> = {}
-  for (const item of items) {
-    let total = ZERO
-    for (const v of item.vaults.items)
-      total = addDecimal(
-        total,
-        Option.getOrElse(parseLooseDecimal(v.amount), () => ZERO)
-      )
-    out[item.resource_address] = decimalToString(total)
+  for (const [i, item] of items.entries()) {
+    let total = BigDecimal.fromBigInt(0n)
+    for (const [j, vault] of item.vaults.items.entries()) {
+      const amount = parseLooseDecimal(vault.amount)
+      if (Option.isNone(amount))
+        return Either.left(
+          new GatewayDecodeError({
+            path: PATH,
+            issues: [
+              {
+                path: `fungible_resources.items.${i}.vaults.items.${j}.amount`,
+                message: `Expected a decimal, got ${JSON.stringify(vault.amount.slice(0, 80))}`
+              }
+            ]
+          })
+        )
+      total = BigDecimal.sum(total, amount.value)
+    }
+    out[item.resource_address] = formatPlain(total)
   }
-  return out
+  return Either.right(out)
 }
 
 /** The fund account's balances as logged: one amount per fungible resource, and whether more pages were left. */
@@ -163,7 +182,7 @@ export const readFundAccountBalances = (
     const entity = decoded.right.items.find((item) => item.address === address)
     const fungibles = entity?.fungible_resources
     return {
-      amounts: sumVaults(fungibles?.items ?? []),
+      amounts: yield* sumVaults(fungibles?.items ?? []),
       totalCount: fungibles?.total_count,
       firstPageOnly: fungibles?.next_cursor !== undefined
     }

@@ -46,7 +46,7 @@ import {
   Scope
 } from "effect"
 import { randomBytes } from "node:crypto"
-import { parseLooseDecimal } from "../../exchange/decimal"
+import { parseLooseDecimal } from "../../lib/decimalText"
 import { Gateway } from "../../gateway/index"
 import {
   compileManifest,

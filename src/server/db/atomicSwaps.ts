@@ -5,6 +5,7 @@
  */
 import type { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
+import { SignedDecimalText } from "../../lib/decimalText"
 
 export const AtomicState = Schema.Literal("submitting", "committed", "lapsed", "refused")
 export type AtomicState = typeof AtomicState.Type
@@ -163,11 +164,14 @@ export const makeAtomicSwaps = (sql: SqlClient.SqlClient) => {
     )
   })
 
-  /** What each committed atomic swap took in and the USD price of it its quote was issued at. */
+  /**
+   * What each committed atomic swap took in and the USD price of it its quote was issued at. A stored value that is
+   * not a decimal is a corrupt row (a defect), never counted as zero.
+   */
   const committedAtomicVolumes = sql`SELECT a.amount_in, q.price_in FROM atomic_swaps a
       JOIN quotes q ON q.id = a.quote_id WHERE a.state = 'committed'`.pipe(
     Effect.flatMap(
-      Schema.decodeUnknown(Schema.Array(Schema.Struct({ amount_in: Schema.String, price_in: Schema.String })))
+      Schema.decodeUnknown(Schema.Array(Schema.Struct({ amount_in: SignedDecimalText, price_in: SignedDecimalText })))
     ),
     Effect.orDie,
     Effect.withSpan("Db.committedAtomicVolumes")

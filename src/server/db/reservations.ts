@@ -5,16 +5,8 @@
  * until the swap is resumed.
  */
 import type { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option, Schema } from "effect"
-import {
-  type Decimal,
-  ZERO,
-  addDecimal,
-  compareDecimal,
-  decimalToString,
-  parseLooseDecimal,
-  subDecimal
-} from "../../exchange/decimal"
+import { BigDecimal, Clock, Effect, Option, Schema } from "effect"
+import { formatPlain, parseLooseDecimal } from "../../lib/decimalText"
 import type { Dialect } from "./dialect"
 
 const Reservation = Schema.Array(Schema.Struct({ tx_in: Schema.String, amount: Schema.String }))
@@ -31,8 +23,8 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
   const reserve = <E, R>(
     txIn: string,
     resource: string,
-    amount: Decimal,
-    balance: Effect.Effect<Decimal | undefined, E, R>
+    amount: BigDecimal.BigDecimal,
+    balance: Effect.Effect<BigDecimal.BigDecimal | undefined, E, R>
   ): Effect.Effect<boolean, E, R> =>
     resourceLock(resource)(
       Effect.gen(function* () {
@@ -43,17 +35,20 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
         if (held.some((r) => r.tx_in === txIn)) return true
         // A stored amount that is not a decimal is a corrupt row, as one that does not decode: counted as zero it
         // would free liquidity another payout holds.
-        const reserved = yield* Effect.reduce(held, ZERO, (sum, r) =>
+        const reserved = yield* Effect.reduce(held, BigDecimal.fromBigInt(0n), (sum, r) =>
           Option.match(parseLooseDecimal(r.amount), {
             onNone: () =>
-              Effect.dieMessage(`the reservation of ${r.tx_in} holds ${JSON.stringify(r.amount)}, which is not a decimal`),
-            onSome: (amount) => Effect.succeed(addDecimal(sum, amount))
+              Effect.dieMessage(
+                `the reservation of ${r.tx_in} holds ${JSON.stringify(r.amount)}, which is not a decimal`
+              ),
+            onSome: (amount) => Effect.succeed(BigDecimal.sum(sum, amount))
           })
         )
-        const free = subDecimal((yield* balance) ?? ZERO, reserved)
-        if (compareDecimal(free, amount) < 0) return false
+        // No vault of the resource: the exchange holds none of it.
+        const free = BigDecimal.subtract((yield* balance) ?? BigDecimal.fromBigInt(0n), reserved)
+        if (BigDecimal.lessThan(free, amount)) return false
         const now = yield* Clock.currentTimeMillis
-        yield* sql`INSERT INTO reservations ${sql.insert({ tx_in: txIn, resource, amount: decimalToString(amount), created_ms: now })}`
+        yield* sql`INSERT INTO reservations ${sql.insert({ tx_in: txIn, resource, amount: formatPlain(amount), created_ms: now })}`
         return true
       })
     ).pipe(

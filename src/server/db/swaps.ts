@@ -14,6 +14,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { Row } from "@effect/sql/SqlConnection"
 import { Clock, Effect, Option, Schema } from "effect"
+import { SignedDecimalText } from "../../lib/decimalText"
 import type { Dialect } from "./dialect"
 import { type NewSwap, type SwapChanges, SwapRow, type SwapState, TERMINAL_STATES } from "./rows"
 
@@ -137,7 +138,8 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
 
   /**
    * Completed swaps of both flows: how many (deposits completed, atomic swaps committed), by how many accounts, and
-   * the USD value each deposit took in (`usd_in`; an atomic swap's is read by the caller from its quote).
+   * the USD value each deposit took in (`usd_in`; an atomic swap's is read by the caller from its quote). A stored
+   * value that is not a decimal is a corrupt row (a defect), never counted as zero.
    */
   const totals = Effect.gen(function* () {
     const r = yield* sql`SELECT
@@ -148,7 +150,7 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
           UNION SELECT account AS who FROM atomic_swaps WHERE state = 'committed'
         ) accounts) AS users`.pipe(Effect.flatMap(Schema.decodeUnknown(Schema.Array(Totals))), Effect.orDie)
     const volumes = yield* sql`SELECT usd_in FROM swaps WHERE state = 'completed'`.pipe(
-      Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ usd_in: Schema.NullOr(Schema.String) })))),
+      Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ usd_in: Schema.NullOr(SignedDecimalText) })))),
       Effect.orDie
     )
     return {

@@ -11,8 +11,7 @@
  *
  * This module holds the service's Tag and interface only (`payoutsLive.ts` implements it).
  */
-import { Context, type Effect } from "effect"
-import type { Decimal } from "../../exchange/decimal"
+import { type BigDecimal, Context, type Effect } from "effect"
 import type { SignedTransaction, TransferInput } from "../Signer"
 import type { SettlementUnavailable } from "./errors"
 
@@ -59,7 +58,11 @@ export interface PayoutsShape {
    * Reserves `amount` of `resource` for the payout of `key` if the exchange's balance minus every other reservation
    * covers it (a key that already holds one keeps it); false when it does not.
    */
-  readonly reserve: (key: string, resource: string, amount: Decimal) => Effect.Effect<boolean, SettlementUnavailable>
+  readonly reserve: (
+    key: string,
+    resource: string,
+    amount: BigDecimal.BigDecimal
+  ) => Effect.Effect<boolean, SettlementUnavailable>
   /** Drops the reservation of `key`, if any. */
   readonly release: (key: string) => Effect.Effect<void>
 }

@@ -3,7 +3,7 @@
  * (`Claims`) and the ledger's payouts (`Payouts`). See `Settlement.ts` for the states a swap moves through.
  */
 import { Cause, Clock, Duration, Effect, Either, ExecutionStrategy, Exit, Fiber, Layer, Option, Scope } from "effect"
-import { parseLooseDecimal } from "../../exchange/decimal"
+import { parseLooseDecimal } from "../../lib/decimalText"
 import { Gateway } from "../../gateway/index"
 import { ServerConfig } from "../config"
 import { Db, type QuoteRow, type SwapChanges, type SwapRow, type SwapState, TERMINAL_STATES } from "../Db"
@@ -81,7 +81,12 @@ export const makeSettlement = Effect.gen(function* () {
         ),
         Effect.flatMap((r) =>
           Either.match(depositOf(config, r.transaction), {
-            onLeft: (reason) => Effect.fail(new SwapRefused({ txHash, reason })),
+            onLeft: (reason) =>
+              Effect.fail(
+                typeof reason === "string"
+                  ? new SwapRefused({ txHash, reason })
+                  : unavailable("committed details")(reason)
+              ),
             onRight: (deposit) =>
               deposit.txIn === txHash
                 ? Effect.succeed(deposit)
@@ -194,7 +199,12 @@ export const makeSettlement = Effect.gen(function* () {
       const state = kind === "payout" ? "paying" : "refunding"
       const intent = kind === "payout" ? row.payout_intent : row.refund_intent
       const hex = kind === "payout" ? row.payout_hex : row.refund_hex
-      const amount = Option.getOrThrow(parseLooseDecimal(what.amount))
+      // Our own stored amount: one that does not parse is a corrupt row, never a transfer of some other amount.
+      const amount = yield* Option.match(parseLooseDecimal(what.amount), {
+        onNone: () =>
+          Effect.dieMessage(`swap ${row.tx_in}: the ${kind} amount ${JSON.stringify(what.amount)} is not a decimal`),
+        onSome: Effect.succeed
+      })
       // A payout's reservation (taken below, kept by a stored intent across restarts) is dropped by `pay` once the
       // outcome is known; refunds return what was received and reserve nothing.
       if (intent !== null && hex !== null) {
@@ -228,8 +238,14 @@ export const makeSettlement = Effect.gen(function* () {
 
   const pay = (row: SwapRow) =>
     Effect.gen(function* () {
-      const amount = row.amount_out ?? "0"
-      const result = yield* transfer(row, "payout", { resource: row.resource_out ?? "", amount, to: row.sender })
+      // A swap moves to `paying` with its payout's terms (`Pay`): without them the row is corrupt.
+      if (row.amount_out === null || row.resource_out === null)
+        return yield* Effect.dieMessage(`swap ${row.tx_in} is paying with no payout amount or resource`)
+      const result = yield* transfer(row, "payout", {
+        resource: row.resource_out,
+        amount: row.amount_out,
+        to: row.sender
+      })
       const now = yield* Clock.currentTimeMillis
       // Committed (the balance now shows it) or never to commit: the reservation has done its job.
       if (

@@ -10,8 +10,8 @@
  *    (its limits; what it promised when the ledger committed the deposit in time), and for an expired quote
  *    `decideExpiredQuote` at today's prices (paid when that still reaches the minimum received).
  */
-import { Option } from "effect"
-import { type Decimal, ZERO, compareDecimal, decimalToString, parseLooseDecimal } from "../../exchange/decimal"
+import { BigDecimal, Option } from "effect"
+import { formatPlain, parseLooseDecimal } from "../../lib/decimalText"
 import type { QuoteRow, SwapChanges, SwapRow } from "../Db"
 import type { ServerConfigShape, TokenSpec } from "../config"
 import { amountLimits, dec, effectiveRate, payoutAmount, positive, usdValue, withinLimits } from "../pricing"
@@ -32,10 +32,10 @@ import { IN_MAINTENANCE, unsupportedToken } from "./errors"
 export interface SettlementRules {
   readonly tokens: ReadonlyArray<TokenSpec>
   readonly routes: ServerConfigShape["routes"]
-  readonly spread: Decimal
-  readonly feeUsd: Decimal
-  readonly minUsd: Decimal
-  readonly maxUsd: Decimal
+  readonly spread: BigDecimal.BigDecimal
+  readonly feeUsd: BigDecimal.BigDecimal
+  readonly minUsd: BigDecimal.BigDecimal
+  readonly maxUsd: BigDecimal.BigDecimal
 }
 
 export const settlementRules = (config: ServerConfigShape): SettlementRules => ({
@@ -149,8 +149,8 @@ export const decideUnquoted = (
   rules: SettlementRules,
   row: SwapRow,
   route: Route,
-  priceIn: Decimal | undefined,
-  priceOut: Decimal | undefined
+  priceIn: BigDecimal.BigDecimal | undefined,
+  priceOut: BigDecimal.BigDecimal | undefined
 ): Decision => {
   if (priceIn === undefined || priceOut === undefined) {
     return {
@@ -158,10 +158,14 @@ export const decideUnquoted = (
       log: warning(`swap ${row.tx_in}: no fresh price for ${row.route_text ?? ""}; left for later`)
     }
   }
-  const amountIn = Option.getOrThrow(parseLooseDecimal(row.amount_in))
+  // Recorded from the ledger's own figure (`depositOf`): one that does not parse is a corrupt row.
+  const amountIn = Option.getOrThrowWith(
+    parseLooseDecimal(row.amount_in),
+    () => new Error(`swap ${row.tx_in}: the stored amount ${JSON.stringify(row.amount_in)} is not a decimal`)
+  )
   const limits = amountLimits(priceIn, route.tokenIn.decimals, rules.minUsd, rules.maxUsd)
   if (!withinLimits(amountIn, limits)) {
-    return refund(limitsMessage(row.amount_in, route.from, decimalToString(limits.min), decimalToString(limits.max)))
+    return refund(limitsMessage(row.amount_in, route.from, formatPlain(limits.min), formatPlain(limits.max)))
   }
   const out = payoutAmount(amountIn, priceIn, priceOut, rules.spread, rules.feeUsd, route.tokenOut.decimals)
   if (!positive(out)) return refund(FEE_NOT_COVERED)
@@ -170,9 +174,9 @@ export const decideUnquoted = (
     changes: {
       resource_out: route.tokenOut.resourceAddress,
       symbol_out: route.tokenOut.symbol,
-      amount_out: decimalToString(out),
-      rate: decimalToString(effectiveRate(priceIn, priceOut, rules.spread)),
-      usd_in: decimalToString(usdValue(amountIn, priceIn))
+      amount_out: formatPlain(out),
+      rate: formatPlain(effectiveRate(priceIn, priceOut, rules.spread)),
+      usd_in: formatPlain(usdValue(amountIn, priceIn))
     }
   }
 }
@@ -189,8 +193,11 @@ export interface AtCurrentPrices {
 }
 
 interface QuotedFacts {
-  readonly amountIn: Decimal
-  readonly priceIn: Decimal
+  readonly amountIn: BigDecimal.BigDecimal
+  readonly priceIn: BigDecimal.BigDecimal
+  /** What the quote promised for the deposit, and 99% of it. */
+  readonly quoted: BigDecimal.BigDecimal
+  readonly minimum: BigDecimal.BigDecimal
   readonly promised: { readonly quoted_out: string; readonly min_received: string }
 }
 
@@ -200,12 +207,16 @@ const quotedFacts = (row: SwapRow, quote: QuoteRow, tokenOut: TokenSpec): Quoted
   const max = parseLooseDecimal(quote.max_in)
   const priceIn = parseLooseDecimal(quote.price_in)
   const terms = quotedTerms(row.amount_in, quote, tokenOut.decimals)
+  const quoted = parseLooseDecimal(terms?.quoted ?? "")
+  const minimum = parseLooseDecimal(terms?.minimum ?? "")
   if (
     Option.isNone(amountIn) ||
     Option.isNone(min) ||
     Option.isNone(max) ||
     Option.isNone(priceIn) ||
-    terms === undefined
+    terms === undefined ||
+    Option.isNone(quoted) ||
+    Option.isNone(minimum)
   ) {
     return refund(
       QUOTE_UNREADABLE,
@@ -223,6 +234,8 @@ const quotedFacts = (row: SwapRow, quote: QuoteRow, tokenOut: TokenSpec): Quoted
   return {
     amountIn: amountIn.value,
     priceIn: priceIn.value,
+    quoted: quoted.value,
+    minimum: minimum.value,
     promised: { quoted_out: terms.quoted, min_received: terms.minimum }
   }
 }
@@ -230,18 +243,18 @@ const quotedFacts = (row: SwapRow, quote: QuoteRow, tokenOut: TokenSpec): Quoted
 const paying = (
   tokenOut: TokenSpec,
   promised: QuotedFacts["promised"],
-  amountOut: Decimal,
+  amountOut: BigDecimal.BigDecimal,
   rate: string,
-  usdIn: Decimal
+  usdIn: BigDecimal.BigDecimal
 ): Pay => ({
   _tag: "Pay",
   changes: {
     ...promised,
     resource_out: tokenOut.resourceAddress,
     symbol_out: tokenOut.symbol,
-    amount_out: decimalToString(amountOut),
+    amount_out: formatPlain(amountOut),
     rate,
-    usd_in: decimalToString(usdIn)
+    usd_in: formatPlain(usdIn)
   }
 })
 
@@ -252,10 +265,9 @@ const paying = (
 export const decideAtQuote = (row: SwapRow, quote: QuoteRow, tokenOut: TokenSpec): Refund | Pay | AtCurrentPrices => {
   const facts = quotedFacts(row, quote, tokenOut)
   if ("_tag" in facts) return facts
-  const quoted = Option.getOrElse(parseLooseDecimal(facts.promised.quoted_out), () => ZERO)
   if (bindsAt(quote, row.committed_ms)) {
-    if (!positive(quoted)) return refund(FEE_NOT_COVERED, facts.promised)
-    return paying(tokenOut, facts.promised, quoted, quote.rate, usdValue(facts.amountIn, facts.priceIn))
+    if (!positive(facts.quoted)) return refund(FEE_NOT_COVERED, facts.promised)
+    return paying(tokenOut, facts.promised, facts.quoted, quote.rate, usdValue(facts.amountIn, facts.priceIn))
   }
   return row.committed_ms === null
     ? {
@@ -274,8 +286,8 @@ export const decideExpiredQuote = (
   row: SwapRow,
   quote: QuoteRow,
   tokenOut: TokenSpec,
-  priceIn: Decimal | undefined,
-  priceOut: Decimal | undefined
+  priceIn: BigDecimal.BigDecimal | undefined,
+  priceOut: BigDecimal.BigDecimal | undefined
 ): Decision => {
   const facts = quotedFacts(row, quote, tokenOut)
   if ("_tag" in facts) return facts
@@ -288,9 +300,8 @@ export const decideExpiredQuote = (
     }
   }
   const out = payoutAmount(facts.amountIn, priceIn, priceOut, rules.spread, rules.feeUsd, tokenOut.decimals)
-  const minimum = Option.getOrElse(parseLooseDecimal(facts.promised.min_received), () => ZERO)
-  if (compareDecimal(out, minimum) < 0) {
-    const current = decimalToString(positive(out) ? out : ZERO)
+  if (BigDecimal.lessThan(out, facts.minimum)) {
+    const current = formatPlain(positive(out) ? out : BigDecimal.fromBigInt(0n))
     return refund(quoteExpiredBelowMinimum(facts.promised.min_received, current, tokenOut.symbol), facts.promised)
   }
   if (!positive(out)) return refund(FEE_NOT_COVERED, facts.promised)
@@ -298,7 +309,7 @@ export const decideExpiredQuote = (
     tokenOut,
     facts.promised,
     out,
-    decimalToString(effectiveRate(priceIn, priceOut, rules.spread)),
+    formatPlain(effectiveRate(priceIn, priceOut, rules.spread)),
     usdValue(facts.amountIn, priceIn)
   )
 }
