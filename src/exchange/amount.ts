@@ -17,26 +17,6 @@ export const MINIMUM_RECEIVED_RATIO: BigDecimal.BigDecimal = BigDecimal.make(99n
 /** Exchange liquidity must be at least the expected output × 1.05 (spec §5, "liquidity margin 5%"). */
 export const LIQUIDITY_MARGIN: BigDecimal.BigDecimal = BigDecimal.make(105n, 2)
 
-/**
- * The amount input filter (spec §5: "keeps only digits and one decimal point; extra dots are merged").
- *
- * @deprecated It turns input into another number without saying so ("0,5" -> "05", "1e5" -> "15"): use
- * `readAmountInput`, which refuses such input with a reason instead. Kept, unchanged, until the swap
- * card has moved over.
- *
- * Exactly: every character other than the ASCII digits 0-9 and "." is dropped; the first "." is kept and every
- * later "." is removed, so the digits on both sides of it join up. Nothing else changes: leading zeros, a leading
- * "." and a trailing "." stay (the input is still being typed). Examples: "1.2.3" -> "1.23", "a1b.c" -> "1.",
- * "..5" -> ".5", "1,000.50" -> "1000.50", "-5" -> "5", "1e5" -> "15".
- *
- * The result always matches /^\d*\.?\d*$/ and sanitising twice gives the same result as once.
- */
-export const sanitizeAmountInput = (raw: string): string => {
-  const kept = raw.replace(/[^0-9.]/g, "")
-  const dot = kept.indexOf(".")
-  return dot === -1 ? kept : kept.slice(0, dot + 1) + kept.slice(dot + 1).replace(/\./g, "")
-}
-
 /** What `readAmountInput` makes of a field's new text. */
 export type AmountInput =
   /** `value` is plain /^\d*\.?\d*$/ text: what the field shows from now on. */
