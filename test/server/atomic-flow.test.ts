@@ -7,6 +7,7 @@ import { makeServerConfig, ServerConfig, type TokenSpec } from "../../src/server
 import { Db } from "../../src/server/Db"
 import { Quotes, quotedTerms } from "../../src/server/Quotes"
 import { ClaimsLive } from "../../src/server/settlement/claimsLive"
+import { SettlementUnavailable } from "../../src/server/settlement/errors"
 import { type LedgerOutcome, Payouts } from "../../src/server/settlement/Payouts"
 import { makeSigner, Signer } from "../../src/server/Signer"
 import { parseLooseDecimal } from "../../src/lib/decimalText"
@@ -50,14 +51,30 @@ interface Script {
   readonly submitted: Array<string>
   readonly committedSubintents: Map<string, string>
   readonly balance: string
+  /** How many more balance reads fail as the gateway being unavailable (Infinity: every one). */
+  balanceFailures: number
+  balanceReads: number
 }
 
-const script = (outcomes: ReadonlyArray<LedgerOutcome>, balance = "10"): Script => ({
+const script = (outcomes: ReadonlyArray<LedgerOutcome>, balance = "10", balanceFailures = 0): Script => ({
   outcomes,
   submitted: [],
   committedSubintents: new Map(),
-  balance
+  balance,
+  balanceFailures,
+  balanceReads: 0
 })
+
+/** The exchange's balance as the script has it: unavailable while failures remain, then the scripted figure. */
+const balanceRead = (s: Script) =>
+  Effect.suspend(() => {
+    s.balanceReads += 1
+    if (s.balanceFailures > 0) {
+      s.balanceFailures -= 1
+      return Effect.fail(new SettlementUnavailable({ reason: "entity details: the gateway answered 503" }))
+    }
+    return Effect.succeed(Option.getOrUndefined(parseLooseDecimal(s.balance)))
+  })
 
 /** Payouts over the real reservations, with a ledger that answers from the script. */
 const fakePayouts = (s: Script) =>
@@ -87,8 +104,7 @@ const fakePayouts = (s: Script) =>
             return { outcome, intent: built.intentHash } as const
           }),
         transfer: () => () => Effect.die("transfers are not part of the atomic flow"),
-        reserve: (key, resource, amount) =>
-          db.reserve(key, resource, amount, Effect.succeed(Option.getOrUndefined(parseLooseDecimal(s.balance)))),
+        reserve: (key, resource, amount) => db.reserve(key, resource, amount, balanceRead(s)),
         release: db.release
       })
     )
@@ -272,6 +288,43 @@ for (const kind of STORES) {
         expect(swap.state).toBe("refused")
         expect(swap.message).toBe("Swap unavailable due to low liquidity. Please wait for rebalancing.")
         expect(s.submitted.length).toBe(0)
+      }).pipe(Effect.provide(flow(dbLayer(), s)))
+    })
+
+    it.effect("a balance that cannot be read for a moment delays the swap, never refuses it", () => {
+      const s = script(["CommittedSuccess"], "10", 3)
+      return Effect.gen(function* () {
+        const quotes = yield* Quotes
+        const atomic = yield* AtomicSwaps
+        const db = yield* Db
+        const q = yield* quotes.issue(TERMS)
+        const p = preAuth(13n)
+        const fiber = yield* Effect.fork(atomic.submit({ quoteId: q.id, amount: "100", signedPartialHex: p.hex }))
+        const swap = recorded(yield* drive(fiber))
+        expect(s.balanceReads).toBe(4)
+        expect(swap.state).toBe("committed")
+        expect(swap.amount_out).toBe(quotedFor100)
+        expect(s.submitted.length).toBe(1)
+        expect(yield* db.reservations).toEqual([])
+      }).pipe(Effect.provide(flow(dbLayer(), s)))
+    })
+
+    it.effect("a balance unreadable until the window closes lapses the swap: nothing sent, nothing reserved", () => {
+      const s = script(["CommittedSuccess"], "10", Infinity)
+      return Effect.gen(function* () {
+        const quotes = yield* Quotes
+        const atomic = yield* AtomicSwaps
+        const db = yield* Db
+        const q = yield* quotes.issue(TERMS)
+        const p = preAuth(14n)
+        const fiber = yield* Effect.fork(atomic.submit({ quoteId: q.id, amount: "100", signedPartialHex: p.hex }))
+        const swap = recorded(yield* drive(fiber))
+        expect(swap.state).toBe("lapsed")
+        expect(swap.message).toBe("The pre-authorisation expired before the swap could commit: nothing moved.")
+        expect(swap.finalized_ms ?? 0).toBeGreaterThanOrEqual(120_000 + LAPSE_GRACE_MS)
+        expect(s.balanceReads).toBeGreaterThan(10)
+        expect(s.submitted.length).toBe(0)
+        expect(yield* db.reservations).toEqual([])
       }).pipe(Effect.provide(flow(dbLayer(), s)))
     })
 

@@ -12,7 +12,8 @@
  * 3. the swap's record is keyed by the subintent hash and worked on exactly once across replicas (`Claims.run`): a
  *    second submission of the same subintent while its swap is under way answers the existing record;
  * 4. under the claim: the quote is claimed for this subintent (compare-and-set; held by another swap or deposit:
- *    refused), liquidity for the quoted output is reserved (`Payouts.reserve`, keyed by the subintent hash);
+ *    refused), liquidity for the quoted output is reserved (`Payouts.reserve`, keyed by the subintent hash; a balance
+ *    that cannot be read is tried again while the window is open, too little liquidity refuses);
  * 5. the parent intent is built and notarized by the operator (`Signer.notarizeV2`): lock the fee on the exchange
  *    account, YIELD_TO_CHILD (the child withdraws and yields its bucket back), withdraw exactly the quoted output of
  *    TO, YIELD_TO_CHILD with that bucket (the child asserts it and deposits it), deposit the worktop (the user's FROM)
@@ -277,13 +278,21 @@ export const makeAtomicSwaps = Effect.gen(function* () {
       const out = parseLooseDecimal(row.quoted_out)
       if (Option.isNone(out))
         return yield* finish({ state: "refused", message: "The quote's terms could not be read." })
-      const reserved = yield* payouts.reserve(key, row.resource_out, out.value).pipe(Effect.either)
-      if (Either.isLeft(reserved) || !reserved.right) {
-        yield* payouts.release(key)
-        return yield* finish({
-          state: "refused",
-          message: Either.isLeft(reserved) ? `The swap could not be prepared: ${reserved.left.reason}` : LOW_LIQUIDITY
-        })
+      // Liquidity is reserved before any parent is built. A balance that cannot be read now (the gateway is slow or
+      // down for a moment) is not a refusal: the user's pre-authorisation is still good while its window is open, so
+      // the reservation is tried again until it succeeds or the window closes (the swap then lapses). Only too little
+      // liquidity refuses.
+      for (;;) {
+        const reserved = yield* payouts.reserve(key, row.resource_out, out.value).pipe(Effect.either)
+        if (Either.isRight(reserved)) {
+          if (reserved.right) break
+          yield* payouts.release(key)
+          return yield* finish({ state: "refused", message: LOW_LIQUIDITY })
+        }
+        yield* Effect.logWarning(`atomic ${row.subintent_id}: liquidity not reserved yet: ${reserved.left.reason}`)
+        const now = yield* Clock.currentTimeMillis
+        if (now >= row.window_end_ms + LAPSE_GRACE_MS) return yield* finish({ state: "lapsed", message: ATOMIC_LAPSED })
+        yield* Effect.sleep(RETRY_PAUSE)
       }
 
       for (;;) {
