@@ -1,0 +1,30 @@
+import type { Plugin } from "vite"
+
+/**
+ * Vite wraps every dynamic import in its preload helper (`__vitePreload`), `modulePreload: false` or not; the lists it
+ * passes then hold only the CSS files of the chunk imported (vitejs/vite#13952, #18551). This app has one stylesheet,
+ * which index.html links, so every list is empty, and the helper (0.3 kB gzip in the entry) did nothing but dispatch
+ * `vite:preloadError` on a failed import, which nothing here listens to: a failed import rejects as it did (main.tsx,
+ * islands.tsx). The build gives the helper a body that only imports, and fails if a lazily loaded chunk ever brings
+ * CSS of its own, which the full helper would have loaded.
+ */
+export const PRELOAD_HELPER_ID = "\0vite/preload-helper.js"
+export const SLIM_PRELOAD_HELPER = "export const __vitePreload = (load) => load()\n"
+export const slimPreloadHelper = (): Plugin => ({
+  name: "hswap:slim-preload-helper",
+  apply: "build",
+  enforce: "pre",
+  load(id) {
+    return id === PRELOAD_HELPER_ID ? { code: SLIM_PRELOAD_HELPER, moduleSideEffects: false } : null
+  },
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== "chunk" || chunk.isEntry) continue
+      const css = [...(chunk.viteMetadata?.importedCss ?? [])]
+      if (css.length > 0)
+        this.error(
+          `hswap:slim-preload-helper: ${chunk.fileName} brings CSS of its own (${css.join(", ")}), which the slim preload helper does not load`
+        )
+    }
+  }
+})
