@@ -9,7 +9,6 @@ import { entryAfterMarkup } from "./build/entryAfterMarkup"
 import { liveChunkList } from "./build/liveChunkList"
 import { liveStageChunks } from "./build/liveStageChunks"
 import { prerenderPages } from "./build/prerenderPages"
-import { radixWithoutKeepNames } from "./build/radixWithoutKeepNames"
 import { SELECTOR_WITHOUT_SHIM } from "./build/selectorWithoutShim"
 import { slimPreloadHelper } from "./build/slimPreloadHelper"
 import { TERSER_OPTIONS } from "./build/terser"
@@ -33,7 +32,6 @@ const PARTS = [
   "selectorWithoutShim",
   "compileHints",
   "eagerWrappers",
-  "radixWithoutKeepNames",
   "withoutMicro"
 ] as const
 type Part = (typeof PARTS)[number]
@@ -57,7 +55,6 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
-    ...plugin("radixWithoutKeepNames", radixWithoutKeepNames),
     ...plugin("withoutMicro", withoutMicro),
     ...plugin("yieldPoints", yieldPoints),
     ...plugin("slimPreloadHelper", slimPreloadHelper),

@@ -9,8 +9,8 @@ import { ENTRY_STAGE_ROOTS } from "./stages"
  * Vite writes into the head, becomes entryLoaderScript() there (an inline module script, so it runs after the first
  * frame), naming the entry's file in `data-entry`. The files of the entry's stages (ENTRY_STAGE_ROOTS and what they
  * import) go into the entry's code in place of ENTRY_STAGES_PLACEHOLDER, as Rollup's placeholders for the hashed
- * names: main.tsx requests them all after the first paint (preloadEntryStages). Vite lists only an entry's static imports, and the entry imports these dynamically so
- * that they do not run before the paint.
+ * names: main.tsx requests them all after the first paint (preloadEntryStages). Vite lists only an entry's static
+ * imports, and the entry imports these dynamically so that they do not run before the paint.
  */
 export const entryAfterMarkup = (): Plugin => ({
   name: "hswap:entry-after-markup",

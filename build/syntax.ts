@@ -1,4 +1,4 @@
-/** The few shapes of an ES module's syntax tree (ESTree, as Rollup's `parseAst` and `ModuleInfo.ast` give it) the plugins read. */
+/** The shapes of an ES module's syntax tree (ESTree: Rollup's `parseAst`, `ModuleInfo.ast`) that the plugins read. */
 
 export interface NameNode {
   readonly type: string
