@@ -9,6 +9,9 @@ import { ENTRY_STAGE_ROOTS } from "./stages"
  * page's, and every chunk they import) into the code in place of LIVE_CHUNKS_PLACEHOLDER, and the app adds a
  * modulepreload link for each when it starts loading.
  * The names are Rollup's placeholders here, which it replaces with the hashed names as it does in imports.
+ * What it costs (bench:app --fetched against `HSWAP_BUILD_WITHOUT=liveChunkList`, exact gzip bytes): the list, +151 B
+ * of initial JS and +168 B of JS fetched by / in its first 10 s; the same files are fetched without it, one stage's
+ * import after another instead of at once. It pays in time to the live half.
  */
 export const liveChunkList = (): Plugin => ({
   name: "hswap:live-chunk-list",

@@ -97,6 +97,9 @@ const barrelOf = (module: NonNullable<ReturnType<ModuleInfoOf>>) => {
  * any lazy chunk uses (the HTTP client, FiberHandle), and the first screen would load them.
  * Effect's stages (runtime/stages/*.ts) import its modules by path: through the `effect` index, the first stage would
  * reach, and hold, all of Effect, and the later stages could no longer evaluate in tasks of their own.
+ * What it saves (bench:app --fetched, exact gzip bytes, against `HSWAP_BUILD_WITHOUT=liveStageChunks,eagerWrappers,
+ * compileHints`, as those two rewrite stage files by name, beside a build without those two alone): JS fetched by / in
+ * its first 10 s 257,252 → 247,215 B (−10,037 B; 68 files → 14); initial JS 107,545 → 102,779 B (−4,766 B).
  */
 export const liveStageChunks = (
   root: string,

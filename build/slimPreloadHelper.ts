@@ -9,8 +9,8 @@ import type { Plugin } from "vite"
  * full helper would have loaded.
  * What it saves (bench:app --fetched against `HSWAP_BUILD_WITHOUT=slimPreloadHelper`, exact gzip bytes):
  * initial JS 103,295 → 102,818 B (−477 B, the entry's file); JS fetched by / in its first 10 s 247,723 → 247,261 B
- * (−462 B). Under the 2 kB that a patch of a dependency's internals must save to stay, and kept only while the fetched
- * total is over its budget (1.05× the anchor's) without it.
+ * (−462 B). Under the 2 kB that a patch of a dependency's internals must save to stay: kept only while the fetched
+ * total without it would be over its budget (1.05× the anchor's).
  */
 export const PRELOAD_HELPER_ID = "\0vite/preload-helper.js"
 export const SLIM_PRELOAD_HELPER = "export const __vitePreload = (load) => load()\n"

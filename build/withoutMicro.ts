@@ -8,7 +8,7 @@ import type { Plugin } from "vite"
  * What it saves (bench:app --fetched against `HSWAP_BUILD_WITHOUT=withoutMicro`, exact gzip bytes):
  * JS fetched by / in its first 10 s 249,082 → 247,261 B (−1,821 B, all in the Effect stage's file); initial JS
  * unchanged (±10 B, the files' hashed names). Under the 2 kB that a patch of a dependency's internals must save to
- * stay, and kept only while the fetched total is over its budget (1.05× the anchor's) without it.
+ * stay: kept only while the fetched total without it would be over its budget (1.05× the anchor's).
  */
 export const MICRO_LEFT_OUT = "hSwap's build leaves out effect/Micro (build/withoutMicro.ts): a Micro cannot run here"
 export const withoutMicro = (): Plugin => ({
