@@ -31,7 +31,8 @@
  * Flags: `--quick` (15 s idle window), `--loads N` (paint loads per page, default 7), `--idle-seconds N`, `--trace`
  * (instead of the above: builds ours with source maps and prints the long tasks of `--loads` traced loads of `/`, with
  * what they are made of; see app-trace.ts), `--fetched` (instead of the above: builds ours and the anchor, lists every JS
- * file one load of our `/` requests in its first 10 s with its request time and gzip size, and both totals),
+ * file one load of our `/` requests in its first 10 s with its request time and gzip size, both totals, and our
+ * initial JS),
  * `--devtools` (the measured loads through Playwright; see cdp-pipe.ts for why not by default),
  * `--compare <dirA> <dirB>` (instead of the above: two builds of ours, FCP, LCP and TBT side by side; see compareMain).
  * Playwright's launches here pass Playwright's own `--disable-features` list with the omnibox popup's two features
@@ -51,7 +52,7 @@ import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { minify } from "terser"
 import { build } from "vite"
-import { TERSER_OPTIONS } from "../vite.config"
+import { TERSER_OPTIONS } from "../build/terser"
 import { ENTRY_ATTRIBUTE } from "../src/app/shell/entryLoader"
 import { startStack, type RunningStack } from "../src/devnet/main"
 import { traceLoads } from "./app-trace"
@@ -140,7 +141,7 @@ interface Size {
 }
 const zero: Size = { raw: 0, gzip: 0 }
 const add = (a: Size, b: Size): Size => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip })
-/** The gzip bytes of these files after terser with the app's options (vite.config.ts). */
+/** The gzip bytes of these files after terser with the app's options (build/terser.ts). */
 const tersedGzip = async (files: ReadonlyArray<string>): Promise<number> => {
   let total = 0
   for (const file of files) {
@@ -397,6 +398,10 @@ const fetchedMain = async (tmp: string) => {
   }
   const ours = await fetched(`${plain.url}/`, out, true)
   const anchor = await fetched(`${anchorPlain.url}/`, anchorOut, false)
+  const initial = analyse(out)
+  console.log(
+    `initial JS of / (entry + stages), gzip: ours ${kB(initial.js.gzip)} (${initial.initialJs.length} files, ${initial.js.gzip} B)`
+  )
   console.log(
     `JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip: ours ${kB(ours.total.gzip)} (${ours.files} files, ${ours.total.gzip} B), ` +
       `the anchor's ${kB(anchor.total.gzip)} (${anchor.files} files, ${anchor.total.gzip} B): ${verdict(ours.total.gzip, anchor.total.gzip, BUDGETS.fetchedJs)}`
@@ -919,7 +924,7 @@ const main = async () => {
   }
   const oursFetched = fetchedJs(warm[1], oursOut)
   const anchorFetched = fetchedJs(warm[2], anchorOut)
-  // Ours is minified by terser (vite.config.ts), the anchor by Vite's default (esbuild). For a like-for-like figure, the
+  // Ours is minified by terser (build/terser.ts), the anchor by Vite's default (esbuild). For a like-for-like figure, the
   // anchor's fetched files once more through terser with our options (on top of esbuild's output: if anything, kinder
   // to the anchor than a terser build from source).
   const anchorTersed = await tersedGzip(
@@ -948,7 +953,7 @@ const main = async () => {
     `  ratio JS fetched by / in its first ${WINDOW_MS / 1000} s, gzip (the anchor's counts its connect button; ours what loads on idle): ${verdict(oursFetched.size.gzip, anchorFetched.size.gzip, BUDGETS.fetchedJs)}`
   )
   console.log(
-    `  the same with the anchor's files through our minifier too (terser, vite.config.ts TERSER_OPTIONS): ${kB(oursFetched.size.gzip)} / ${kB(anchorTersed)} = ${pct(oursFetched.size.gzip / anchorTersed)} (for information)`
+    `  the same with the anchor's files through our minifier too (terser, build/terser.ts): ${kB(oursFetched.size.gzip)} / ${kB(anchorTersed)} = ${pct(oursFetched.size.gzip / anchorTersed)} (for information)`
   )
   console.log(
     `  fetched by ours in ${WINDOW_MS / 1000} s: ${[...new Set((warm[1]?.scripts ?? []).map((x) => `${x.path.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.js$/, "")}@${(x.at / 1000).toFixed(1)}s ${kB(sizeOf(join(oursOut, x.path.slice(1))).gzip)}`))].join(", ")}`

@@ -588,7 +588,7 @@ test("the live chunk's files are preloaded before the stages ask for them, each 
   const batches = await page.evaluate(
     () => (window as unknown as { preloadBatches: Array<Array<string>> }).preloadBatches
   )
-  // The build's list (vite.config.ts liveChunkList) goes in a few links a task, from the task after the entry's, ahead
+  // The build's list (build/liveChunkList.ts) goes in a few links a task, from the task after the entry's, ahead
   // of the later stages: the live chunk, the swap machine's stage and the page of `/` among them. (Vite lists the
   // first stages' files itself as it imports them, whichever comes first.)
   const ours = await page.evaluate(() =>

@@ -1,6 +1,7 @@
 /**
- * The layering check that `npm test` runs: no import cycles in `src/`, no import from a lower layer to a higher
- * one (DESIGN §2), and one import style (our modules named without an extension). It reads every module's static and dynamic imports with TypeScript's own pre-processor, so a
+ * The layering check that `npm test` runs: no import cycles in `src/` and `build/`, no import from a lower layer to a
+ * higher one (DESIGN §2), and one import style (our modules named without an extension). `build/` (the build's
+ * plugins) sits above the app: it reads the app's constants, and nothing in `src/` imports it. It reads every module's static and dynamic imports with TypeScript's own pre-processor, so a
  * lazily loaded module counts as an edge too: a cycle through `import()` still ties the modules together.
  *
  *   tsx scripts/check-imports.ts          prints the problems and exits 1 if there are any
@@ -11,6 +12,7 @@ import ts from "typescript"
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
 const src = join(root, "src")
+const buildDir = join(root, "build")
 
 /**
  * What each top-level folder of `src/` may import, besides itself: a folder, or one file of a folder (`txv2` uses
@@ -18,6 +20,7 @@ const src = join(root, "src")
  * few helpers every floor shares (loading a chunk once) and imports nothing of ours.
  */
 export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
+  build: ["app"],
   lib: [],
   txv2: ["exchange/bech32m.ts", "lib"],
   gateway: ["lib"],
@@ -52,12 +55,15 @@ export interface Problem {
 export const check = (): ReadonlyArray<Problem> => {
   const problems: Array<Problem> = []
   const graph = new Map<string, Array<string>>()
-  for (const file of files(src)) {
+  /** A file's layer: `build`, or its top-level folder of `src/` (`..` for a file outside both). */
+  const layerOf = (file: string) =>
+    relative(buildDir, file).startsWith("..") ? (relative(src, file).split("/")[0] ?? "") : "build"
+  for (const file of [...files(src), ...files(buildDir)]) {
     const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true)
     const edges: Array<string> = []
     for (const ref of info.importedFiles) {
       if (!ref.fileName.startsWith(".")) continue
-      // One import style across src/: a module is named without its extension (Vite and tsx resolve it).
+      // One import style across src/ and build/: a module is named without its extension (Vite and tsx resolve it).
       if (/\.(js|jsx|ts|tsx)$/.test(ref.fileName)) {
         problems.push({
           kind: "style",
@@ -70,9 +76,9 @@ export const check = (): ReadonlyArray<Problem> => {
         continue
       }
       edges.push(target)
-      const fromLayer = relative(src, file).split("/")[0] ?? ""
+      const fromLayer = layerOf(file)
       const toPath = relative(src, target)
-      const toLayer = toPath.split("/")[0] ?? ""
+      const toLayer = layerOf(target)
       const allowed = ALLOWED[fromLayer]
       if (
         fromLayer !== toLayer &&
@@ -135,8 +141,10 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new UR
   const problems = check()
   for (const p of problems) console.log(`${p.kind}: ${p.text}`)
   if (problems.length > 0) {
-    console.log(`\n${problems.length} import problem(s) in src/ (DESIGN §2: imports go down the layers, no cycles)`)
+    console.log(
+      `\n${problems.length} import problem(s) in src/ and build/ (DESIGN §2: imports go down the layers, no cycles)`
+    )
     process.exit(1)
   }
-  console.log("imports: no cycles, no upward imports in src/")
+  console.log("imports: no cycles, no upward imports in src/ and build/")
 }

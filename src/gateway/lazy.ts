@@ -73,7 +73,7 @@ export const makeLazyGateway = (
   load: () => Promise<GatewayPlatformModule> = loadGatewayPlatformModule
 ): Effect.Effect<GatewayService, UnknownNetworkError, HttpClient.HttpClient> =>
   // The context, not the tag: naming `HttpClient.HttpClient` here would put the HTTP client's modules in the app's
-  // first-screen files (vite.config.ts liveStageChunks follows the names a module imports), and the app does not use
+  // first-screen files (build/liveStageChunks.ts follows the names a module imports), and the app does not use
   // this flavour.
   Effect.flatMap(Effect.context<HttpClient.HttpClient>(), (context) =>
     makeLazyClient(config, (path) =>

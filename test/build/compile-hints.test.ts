@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest"
-import {
-  COMPILE_HINT,
-  compileHints,
-  EAGER_COMPILE_STAGES,
-  ENTRY_STAGE_ROOTS,
-  LIVE_STAGE_ROOTS,
-  stageFileName
-} from "../../vite.config"
+import { COMPILE_HINT, compileHints, EAGER_COMPILE_STAGES } from "../../build/compileHints"
+import { ENTRY_STAGE_ROOTS, LIVE_STAGE_ROOTS, stageFileName } from "../../build/stages"
 
 interface FakeChunk {
   type: "chunk"
@@ -39,7 +33,7 @@ const generate = (bundle: Record<string, FakeChunk | FakeAsset>) => {
   handler.call({} as never, {} as never, bundle as never, false)
 }
 
-describe("build: the compile hint on the start's file (vite.config.ts compileHints)", () => {
+describe("build: the compile hint on the start's file (build/compileHints.ts)", () => {
   it("puts the hint on the first line of each named stage's file and moves its source map down a line", () => {
     const bundle = {
       "assets/start-x.js": chunk("start", 'import{a}from"./data-x.js";a()', true),

@@ -1,12 +1,12 @@
 import { decode, encode } from "@jridgewell/sourcemap-codec"
 import { describe, expect, it } from "vitest"
+import { compileHints } from "../../build/compileHints"
 import {
-  compileHints,
   EAGER_WRAPPER_STAGES,
   eagerWrappers,
   largestCalledFunction,
   mappingsWithInsertions
-} from "../../vite.config"
+} from "../../build/eagerWrappers"
 
 /** A source map of `code` onto itself: one segment at the start of each word, on every line. */
 const identityMappings = (code: string) =>
@@ -18,7 +18,7 @@ const identityMappings = (code: string) =>
       )
   )
 
-describe("build: React DOM's wrapper compiled with its file (vite.config.ts eagerWrappers)", () => {
+describe("build: React DOM's wrapper compiled with its file (build/eagerWrappers.ts)", () => {
   it("finds the largest function called where it stands, and only such a function", () => {
     const code = [
       "var small = function(){ return 1 }();",

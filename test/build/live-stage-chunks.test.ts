@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { describe, expect, it } from "vitest"
-import { ENTRY_STAGE_ROOTS, LIVE_STAGE_ROOTS, liveStageChunks } from "../../vite.config"
+import { liveStageChunks } from "../../build/liveStageChunks"
+import { ENTRY_STAGE_ROOTS, LIVE_STAGE_ROOTS } from "../../build/stages"
 
 const ROOT = "/app"
 
@@ -86,7 +87,7 @@ const assignAll = (
   return Object.fromEntries(Object.keys(edges).map((path) => [path, chunkOf(`${ROOT}/${path}`, { getModuleInfo })]))
 }
 
-describe("build: one file per stage of the live chunk (vite.config.ts liveStageChunks)", () => {
+describe("build: one file per stage of the live chunk (build/liveStageChunks.ts)", () => {
   it("puts each module in the first stage that reaches it, keeps the entry's in the entry's file, leaves lazy-only modules to Rollup", () => {
     const chunks = assignAll(
       {

@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { createRequire } from "node:module"
 import { describe, expect, it } from "vitest"
-import { SELECTOR_WITHOUT_SHIM } from "../../vite.config"
+import { SELECTOR_WITHOUT_SHIM } from "../../build/selectorWithoutShim"
 
 const require = createRequire(import.meta.url)
 
-describe("build: TanStack's store selects without use-sync-external-store's shim (vite.config.ts)", () => {
+describe("build: TanStack's store selects without use-sync-external-store's shim (build/selectorWithoutShim.ts)", () => {
   it("matches the import TanStack's store makes, and nothing else of the package", () => {
     const { find } = SELECTOR_WITHOUT_SHIM
     // What @tanstack/react-store imports today: if it ever imports something else, this fails and the alias is stale.

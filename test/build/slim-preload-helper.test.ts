@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { PRELOAD_HELPER_ID, SLIM_PRELOAD_HELPER, slimPreloadHelper } from "../../vite.config"
+import { PRELOAD_HELPER_ID, SLIM_PRELOAD_HELPER, slimPreloadHelper } from "../../build/slimPreloadHelper"
 
 const hook = <T>(h: unknown): T => {
   const f = typeof h === "function" ? h : (h as { handler?: unknown } | undefined)?.handler
@@ -29,7 +29,7 @@ const generate = (bundle: Record<string, unknown>) => {
   return errors
 }
 
-describe("build: Vite's preload helper, slim (vite.config.ts slimPreloadHelper)", () => {
+describe("build: Vite's preload helper, slim (build/slimPreloadHelper.ts)", () => {
   it("gives Vite's helper module a body that only imports, and leaves every other module to Vite", async () => {
     const load = hook<(id: string) => { code: string; moduleSideEffects: boolean } | null>(slimPreloadHelper().load)
     const out = load.call({} as never, PRELOAD_HELPER_ID)

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { MICRO_LEFT_OUT, withoutMicro } from "../../vite.config"
+import { MICRO_LEFT_OUT, withoutMicro } from "../../build/withoutMicro"
 
 // The real module the build rewrites, from the pinned effect package.
 const esm = join(dirname(createRequire(import.meta.url).resolve("effect")), "..", "esm")
@@ -16,7 +16,7 @@ const transform = (code: string, id: string): { code: string } | null => {
   return hook.call({} as never, code, id) as { code: string } | null
 }
 
-describe("build: effect's fiber runtime without Micro (vite.config.ts withoutMicro)", () => {
+describe("build: effect's fiber runtime without Micro (build/withoutMicro.ts)", () => {
   it("replaces the Micro import of the real fiberRuntime.js with a stand-in, and nothing else", () => {
     expect(fiberRuntime).toContain(IMPORT)
     const out = transform(fiberRuntime, fiberRuntimeId)

@@ -14,7 +14,7 @@ import {
   YIELD_POINT_CHARS,
   YIELD_POINT_PREFIX,
   yieldPoints
-} from "../../vite.config"
+} from "../../build/yieldPoints"
 
 const ROOT = "/repo"
 const esm = join(dirname(createRequire(import.meta.url).resolve("effect")), "..", "esm")
@@ -42,7 +42,7 @@ const plugin = () => {
   }
 }
 
-describe("build: yield points between the larger modules of a stage (vite.config.ts yieldPoints)", () => {
+describe("build: yield points between the larger modules of a stage (build/yieldPoints.ts)", () => {
   it("gives a point to a larger module of the app or of a package, counting code, not comments", () => {
     expect(wantsYieldPoint(`${ROOT}/src/gateway/schemas/spec.ts`, big)).toBe(true)
     const core = real("internal/core.js")

@@ -11,7 +11,7 @@
  */
 import { loadOnce } from "../../lib/loadOnce"
 
-/** What the build replaces with the live chunk's files (vite.config.ts, liveChunkList); it stays as it is in dev. */
+/** What the build replaces with the live chunk's files (build/liveChunkList.ts); it stays as it is in dev. */
 export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
 
 /**
@@ -21,8 +21,8 @@ export const LIVE_CHUNKS_PLACEHOLDER = "__HSWAP_LIVE_CHUNKS__"
 const PRELOAD_BATCH = 1
 
 /**
- * What the build replaces with the files of the entry's stages, React's and the app's start (vite.config.ts
- * `entryAfterMarkup`); it stays as it is in dev.
+ * What the build replaces with the files of the entry's stages, React's and the app's start
+ * (build/entryAfterMarkup.ts); it stays as it is in dev.
  */
 export const ENTRY_STAGES_PLACEHOLDER = "__HSWAP_ENTRY_STAGES__"
 
@@ -133,7 +133,7 @@ export const nextTask = (): Promise<void> => new Promise((resolve) => postTask(r
 export const EVALUATION_SLICE_MS = 15
 
 /**
- * Where the build's yield points call (vite.config.ts yieldPoints, `await yieldIfLate()` before the body of each larger
+ * Where the build's yield points call (build/yieldPoints.ts, `await yieldIfLate()` before the body of each larger
  * module): once the task has run for EVALUATION_SLICE_MS, a promise that resolves in a later task, so the modules after
  * the point evaluate there; before that, `undefined`, and the evaluation goes on in this task. `now` is
  * performance.now(): the loader runs before Effect (and its Clock) is evaluated, and measures the task the browser

@@ -26,7 +26,7 @@ const brandName = brandNameFrom(import.meta.env)
 export function Layout({ children }: { readonly children?: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false)
 
-  // The build's static copy of this frame (vite.config.ts, prerenderShell) goes before this one paints.
+  // The build's static copy of this frame (build/prerenderPages.ts) goes before this one paints.
   useLayoutEffect(() => document.getElementById(PRERENDERED_SHELL_ID)?.remove(), [])
 
   const pathname = useRouterState({ select: (s) => s.location.pathname })

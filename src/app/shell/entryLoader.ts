@@ -1,6 +1,6 @@
 /**
  * How index.html starts the app's entry: not with a `<script type="module" src>` in the head, but with a small inline
- * module script at the end of the body (entryLoaderScript(), written by vite.config.ts `entryAfterMarkup`) that adds
+ * module script at the end of the body (entryLoaderScript(), written by build/entryAfterMarkup.ts) that adds
  * the entry's module script once the prerendered markup is parsed. The entry's file is named by the loader's
  * `data-entry`; the loader finds its own element by that attribute (a module script has no `document.currentScript`).
  *

@@ -1,5 +1,5 @@
 /**
- * Which prerendered copy paints first. index.html holds two (see vite.config.ts and shell/prerender.tsx): `/` itself in
+ * Which prerendered copy paints first. index.html holds two (see build/prerenderPages.ts and shell/prerender.tsx): `/` itself in
  * #root, which the app hydrates, and the frame alone (`#shell-prerender`, header, navigation and the page skeleton),
  * for every other path. A small blocking script in the head (firstPaintScript(), before any of the body is parsed)
  * marks <html> with the copy for this path, and FIRST_PAINT_STYLE shows only that one, so a load of `/stats` never

@@ -1,5 +1,5 @@
 /**
- * What the build writes into index.html (see vite.config.ts, prerenderPages), rendered to static HTML at build time:
+ * What the build writes into index.html (see build/prerenderPages.ts), rendered to static HTML at build time:
  *
  * - `renderPageHtml()`: the whole app at `/` as the browser renders it before any data arrives: the shell with every
  *   island's placeholder, and the page with the live half ready and every service in its initial state (the

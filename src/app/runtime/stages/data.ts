@@ -1,5 +1,5 @@
 /** The first stage of the live chunk (see runtime/inStages.ts): Effect's data types, under everything else. */
-// Each module by its own path, so that the build's stage files (vite.config.ts liveStageChunks) see which it needs.
+// Each module by its own path, so that the build's stage files (build/liveStageChunks.ts) see which it needs.
 import * as Arr from "effect/Array"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
