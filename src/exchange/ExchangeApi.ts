@@ -1,4 +1,3 @@
-import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Effect, Either, Layer, ParseResult, PubSub, Schema, Stream } from "effect"
 import {
   ApiErrorBody,
@@ -7,20 +6,25 @@ import {
   type AtomicSwapResponse,
   type SwapRegistrationResponse
 } from "./api"
-import { ExchangeHttpApi } from "./definition"
+import { API_PREFIX, Endpoints } from "./endpoints"
 import { ApiHttp, type FetchError, type FetchStatusError, fetchJson, joinKey, jsonBody } from "./http"
 
-type Groups = typeof ExchangeHttpApi extends HttpApi.HttpApi<string, infer G, infer _E, infer _R> ? G : never
-type EndpointsOf<G extends string> = HttpApiGroup.HttpApiGroup.Endpoints<HttpApiGroup.HttpApiGroup.WithName<Groups, G>>
-
-/** An endpoint of the shared definition: its method, path template ("/api/liveprice/:from/:to") and schemas. */
-const endpoint = <
-  const G extends HttpApiGroup.HttpApiGroup.Name<Groups>,
-  const N extends HttpApiEndpoint.HttpApiEndpoint.Name<EndpointsOf<G>>
->(
-  group: G,
-  name: N
-) => ExchangeHttpApi.groups[group]?.endpoints[name] as HttpApiEndpoint.HttpApiEndpoint.WithName<EndpointsOf<G>, N>
+/**
+ * An endpoint of the route table as the client calls it: its method, full path template ("/api/liveprice/:from/:to")
+ * and the schema of its answers (the 200 one, or either of 200 and 202).
+ */
+const target = <A, I, A2 = never, I2 = never>(e: {
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly success: Schema.Schema<A, I>
+  readonly pending?: Schema.Schema<A2, I2>
+}) => ({
+  method: e.method,
+  path: `${API_PREFIX}${e.path}`,
+  successSchema: (e.pending === undefined || (e.pending as unknown) === e.success
+    ? e.success
+    : Schema.Union(e.success, e.pending)) as Schema.Schema<A | A2, I | I2>
+})
 
 /** The endpoint's path with each `:param` replaced by its value; URL-encoded for the request, as is for messages. */
 const fillPath = (template: string, params: Readonly<Record<string, string>>, encode: boolean): string =>
@@ -127,14 +131,16 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
      * success schema; any other answer is a FetchStatusError.
      */
     const call = <A, I, R>(
-      target: { readonly method: string; readonly path: string; readonly successSchema: Schema.Schema<A, I, R> },
+      target: {
+        readonly method: "GET" | "POST"
+        readonly path: string
+        readonly successSchema: Schema.Schema<A, I, R>
+      },
       params: Readonly<Record<string, string>> = {},
       payload?: unknown
     ): Effect.Effect<A, ExchangeError> => {
       const url = joinKey([apiBase, fillPath(target.path, params, true)])
       const decode = (body: unknown) =>
-        // An endpoint's context parameter carries its middleware (the server's maintenance gate), which its schemas
-        // do not use: they decode with no services.
         Schema.decodeUnknown(target.successSchema as Schema.Schema<A, I>)(body).pipe(
           Effect.mapError(
             (e) =>
@@ -152,16 +158,16 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
     }
 
     const endpoints = {
-      btcPrice: endpoint("prices", "btcPrice"),
-      stats: endpoint("stats", "stats"),
-      health: endpoint("health", "health"),
-      liquidity: endpoint("prices", "liquidity"),
-      latestTransactions: endpoint("transactions", "latestTransactions"),
-      livePrice: endpoint("prices", "livePrice"),
-      registerSwap: endpoint("swaps", "registerSwap"),
-      transactions: endpoint("transactions", "transactions"),
-      submitAtomicSwap: endpoint("atomic", "submitAtomicSwap"),
-      atomicSwap: endpoint("atomic", "atomicSwap")
+      btcPrice: target(Endpoints.btcPrice),
+      stats: target(Endpoints.stats),
+      health: target(Endpoints.health),
+      liquidity: target(Endpoints.liquidity),
+      latestTransactions: target(Endpoints.latestTransactions),
+      livePrice: target(Endpoints.livePrice),
+      registerSwap: target(Endpoints.registerSwap),
+      transactions: target(Endpoints.transactions),
+      submitAtomicSwap: target(Endpoints.submitAtomicSwap),
+      atomicSwap: target(Endpoints.atomicSwap)
     } as const
 
     /** 404: the feature is off; 422 with a `reason`: a refusal; anything else stays what it was. */

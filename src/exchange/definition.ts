@@ -1,7 +1,7 @@
 /**
- * The exchange API `{api}/api/*` (spec app §7) as one `HttpApi` definition, shared by the server (which implements it
- * with `HttpApiBuilder`, src/server/routes.ts) and the app's client (which reads its paths and success schemas off the
- * endpoints, ExchangeApi.ts). Browser-safe: only the definition modules of `@effect/platform`, no server code.
+ * The exchange API `{api}/api/*` (spec app §7) as the server's `HttpApi` (implemented with `HttpApiBuilder` in
+ * src/server/routes.ts), built from the route table in endpoints.ts that the app's client reads too: one definition,
+ * and the client's first screen does not carry `HttpApi`.
  *
  * Every error body is JSON `{ error, message }` (the same text twice, for either reader), except the bridge price's
  * `{ message }`; each status has its own error class, so a handler fails with the class and the builder encodes it
@@ -9,19 +9,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
 import { Data, Schema } from "effect"
-import {
-  AtomicSwapRequest,
-  AtomicSwapResponse,
-  BtcPriceResponse,
-  HealthResponse,
-  LiquidityResponse,
-  LivePriceResponse,
-  StatsResponse,
-  SwapRegistrationRequest,
-  SwapRegistrationResponse,
-  TransactionStatus,
-  TransactionsResponse
-} from "./api"
+import { ADMIN_GROUP_PREFIX, API_PREFIX, Endpoints, MaintenanceToggle } from "./endpoints"
 
 /** The body of an error answer. */
 export interface ErrorBody {
@@ -127,43 +115,41 @@ export class MaintenanceGate extends HttpApiMiddleware.Tag<MaintenanceGate>()("h
   failure: InMaintenance.schema
 }) {}
 
+const accepted = <A, I>(schema: Schema.Schema<A, I>): Schema.Schema<A, I> =>
+  schema.annotations(HttpApiSchema.annotations({ status: 202 }))
+
 /** The 202 answer to a registration whose settlement is still under way. */
-export const SwapRegistrationPending = Schema.Struct({
-  tx_hash: Schema.String,
-  status: TransactionStatus,
-  message: Schema.String
-}).annotations(HttpApiSchema.annotations({ status: 202 }))
+export const SwapRegistrationPending = accepted(Endpoints.registerSwap.pending)
 
 /** The 202 answer to an atomic swap still submitting (poll `GET /api/atomic-swap/{subintentId}`). */
-export const AtomicSwapPending = AtomicSwapResponse.annotations(HttpApiSchema.annotations({ status: 202 }))
+export const AtomicSwapPending = accepted(Endpoints.atomicSwap.pending)
 
-const fromParam = HttpApiSchema.param("from", Schema.String)
-const toParam = HttpApiSchema.param("to", Schema.String)
+const E = Endpoints
 
 export const pricesGroup = HttpApiGroup.make("prices")
   .add(
-    HttpApiEndpoint.get("livePrice")`/liveprice/${fromParam}/${toParam}`
-      .addSuccess(LivePriceResponse)
+    HttpApiEndpoint.get("livePrice", E.livePrice.path)
+      .setPath(E.livePrice.params)
+      .addSuccess(E.livePrice.success)
       .addError(BadRequest.schema)
       .addError(NotFound.schema)
       .addError(Unavailable.schema)
       .middleware(MaintenanceGate)
   )
-  .add(HttpApiEndpoint.get("liquidity", "/liquidity").addSuccess(LiquidityResponse).addError(Unavailable.schema))
+  .add(HttpApiEndpoint.get("liquidity", E.liquidity.path).addSuccess(E.liquidity.success).addError(Unavailable.schema))
   .add(
-    HttpApiEndpoint.get("btcPrice", "/btcbridge/price")
-      .addSuccess(BtcPriceResponse)
-      .addError(BtcPriceUnavailable.schema)
+    HttpApiEndpoint.get("btcPrice", E.btcPrice.path).addSuccess(E.btcPrice.success).addError(BtcPriceUnavailable.schema)
   )
 
 export const healthGroup = HttpApiGroup.make("health").add(
-  HttpApiEndpoint.get("health", "/health").addSuccess(HealthResponse).middleware(MaintenanceGate)
+  HttpApiEndpoint.get("health", E.health.path).addSuccess(E.health.success).middleware(MaintenanceGate)
 )
 
 export const swapsGroup = HttpApiGroup.make("swaps").add(
-  HttpApiEndpoint.post("registerSwap")`/swap/${HttpApiSchema.param("txHash", Schema.String)}`
-    .setPayload(SwapRegistrationRequest)
-    .addSuccess(SwapRegistrationResponse)
+  HttpApiEndpoint.post("registerSwap", E.registerSwap.path)
+    .setPath(E.registerSwap.params)
+    .setPayload(E.registerSwap.payload)
+    .addSuccess(E.registerSwap.success)
     .addSuccess(SwapRegistrationPending)
     .addError(BadRequest.schema)
     .addError(NotFound.schema)
@@ -179,9 +165,9 @@ export const swapsGroup = HttpApiGroup.make("swaps").add(
  */
 export const atomicGroup = HttpApiGroup.make("atomic")
   .add(
-    HttpApiEndpoint.post("submitAtomicSwap", "/atomic-swap")
-      .setPayload(AtomicSwapRequest)
-      .addSuccess(AtomicSwapResponse)
+    HttpApiEndpoint.post("submitAtomicSwap", E.submitAtomicSwap.path)
+      .setPayload(E.submitAtomicSwap.payload)
+      .addSuccess(E.submitAtomicSwap.success)
       .addSuccess(AtomicSwapPending)
       .addError(BadRequest.schema)
       .addError(NotFound.schema)
@@ -191,8 +177,9 @@ export const atomicGroup = HttpApiGroup.make("atomic")
       .middleware(MaintenanceGate)
   )
   .add(
-    HttpApiEndpoint.get("atomicSwap")`/atomic-swap/${HttpApiSchema.param("subintentId", Schema.String)}`
-      .addSuccess(AtomicSwapResponse)
+    HttpApiEndpoint.get("atomicSwap", E.atomicSwap.path)
+      .setPath(E.atomicSwap.params)
+      .addSuccess(E.atomicSwap.success)
       .addSuccess(AtomicSwapPending)
       .addError(BadRequest.schema)
       .addError(NotFound.schema)
@@ -201,41 +188,40 @@ export const atomicGroup = HttpApiGroup.make("atomic")
 
 export const transactionsGroup = HttpApiGroup.make("transactions")
   .add(
-    HttpApiEndpoint.get("latestTransactions", "/transactions/latest")
-      .addSuccess(TransactionsResponse)
+    HttpApiEndpoint.get("latestTransactions", E.latestTransactions.path)
+      .addSuccess(E.latestTransactions.success)
       .middleware(MaintenanceGate)
   )
   .add(
-    HttpApiEndpoint.get("transactions")`/transactions/${HttpApiSchema.param("account", Schema.String)}`
-      .addSuccess(TransactionsResponse)
+    HttpApiEndpoint.get("transactions", E.transactions.path)
+      .setPath(E.transactions.params)
+      .addSuccess(E.transactions.success)
       .addError(BadRequest.schema)
       .middleware(MaintenanceGate)
   )
 
 export const statsGroup = HttpApiGroup.make("stats").add(
-  HttpApiEndpoint.get("stats", "/stats").addSuccess(StatsResponse).addError(Unavailable.schema)
+  HttpApiEndpoint.get("stats", E.stats.path).addSuccess(E.stats.success).addError(Unavailable.schema)
 )
 
-export const MaintenanceState = Schema.Struct({ maintenance: Schema.Boolean })
-export const MaintenanceToggle = Schema.Struct({ enabled: Schema.Boolean })
+export { MaintenanceToggle }
 
 /** Loopback only, and never to a web page (no CORS header). */
 export const adminGroup = HttpApiGroup.make("admin")
-  .add(HttpApiEndpoint.get("getMaintenance", "/maintenance").addSuccess(MaintenanceState))
+  .add(HttpApiEndpoint.get("getMaintenance", E.getMaintenance.path).addSuccess(E.getMaintenance.success))
   .add(
-    HttpApiEndpoint.post("setMaintenance", "/maintenance")
-      .setPayload(MaintenanceToggle)
-      .addSuccess(MaintenanceState)
+    HttpApiEndpoint.post("setMaintenance", E.setMaintenance.path)
+      .setPayload(E.setMaintenance.payload)
+      .addSuccess(E.setMaintenance.success)
       .addError(BadRequest.schema)
       .addError(PayloadTooLarge.schema)
   )
   .addError(Forbidden.schema)
-  .prefix("/admin")
+  .prefix(ADMIN_GROUP_PREFIX)
 
-/** Where the API is mounted on its host. */
-export const API_PREFIX = "/api"
+export { API_PREFIX }
 /** Where the admin group is, below the host's root. */
-export const ADMIN_PREFIX = `${API_PREFIX}/admin`
+export const ADMIN_PREFIX = `${API_PREFIX}${ADMIN_GROUP_PREFIX}`
 
 /** The whole API; errors every route may answer (rate limit, unknown path, method, media type, defect) included. */
 export class ExchangeHttpApi extends HttpApi.make("exchange")
