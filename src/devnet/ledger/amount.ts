@@ -1,0 +1,42 @@
+/**
+ * Amounts on the devnet ledger: `BigDecimal` values that the engine's `Decimal` can hold. The engine's Decimal is an
+ * I192 fixed point with 18 decimals, so a ledger amount has at most 18 decimals and lies within
+ * `DECIMAL_MIN..DECIMAL_MAX`; a resource's divisibility narrows the decimals further. Amounts enter the ledger as
+ * text (manifest arguments, stored rows, administration requests) and are read once here; they leave it as
+ * `formatPlain` text, the form the engine and the Gateway print.
+ */
+import { BigDecimal, Option, Schema } from "effect"
+import { formatPlain, parseSignedDecimal, SignedDecimalText } from "../../lib/decimalText"
+
+/** Decimal places of the engine's `Decimal`. */
+export const DECIMAL_PLACES = 18
+
+/** The engine's Decimal range (I192 / 10^18). */
+export const DECIMAL_MAX = BigDecimal.normalize(
+  BigDecimal.make(3138550867693340381917894711603833208051177722232017256447n, DECIMAL_PLACES)
+)
+export const DECIMAL_MIN = BigDecimal.normalize(
+  BigDecimal.make(-3138550867693340381917894711603833208051177722232017256448n, DECIMAL_PLACES)
+)
+
+export const ZERO: BigDecimal.BigDecimal = BigDecimal.normalize(BigDecimal.make(0n, 0))
+
+/** True when the engine's Decimal holds `value` exactly: at most 18 decimals, within its range. */
+export const isLedgerDecimal = (value: BigDecimal.BigDecimal): boolean =>
+  BigDecimal.normalize(value).scale <= DECIMAL_PLACES && BigDecimal.between(value, { minimum: DECIMAL_MIN, maximum: DECIMAL_MAX })
+
+/** A Decimal as the engine prints one ("-12.5", "0", "3"); none when it is not one or the engine could not hold it. */
+export const parseLedgerDecimal = (text: string): Option.Option<BigDecimal.BigDecimal> =>
+  Option.filter(parseSignedDecimal(text), isLedgerDecimal)
+
+/** A ledger amount as text (manifest, stored row): `parseLedgerDecimal`'s rules, printed back with `formatPlain`. */
+export const LedgerDecimalText = SignedDecimalText.pipe(
+  Schema.filter((value) => isLedgerDecimal(value) || "Expected a Decimal of the Radix engine (18 decimals, I192 range)")
+)
+
+/** True when `amount` has no more decimals than a resource of `divisibility` allows. */
+export const fitsDivisibility = (amount: BigDecimal.BigDecimal, divisibility: number): boolean =>
+  BigDecimal.normalize(amount).scale <= divisibility
+
+/** The engine's debug form of a decimal, as it appears in error messages: `Decimal("1.5")`. */
+export const debugDecimal = (amount: BigDecimal.BigDecimal): string => `Decimal("${formatPlain(amount)}")`
