@@ -7,7 +7,9 @@ import {
   enumeration,
   expression
 } from "@radixdlt/radix-engine-toolkit"
-import { BigDecimal, Effect, Either, Option, TestClock } from "effect"
+import { SqlClient } from "@effect/sql"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { BigDecimal, Cause, Effect, Either, Exit, Option, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -492,6 +494,20 @@ describe("devnet Ledger", () => {
         expect(yield* ledger.balance(user2, hUSDC)).toBe("5000")
         expect((yield* ledger.state).state_version).toBe(1)
       }).pipe(Effect.provide(Ledger.layer({ dataDir, reset: true })))
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    })
+  )
+
+  it.effect("a stored vault amount that is not a Decimal stops the ledger from loading, never reads as zero", () =>
+    Effect.gen(function* () {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hswap-ledger-"))
+      yield* Effect.provide(Ledger, Ledger.layer({ dataDir }))
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE vault_history SET amount = 'ten' WHERE account = ${user1} AND resource = ${hUSDC}`
+      }).pipe(Effect.provide(SqliteClient.layer({ filename: path.join(dataDir, "ledger.sqlite") })), Effect.orDie)
+      const exit = yield* Effect.exit(Effect.provide(Ledger, Ledger.layer({ dataDir })))
+      expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain('"ten"')
       fs.rmSync(dataDir, { recursive: true, force: true })
     })
   )

@@ -23,7 +23,8 @@ export const ZERO: BigDecimal.BigDecimal = BigDecimal.normalize(BigDecimal.make(
 
 /** True when the engine's Decimal holds `value` exactly: at most 18 decimals, within its range. */
 export const isLedgerDecimal = (value: BigDecimal.BigDecimal): boolean =>
-  BigDecimal.normalize(value).scale <= DECIMAL_PLACES && BigDecimal.between(value, { minimum: DECIMAL_MIN, maximum: DECIMAL_MAX })
+  BigDecimal.normalize(value).scale <= DECIMAL_PLACES &&
+  BigDecimal.between(value, { minimum: DECIMAL_MIN, maximum: DECIMAL_MAX })
 
 /** A Decimal as the engine prints one ("-12.5", "0", "3"); none when it is not one or the engine could not hold it. */
 export const parseLedgerDecimal = (text: string): Option.Option<BigDecimal.BigDecimal> =>

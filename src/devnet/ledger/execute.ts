@@ -133,8 +133,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
   const resources = new Set<string>()
   let onlyTransferShaped = true
 
-  const delta = (account: string, resource: string): BigDecimal.BigDecimal =>
-    deltas.get(account)?.get(resource) ?? ZERO
+  const delta = (account: string, resource: string): BigDecimal.BigDecimal => deltas.get(account)?.get(resource) ?? ZERO
   const addDelta = (account: string, resource: string, amount: BigDecimal.BigDecimal): void => {
     const byResource = deltas.get(account) ?? new Map<string, BigDecimal.BigDecimal>()
     byResource.set(resource, BigDecimal.sum(byResource.get(resource) ?? ZERO, amount))

@@ -568,7 +568,8 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
             .join(", ")}] }))`
         )
       )
-    if ([...s.buckets.values()].some((b) => !BigDecimal.isZero(b.amount))) fail(runtime("ApplicationError(BucketError(NotEmpty))"))
+    if ([...s.buckets.values()].some((b) => !BigDecimal.isZero(b.amount)))
+      fail(runtime("ApplicationError(BucketError(NotEmpty))"))
   }
 
   let errorMessage: string | undefined
