@@ -24,7 +24,20 @@ describe("ledger amounts (the engine's Decimal)", () => {
     expect(show("-12.5")).toBe("-12.5")
     expect(show("0.000000000000000001")).toBe("0.000000000000000001")
     expect(show("1.500")).toBe("1.5")
-    for (const bad of ["", ".", "+1", " 1", "1 ", "1e5", ".5", "1.", "0.0000000000000000001", "1,5", "NaN"]) {
+    for (const bad of [
+      "",
+      ".",
+      "+1",
+      " 1",
+      "1 ",
+      "1e5",
+      ".5",
+      "1.",
+      "0.0000000000000000001",
+      "1.0000000000000000000",
+      "1,5",
+      "NaN"
+    ]) {
       expect(show(bad), bad).toBeUndefined()
     }
   })
@@ -56,5 +69,6 @@ describe("ledger amounts (the engine's Decimal)", () => {
       expect(Either.isLeft(decode(bad)), String(bad)).toBe(true)
     }
     expect(Schema.encodeSync(LedgerDecimalText)(BigDecimal.make(1230n, 3))).toBe("1.23")
+    expect(Either.isLeft(Schema.encodeEither(LedgerDecimalText)(BigDecimal.make(1n, 19)))).toBe(true)
   })
 })

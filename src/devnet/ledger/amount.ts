@@ -5,8 +5,8 @@
  * text (manifest arguments, stored rows, administration requests) and are read once here; they leave it as
  * `formatPlain` text, the form the engine and the Gateway print.
  */
-import { BigDecimal, Option, Schema } from "effect"
-import { formatPlain, parseSignedDecimal, SignedDecimalText } from "../../lib/decimalText"
+import { BigDecimal, Option, ParseResult, Schema } from "effect"
+import { formatPlain, parseSignedDecimal } from "../../lib/decimalText"
 
 /** Decimal places of the engine's `Decimal`. */
 export const DECIMAL_PLACES = 18
@@ -26,14 +26,38 @@ export const isLedgerDecimal = (value: BigDecimal.BigDecimal): boolean =>
   BigDecimal.normalize(value).scale <= DECIMAL_PLACES &&
   BigDecimal.between(value, { minimum: DECIMAL_MIN, maximum: DECIMAL_MAX })
 
-/** A Decimal as the engine prints one ("-12.5", "0", "3"); none when it is not one or the engine could not hold it. */
-export const parseLedgerDecimal = (text: string): Option.Option<BigDecimal.BigDecimal> =>
-  Option.filter(parseSignedDecimal(text), isLedgerDecimal)
+/**
+ * A Decimal as the engine prints and parses one ("-12.5", "0", "3"); none when it is not one or the engine could not
+ * hold it. As the engine's parser, it counts the decimals written, trailing zeros included.
+ */
+export const parseLedgerDecimal = (text: string): Option.Option<BigDecimal.BigDecimal> => {
+  const dot = text.indexOf(".")
+  if (dot !== -1 && text.length - dot - 1 > DECIMAL_PLACES) return Option.none()
+  return Option.filter(parseSignedDecimal(text), isLedgerDecimal)
+}
 
 /** A ledger amount as text (manifest, stored row): `parseLedgerDecimal`'s rules, printed back with `formatPlain`. */
-export const LedgerDecimalText = SignedDecimalText.pipe(
-  Schema.filter((value) => isLedgerDecimal(value) || "Expected a Decimal of the Radix engine (18 decimals, I192 range)")
-)
+export const LedgerDecimalText = Schema.transformOrFail(Schema.String, Schema.BigDecimalFromSelf, {
+  strict: true,
+  decode: (text, _, ast) =>
+    Option.match(parseLedgerDecimal(text), {
+      onNone: () =>
+        ParseResult.fail(
+          new ParseResult.Type(
+            ast,
+            text,
+            `Expected a Decimal of the Radix engine (at most 18 decimals, I192 range), got ${JSON.stringify(text.slice(0, 80))}`
+          )
+        ),
+      onSome: ParseResult.succeed
+    }),
+  encode: (value) =>
+    isLedgerDecimal(value)
+      ? ParseResult.succeed(formatPlain(value))
+      : ParseResult.fail(
+          new ParseResult.Type(Schema.BigDecimalFromSelf.ast, value, "Not a Decimal of the Radix engine")
+        )
+})
 
 /** True when `amount` has no more decimals than a resource of `divisibility` allows. */
 export const fitsDivisibility = (amount: BigDecimal.BigDecimal, divisibility: number): boolean =>
