@@ -11,20 +11,27 @@ import { formatPlain, parseSignedDecimal } from "../../lib/decimalText"
 /** Decimal places of the engine's `Decimal`. */
 export const DECIMAL_PLACES = 18
 
+/** The engine's Decimal range (I192 / 10^18), in atto (10^-18). */
+const MAX_ATTO = 3138550867693340381917894711603833208051177722232017256447n
+const MIN_ATTO = -3138550867693340381917894711603833208051177722232017256448n
+
 /** The engine's Decimal range (I192 / 10^18). */
-export const DECIMAL_MAX = BigDecimal.normalize(
-  BigDecimal.make(3138550867693340381917894711603833208051177722232017256447n, DECIMAL_PLACES)
-)
-export const DECIMAL_MIN = BigDecimal.normalize(
-  BigDecimal.make(-3138550867693340381917894711603833208051177722232017256448n, DECIMAL_PLACES)
-)
+export const DECIMAL_MAX = BigDecimal.normalize(BigDecimal.make(MAX_ATTO, DECIMAL_PLACES))
+export const DECIMAL_MIN = BigDecimal.normalize(BigDecimal.make(MIN_ATTO, DECIMAL_PLACES))
 
 export const ZERO: BigDecimal.BigDecimal = BigDecimal.normalize(BigDecimal.make(0n, 0))
 
+/** 10^0 … 10^18: the factors from a value's scale to atto, for the range check on every amount read. */
+const TO_ATTO = Array.from({ length: DECIMAL_PLACES + 1 }, (_, i) => 10n ** BigInt(DECIMAL_PLACES - i))
+
 /** True when the engine's Decimal holds `value` exactly: at most 18 decimals, within its range. */
-export const isLedgerDecimal = (value: BigDecimal.BigDecimal): boolean =>
-  BigDecimal.normalize(value).scale <= DECIMAL_PLACES &&
-  BigDecimal.between(value, { minimum: DECIMAL_MIN, maximum: DECIMAL_MAX })
+export const isLedgerDecimal = (value: BigDecimal.BigDecimal): boolean => {
+  const { scale, value: coefficient } = BigDecimal.normalize(value)
+  if (scale > DECIMAL_PLACES) return false
+  // The I192 the engine would hold: one multiplication, where BigDecimal's order would rescale both sides.
+  const atto = coefficient * (TO_ATTO[scale] ?? 10n ** BigInt(DECIMAL_PLACES - scale))
+  return atto <= MAX_ATTO && atto >= MIN_ATTO
+}
 
 /**
  * A Decimal as the engine prints and parses one ("-12.5", "0", "3"); none when it is not one or the engine could not
