@@ -4,7 +4,7 @@
  * answer like the real Gateway.
  */
 import { HttpClient, HttpClientResponse } from "@effect/platform"
-import { Effect, Either, Layer, ManagedRuntime, Option } from "effect"
+import { BigDecimal, Effect, Either, Layer, ManagedRuntime, Option } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -12,7 +12,8 @@ import { makeGatewayEmulator, type GatewayEmulator } from "../../src/devnet/gate
 import { gatewayNodeHandler } from "../../src/devnet/gateway/node.js"
 import { vaultAddress } from "../../src/devnet/ledger/address.js"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
-import { formatDecimal, parseDecimal } from "../../src/devnet/ledger/decimal.js"
+import { parseLedgerDecimal } from "../../src/devnet/ledger/amount.js"
+import { formatPlain } from "../../src/lib/decimalText.js"
 import { keyHex } from "../../src/devnet/ledger/genesis.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
@@ -60,13 +61,10 @@ const ours = <A, E>(f: (g: GatewayService) => Effect.Effect<A, E>) => withGatewa
 
 const user = () => ledger.genesis.users[0]
 
-const atto = (text: string): bigint => {
-  const value = parseDecimal(text)
-  if (value === undefined) throw new Error(`not a decimal: ${text}`)
-  return value
-}
+const amount = (text: string): BigDecimal.BigDecimal =>
+  Option.getOrThrowWith(parseLedgerDecimal(text), () => new Error(`not a decimal: ${text}`))
 /** Exact decimal addition of two amounts. */
-const plus = (a: string, b: string) => formatDecimal(atto(a) + atto(b))
+const plus = (a: string, b: string) => formatPlain(BigDecimal.sum(amount(a), amount(b)))
 
 const swapManifest = (amount: string) =>
   buildSwapManifest({

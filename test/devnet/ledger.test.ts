@@ -7,13 +7,16 @@ import {
   enumeration,
   expression
 } from "@radixdlt/radix-engine-toolkit"
-import { Effect, Either, Option, TestClock } from "effect"
+import { SqlClient } from "@effect/sql"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { BigDecimal, Cause, Effect, Either, Exit, Option, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
 import { devnetFee } from "../../src/devnet/ledger/execute.js"
-import { formatDecimal, parseDecimal } from "../../src/devnet/ledger/decimal.js"
+import { parseLedgerDecimal } from "../../src/devnet/ledger/amount.js"
+import { formatPlain } from "../../src/lib/decimalText.js"
 import { type CommittedTransaction, Ledger, type SubmitResult } from "../../src/devnet/ledger/Ledger.js"
 import type { DevnetKey } from "../../src/devnet/ledger/genesis.js"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses.js"
@@ -22,11 +25,8 @@ const { XRD, hUSDC, hETH } = DevnetAddresses.resources
 const [user1 = "", user2 = ""] = DevnetAddresses.users
 const exchange = DevnetAddresses.exchangeAccount
 
-const atto = (text: string): bigint => {
-  const v = parseDecimal(text)
-  if (v === undefined) throw new Error(`bad decimal ${text}`)
-  return v
-}
+const amount = (text: string): BigDecimal.BigDecimal =>
+  Option.getOrThrowWith(parseLedgerDecimal(text), () => new Error(`bad decimal ${text}`))
 
 /** Submits a manifest signed by `signers`, notarized by the genesis notary, valid from the current epoch. */
 const submitManifest = (
@@ -88,10 +88,13 @@ const expectCommittedFailure = (
     expect(tx.status).toBe("CommittedFailure")
     expect(tx.errorMessage).toContain(errorPart)
     const fee = devnetFee(instructionCount)
-    expect(tx.feePaid).toBe(formatDecimal(fee))
+    expect(formatPlain(tx.feePaid)).toBe(formatPlain(fee))
     expect(tx.balanceChanges).toEqual([])
     const after = yield* balancesOf(watched, [XRD, hUSDC, hETH])
-    const expected = { ...before, [`${user1}|${XRD}`]: formatDecimal(atto(before[`${user1}|${XRD}`] ?? "0") - fee) }
+    const expected = {
+      ...before,
+      [`${user1}|${XRD}`]: formatPlain(BigDecimal.subtract(amount(before[`${user1}|${XRD}`] ?? "0"), fee))
+    }
     expect(after).toEqual(expected)
     const status = yield* ledger.transactionStatus(submitted.intentHash)
     expect(status._tag).toBe("Committed")
@@ -140,17 +143,17 @@ describe("devnet Ledger", () => {
       expect(tx.status).toBe("CommittedSuccess")
       expect(tx.stateVersion).toBe(2)
       const fee = devnetFee(7)
-      expect(tx.feePaid).toBe(formatDecimal(fee))
+      expect(formatPlain(tx.feePaid)).toBe(formatPlain(fee))
       const after = yield* balancesOf([user1, exchange], [XRD, hUSDC])
-      const moved = atto("100.123456789012345678")
-      const b = (k: string) => atto(before[k] ?? "0")
+      const moved = amount("100.123456789012345678")
+      const b = (k: string) => amount(before[k] ?? "0")
       expect(after).toEqual({
-        [`${user1}|${XRD}`]: formatDecimal(b(`${user1}|${XRD}`) - moved - fee),
-        [`${user1}|${hUSDC}`]: formatDecimal(b(`${user1}|${hUSDC}`) + atto("4.25")),
-        [`${exchange}|${XRD}`]: formatDecimal(b(`${exchange}|${XRD}`) + moved),
-        [`${exchange}|${hUSDC}`]: formatDecimal(b(`${exchange}|${hUSDC}`) - atto("4.25"))
+        [`${user1}|${XRD}`]: formatPlain(BigDecimal.subtract(BigDecimal.subtract(b(`${user1}|${XRD}`), moved), fee)),
+        [`${user1}|${hUSDC}`]: formatPlain(BigDecimal.sum(b(`${user1}|${hUSDC}`), amount("4.25"))),
+        [`${exchange}|${XRD}`]: formatPlain(BigDecimal.sum(b(`${exchange}|${XRD}`), moved)),
+        [`${exchange}|${hUSDC}`]: formatPlain(BigDecimal.subtract(b(`${exchange}|${hUSDC}`), amount("4.25")))
       })
-      expect(tx.feeBalanceChanges).toEqual([{ entity: user1, resource: XRD, change: formatDecimal(-fee) }])
+      expect(tx.feeBalanceChanges).toEqual([{ entity: user1, resource: XRD, change: formatPlain(BigDecimal.negate(fee)) }])
       expect([...tx.balanceChanges].sort((x, y) => (x.entity + x.resource).localeCompare(y.entity + y.resource))).toEqual(
         [
           { entity: user1, resource: XRD, change: "-100.123456789012345678" },
@@ -326,7 +329,7 @@ describe("devnet Ledger", () => {
       const drain = yield* submitManifest(transferManifest(poor.address, user1, XRD, "9994.9"), [poor.key])
       expect(committedOf(Either.getOrThrow(drain.result)).status).toBe("CommittedSuccess")
       const remaining = yield* ledger.balance(poor.address, XRD)
-      expect(atto(remaining)).toBeLessThan(atto("5"))
+      expect(BigDecimal.lessThan(amount(remaining), amount("5"))).toBe(true)
       const { built, result } = yield* submitManifest(transferManifest(poor.address, user1, hUSDC, "1"), [poor.key])
       expect(Either.isLeft(result) && result.left.permanence).toBe("Temporary")
       const pending = yield* ledger.intentStatus(built.intentHash)
@@ -491,6 +494,20 @@ describe("devnet Ledger", () => {
         expect(yield* ledger.balance(user2, hUSDC)).toBe("5000")
         expect((yield* ledger.state).state_version).toBe(1)
       }).pipe(Effect.provide(Ledger.layer({ dataDir, reset: true })))
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    })
+  )
+
+  it.effect("a stored vault amount that is not a Decimal stops the ledger from loading, never reads as zero", () =>
+    Effect.gen(function* () {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hswap-ledger-"))
+      yield* Effect.provide(Ledger, Ledger.layer({ dataDir }))
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE vault_history SET amount = 'ten' WHERE account = ${user1} AND resource = ${hUSDC}`
+      }).pipe(Effect.provide(SqliteClient.layer({ filename: path.join(dataDir, "ledger.sqlite") })), Effect.orDie)
+      const exit = yield* Effect.exit(Effect.provide(Ledger, Ledger.layer({ dataDir })))
+      expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain('"ten"')
       fs.rmSync(dataDir, { recursive: true, force: true })
     })
   )

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { blake2b } from "@noble/hashes/blake2.js"
-import { Effect, Option } from "effect"
+import { BigDecimal, Effect, Option } from "effect"
 import { fromHex } from "../../src/toolkit/bytes.js"
 import { primitives } from "../../src/toolkit/cryptoPrimitives.js"
 import type { WalletInteraction, WalletInteractionItems, WalletInteractionResponse } from "../../src/toolkit/schemas.js"
 import { virtualAccountAddress, virtualIdentityAddress } from "../../src/devnet/ledger/address.js"
-import { formatDecimal, parseDecimal } from "../../src/devnet/ledger/decimal.js"
+import { parseLedgerDecimal } from "../../src/devnet/ledger/amount.js"
+import { formatPlain } from "../../src/lib/decimalText.js"
 import { devnetFee } from "../../src/devnet/ledger/execute.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
 import { makeWalletEmulator, rolaMessageHash } from "../../src/devnet/wallet/index.js"
@@ -202,11 +203,12 @@ describe("wallet emulator: transactions", () => {
     withWallet((wallet) =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const atto = (text: string) => parseDecimal(text) ?? -1n
+        const amount = (text: string) =>
+          Option.getOrThrowWith(parseLedgerDecimal(text), () => new Error(`not a decimal: ${text}`))
         const before = {
-          userUsdc: atto(yield* ledger.balance(user1, hUSDC)),
-          userXrd: atto(yield* ledger.balance(user1, XRD)),
-          exchangeUsdc: atto(yield* ledger.balance(exchange, hUSDC))
+          userUsdc: amount(yield* ledger.balance(user1, hUSDC)),
+          userXrd: amount(yield* ledger.balance(user1, XRD)),
+          exchangeUsdc: amount(yield* ledger.balance(exchange, hUSDC))
         }
         const interaction = interactionOf({
           discriminator: "transaction",
@@ -217,7 +219,7 @@ describe("wallet emulator: transactions", () => {
         expect(review.kind).toBe("transaction")
         expect(t?.addsFeeLock).toBe(true)
         expect(t?.feePayer).toBe(user1)
-        expect(t?.fee).toBe(formatDecimal(devnetFee(4)))
+        expect(t?.fee).toBe(formatPlain(devnetFee(4)))
         expect(t?.signers).toEqual([user1])
         expect(t?.withdrawals).toEqual([
           { account: user1, accountLabel: "Devnet Account 1", resource: hUSDC, symbol: "hUSDC", amount: "125.5" }
@@ -239,9 +241,9 @@ describe("wallet emulator: transactions", () => {
           mime_type: "text/plain",
           content: { type: "String", value: "swap 125.5 hUSDC" }
         })
-        expect(yield* ledger.balance(user1, hUSDC)).toBe(formatDecimal(before.userUsdc - 125_500_000_000_000_000_000n))
-        expect(yield* ledger.balance(exchange, hUSDC)).toBe(formatDecimal(before.exchangeUsdc + 125_500_000_000_000_000_000n))
-        expect(yield* ledger.balance(user1, XRD)).toBe(formatDecimal(before.userXrd - devnetFee(4)))
+        expect(yield* ledger.balance(user1, hUSDC)).toBe(formatPlain(BigDecimal.subtract(before.userUsdc, amount("125.5"))))
+        expect(yield* ledger.balance(exchange, hUSDC)).toBe(formatPlain(BigDecimal.sum(before.exchangeUsdc, amount("125.5"))))
+        expect(yield* ledger.balance(user1, XRD)).toBe(formatPlain(BigDecimal.subtract(before.userXrd, devnetFee(4))))
       })
     )
   )

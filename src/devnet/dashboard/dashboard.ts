@@ -11,6 +11,7 @@
  * page. Pages carry their own Content-Security-Policy: no scripts at all, frames only from our origin.
  */
 import { Effect, Option } from "effect"
+import { formatPlain } from "../../lib/decimalText"
 import { addressKind, isAccountAddress } from "../ledger/address"
 import type { CommittedTransaction, ResourceInfo } from "../ledger/Ledger"
 import { Ledger } from "../ledger/Ledger"
@@ -319,7 +320,7 @@ export const makeDashboard = Effect.gen(function* () {
           <dt>Time</dt>
           <dd>${tx.roundTimestamp}</dd>
           <dt>Fee paid</dt>
-          <dd>${tx.feePaid} XRD</dd>
+          <dd>${formatPlain(tx.feePaid)} XRD</dd>
           ${
             tx.errorMessage === undefined
               ? html``

@@ -1,14 +1,8 @@
 /** `CommittedTransactionInfo` of a committed devnet transaction, shared by `/transaction/*` and `/stream/*`. */
 import type { TransactionDetailsOptIns } from "../../gateway/index"
-import { parseDecimal } from "../ledger/decimal"
+import { formatPlain } from "../../lib/decimalText"
 import type { CommittedTransaction } from "../ledger/Ledger"
 import { costingParameters, emptyStateUpdates, feeDestination, feeSummary, vaultReference } from "./preview"
-
-const feeAtto = (tx: CommittedTransaction): bigint => {
-  const fee = parseDecimal(tx.feePaid)
-  if (fee === undefined) throw new Error(`The ledger recorded an unreadable fee ${tx.feePaid} at ${tx.stateVersion}`)
-  return fee
-}
 
 /**
  * `CommittedTransactionInfo` by babylon-gateway v1.10.1 `TransactionQuerier.MapSingleTransaction`: the receipt
@@ -22,7 +16,7 @@ const feeAtto = (tx: CommittedTransaction): bigint => {
  * are empty lists. A user transaction's `output` has one entry per instruction (unit, or the bucket it returned).
  */
 export const transactionInfo = (tx: CommittedTransaction, optIns: TransactionDetailsOptIns | undefined) => {
-  const fee = feeAtto(tx)
+  const fee = tx.feePaid
   const receipt = {
     status: tx.status,
     ...(optIns?.receipt_output !== false && tx.kind === "User"
@@ -57,7 +51,7 @@ export const transactionInfo = (tx: CommittedTransaction, optIns: TransactionDet
     transaction_status: tx.status,
     ...(tx.payloadHash === undefined ? {} : { payload_hash: tx.payloadHash }),
     ...(tx.intentHash === undefined ? {} : { intent_hash: tx.intentHash }),
-    fee_paid: tx.feePaid,
+    fee_paid: formatPlain(tx.feePaid),
     ...(optIns?.affected_global_entities === true ? { affected_global_entities: tx.affectedGlobalEntities } : {}),
     confirmed_at: tx.roundTimestamp,
     ...(tx.errorMessage === undefined ? {} : { error_message: tx.errorMessage }),

@@ -15,9 +15,10 @@
  *   a bad epoch window, a `message` object it cannot read) comes back as a 400 `InvalidRequestError` with the
  *   message "One or more errors occurred" and one validation error at path "?".
  */
-import { Schema } from "effect"
+import { BigDecimal, Schema } from "effect"
+import { formatPlain } from "../../lib/decimalText"
 import { addressKind, encodeAddress, publicKeyHash, vaultAddress } from "../ledger/address"
-import { formatDecimal } from "../ledger/decimal"
+import { DECIMAL_PLACES, ZERO } from "../ledger/amount"
 import type { BalanceChange, ExecutionOutcome, InstructionBalanceChange } from "../ledger/execute"
 
 const opt = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { nullable: true })
@@ -184,15 +185,20 @@ export const previewSignerAccounts = (r: PreviewRequest): ReadonlyArray<string> 
 // ---------------------------------------------------------------------------------------------------------------
 // Receipt (Core API shapes)
 
-/** 0.00000005 XRD, the network's price of an execution or finalization cost unit, in atto. */
-const COST_UNIT_PRICE_ATTO = 50_000_000_000n
+/** 0.00000005 XRD, the network's price of an execution or finalization cost unit. */
+const COST_UNIT_PRICE = BigDecimal.make(5n, 8)
+const ONE_QUARTER = BigDecimal.make(25n, 2)
+
+/** How many whole `unit`s `amount` holds (truncated). */
+const wholeUnits = (amount: BigDecimal.BigDecimal, unit: BigDecimal.BigDecimal): number =>
+  Number(BigDecimal.scale(BigDecimal.unsafeDivide(amount, unit), 0).value)
 
 /** The mainnet costing parameters, as a Core API receipt reports them. */
 export const costingParameters = (tipPercentage: number) => ({
-  execution_cost_unit_price: formatDecimal(COST_UNIT_PRICE_ATTO),
+  execution_cost_unit_price: formatPlain(COST_UNIT_PRICE),
   execution_cost_unit_limit: 100_000_000,
   execution_cost_unit_loan: 4_000_000,
-  finalization_cost_unit_price: formatDecimal(COST_UNIT_PRICE_ATTO),
+  finalization_cost_unit_price: formatPlain(COST_UNIT_PRICE),
   finalization_cost_unit_limit: 50_000_000,
   xrd_usd_price: "16.666666666666666666",
   xrd_storage_price: "0.00009536743",
@@ -207,10 +213,10 @@ export const costingParameters = (tipPercentage: number) => ({
  * the cost-unit price (0.00000005 XRD, a whole number of units for every devnet fee); the other four costs are
  * "0" and no finalization units are consumed. The sum of the `xrd_total_*` fields is the fee.
  */
-export const feeSummary = (feeAtto: bigint) => ({
-  execution_cost_units_consumed: Number(feeAtto / COST_UNIT_PRICE_ATTO),
+export const feeSummary = (fee: BigDecimal.BigDecimal) => ({
+  execution_cost_units_consumed: wholeUnits(fee, COST_UNIT_PRICE),
   finalization_cost_units_consumed: 0,
-  xrd_total_execution_cost: formatDecimal(feeAtto),
+  xrd_total_execution_cost: formatPlain(fee),
   xrd_total_finalization_cost: "0",
   xrd_total_royalty_cost: "0",
   xrd_total_storage_cost: "0",
@@ -218,12 +224,13 @@ export const feeSummary = (feeAtto: bigint) => ({
 })
 
 /** Where the fee went, as on the network: a quarter to the proposer, a quarter to the validator set, the rest burnt. */
-export const feeDestination = (feeAtto: bigint) => {
-  const quarter = feeAtto / 4n
+export const feeDestination = (fee: BigDecimal.BigDecimal) => {
+  // A quarter cut to the engine's 18 decimals; what the cut leaves goes to the burn.
+  const quarter = BigDecimal.truncate(BigDecimal.multiply(fee, ONE_QUARTER), DECIMAL_PLACES)
   return {
-    to_proposer: formatDecimal(quarter),
-    to_validator_set: formatDecimal(quarter),
-    to_burn: formatDecimal(feeAtto - 2n * quarter),
+    to_proposer: formatPlain(quarter),
+    to_validator_set: formatPlain(quarter),
+    to_burn: formatPlain(BigDecimal.subtract(fee, BigDecimal.sum(quarter, quarter))),
     to_royalty_recipients: []
   }
 }
@@ -258,7 +265,7 @@ export const previewReceipt = (outcome: ExecutionOutcome, xrd: string, tipPercen
   if (outcome._tag === "Rejected") {
     return {
       status: "Rejected" as const,
-      fee_summary: feeSummary(0n),
+      fee_summary: feeSummary(ZERO),
       costing_parameters: costingParameters(tipPercentage),
       state_updates: emptyStateUpdates,
       error_message: outcome.reason
@@ -271,7 +278,7 @@ export const previewReceipt = (outcome: ExecutionOutcome, xrd: string, tipPercen
     fee_source: {
       from_vaults: outcome.feePayments.map((p: BalanceChange) => ({
         vault_entity: vaultReference(p.entity, xrd),
-        xrd_amount: formatDecimal(-p.change)
+        xrd_amount: formatPlain(BigDecimal.negate(p.change))
       }))
     },
     fee_destination: feeDestination(outcome.fee),
@@ -296,7 +303,7 @@ export const previewResourceChanges = (outcome: ExecutionOutcome) => {
       resource_address: c.resource,
       component_entity: entityReference(c.entity),
       vault_entity: vaultReference(c.entity, c.resource),
-      amount: formatDecimal(c.change)
+      amount: formatPlain(c.change)
     }))
   }))
 }

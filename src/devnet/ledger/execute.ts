@@ -7,15 +7,17 @@
  * `ASSERT_WORKTOP_CONTAINS`, `ASSERT_WORKTOP_CONTAINS_ANY`. Anything else fails with a message naming it.
  */
 import type { Instruction, ManifestAddress, Value } from "@radixdlt/radix-engine-toolkit"
+import { BigDecimal, Option } from "effect"
+import { formatPlain } from "../../lib/decimalText"
 import { isAccountAddress } from "./address"
-import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal"
+import { debugDecimal, fitsDivisibility, parseLedgerDecimal, ZERO } from "./amount"
 
 export interface ExecutionEnv {
   readonly xrd: string
   /** Accounts whose owner key signed the intent (or is the notary-as-signatory). */
   readonly signerAccounts: ReadonlySet<string>
   readonly divisibility: (resource: string) => number | undefined
-  readonly balance: (account: string, resource: string) => bigint
+  readonly balance: (account: string, resource: string) => BigDecimal.BigDecimal
   /**
    * Preview only (`assume_all_signature_proofs` / `disable_auth_checks`): every account's owner role is satisfied,
    * as if the owner of every account had signed.
@@ -33,7 +35,7 @@ export interface ExecutionEnv {
 export interface BalanceChange {
   readonly entity: string
   readonly resource: string
-  readonly change: bigint
+  readonly change: BigDecimal.BigDecimal
 }
 
 /** A vault balance change made by one manifest instruction (its 0-based index), as a preview reports it. */
@@ -47,7 +49,7 @@ export type ExecutionOutcome =
       readonly _tag: "Committed"
       readonly success: boolean
       readonly errorMessage: string | undefined
-      readonly fee: bigint
+      readonly fee: BigDecimal.BigDecimal
       /** Fee payments by account (XRD). */
       readonly feePayments: ReadonlyArray<BalanceChange>
       /** Non-fee balance changes; empty for a failure. */
@@ -60,11 +62,12 @@ export type ExecutionOutcome =
       readonly isTransfer: boolean
     }
 
-const FEE_BASE = 100_000_000_000_000_000n // 0.1 XRD
-const FEE_PER_INSTRUCTION = 20_000_000_000_000_000n // 0.02 XRD
+const FEE_BASE = BigDecimal.make(1n, 1) // 0.1 XRD
+const FEE_PER_INSTRUCTION = BigDecimal.make(2n, 2) // 0.02 XRD
 
 /** The deterministic devnet fee for a manifest of `instructionCount` instructions. */
-export const devnetFee = (instructionCount: number): bigint => FEE_BASE + FEE_PER_INSTRUCTION * BigInt(instructionCount)
+export const devnetFee = (instructionCount: number): BigDecimal.BigDecimal =>
+  BigDecimal.sum(FEE_BASE, BigDecimal.multiply(FEE_PER_INSTRUCTION, BigDecimal.fromBigInt(BigInt(instructionCount))))
 
 /** Account methods that lock a fee; a wallet adds a `lock_fee` to a manifest that calls none of them. */
 export const FEE_LOCK_METHODS: ReadonlySet<string> = new Set([
@@ -106,9 +109,13 @@ export const DEPOSIT_METHODS: ReadonlySet<string> = new Set([
   "try_deposit_batch_or_refund"
 ])
 
-const decimalOf = (value: { toFixed: () => string }): bigint => {
-  const parsed = parseDecimal(value.toFixed())
-  return parsed ?? fail(runtime(`ApplicationError(InputDecodeError("invalid Decimal ${value.toFixed()}"))`))
+/** A Decimal argument of the toolkit's parsed manifest, read with the engine's rules. */
+const decimalOf = (value: { toFixed: () => string }): BigDecimal.BigDecimal => {
+  const text = value.toFixed()
+  return Option.getOrThrowWith(
+    parseLedgerDecimal(text),
+    () => new ExecutionFailure(runtime(`ApplicationError(InputDecodeError("invalid Decimal ${text}"))`))
+  )
 }
 
 export const execute = (instructions: ReadonlyArray<Instruction>, env: ExecutionEnv): ExecutionOutcome => {
@@ -116,31 +123,33 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
   const freeCredit = env.freeCredit === true
   const instructionChanges: Array<InstructionBalanceChange> = []
   let index = 0
-  const deltas = new Map<string, Map<string, bigint>>()
-  const feeLocks: Array<{ account: string; amount: bigint }> = []
-  const worktop = new Map<string, bigint>()
-  const buckets = new Map<number, { resource: string; amount: bigint }>()
+  const deltas = new Map<string, Map<string, BigDecimal.BigDecimal>>()
+  const feeLocks: Array<{ account: string; amount: BigDecimal.BigDecimal }> = []
+  const worktop = new Map<string, BigDecimal.BigDecimal>()
+  const buckets = new Map<number, { resource: string; amount: BigDecimal.BigDecimal }>()
   let nextBucket = 0
   const withdrawnFrom = new Set<string>()
   const depositedInto = new Set<string>()
   const resources = new Set<string>()
   let onlyTransferShaped = true
 
-  const delta = (account: string, resource: string): bigint => deltas.get(account)?.get(resource) ?? 0n
-  const addDelta = (account: string, resource: string, amount: bigint): void => {
-    const byResource = deltas.get(account) ?? new Map<string, bigint>()
-    byResource.set(resource, (byResource.get(resource) ?? 0n) + amount)
+  const delta = (account: string, resource: string): BigDecimal.BigDecimal => deltas.get(account)?.get(resource) ?? ZERO
+  const addDelta = (account: string, resource: string, amount: BigDecimal.BigDecimal): void => {
+    const byResource = deltas.get(account) ?? new Map<string, BigDecimal.BigDecimal>()
+    byResource.set(resource, BigDecimal.sum(byResource.get(resource) ?? ZERO, amount))
     deltas.set(account, byResource)
   }
-  const locked = (account: string): bigint =>
-    feeLocks.filter((l) => l.account === account).reduce((sum, l) => sum + l.amount, 0n)
-  const available = (account: string, resource: string): bigint =>
-    env.balance(account, resource) + delta(account, resource) - (resource === env.xrd ? locked(account) : 0n)
-  const totalLocked = (): bigint => feeLocks.reduce((sum, l) => sum + l.amount, 0n)
+  const locked = (account: string): BigDecimal.BigDecimal =>
+    feeLocks.reduce((sum, l) => (l.account === account ? BigDecimal.sum(sum, l.amount) : sum), ZERO)
+  const available = (account: string, resource: string): BigDecimal.BigDecimal => {
+    const held = BigDecimal.sum(env.balance(account, resource), delta(account, resource))
+    return resource === env.xrd ? BigDecimal.subtract(held, locked(account)) : held
+  }
+  const totalLocked = (): BigDecimal.BigDecimal => BigDecimal.sumAll(feeLocks.map((l) => l.amount))
 
-  const requireValidAmount = (where: string, resource: string, amount: bigint): void => {
+  const requireValidAmount = (where: string, resource: string, amount: BigDecimal.BigDecimal): void => {
     const divisibility = env.divisibility(resource) ?? 18
-    if (amount < 0n || !fitsDivisibility(amount, divisibility)) {
+    if (BigDecimal.isNegative(amount) || !fitsDivisibility(amount, divisibility)) {
       fail(
         runtime(`ApplicationError(${where}(ResourceError(InvalidAmount(${debugDecimal(amount)}, ${divisibility}))))`)
       )
@@ -156,10 +165,10 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
       )
     }
   }
-  const putOnWorktop = (resource: string, amount: bigint): void => {
-    worktop.set(resource, (worktop.get(resource) ?? 0n) + amount)
+  const putOnWorktop = (resource: string, amount: BigDecimal.BigDecimal): void => {
+    worktop.set(resource, BigDecimal.sum(worktop.get(resource) ?? ZERO, amount))
   }
-  const takeBucket = (id: number): { resource: string; amount: bigint } => {
+  const takeBucket = (id: number): { resource: string; amount: BigDecimal.BigDecimal } => {
     const b = buckets.get(id)
     if (b === undefined) return fail(runtime(`KernelError(InvalidReference(Bucket(${id})))`))
     buckets.delete(id)
@@ -177,7 +186,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
   const depositInto = (account: string, method: string, args: Value): void => {
     if (method === "deposit" || method === "deposit_batch") requireOwner(account, method)
     const [first] = argFields(args)
-    const incoming: Array<{ resource: string; amount: bigint }> = []
+    const incoming: Array<{ resource: string; amount: BigDecimal.BigDecimal }> = []
     if (first?.kind === "Bucket") {
       incoming.push(takeBucket(first.value))
     } else if (first?.kind === "Expression" && first.value === "EntireWorktop") {
@@ -192,7 +201,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
       fail(runtime(`ApplicationError(InputDecodeError("Account::${method}"))`))
     }
     for (const { resource, amount } of incoming) {
-      if (amount === 0n) continue
+      if (BigDecimal.isZero(amount)) continue
       addDelta(account, resource, amount)
       instructionChanges.push({ index, entity: account, resource, change: amount })
       depositedInto.add(account)
@@ -222,7 +231,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
           const amount = decimalOf(amountValue.value)
           requireValidAmount("VaultError", env.xrd, amount)
           const have = available(target, env.xrd)
-          if (have < amount) {
+          if (BigDecimal.lessThan(have, amount)) {
             fail(
               runtime(
                 `ApplicationError(VaultError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
@@ -242,15 +251,16 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
           const amount = decimalOf(amountValue.value)
           requireValidAmount("VaultError", resource, amount)
           const have = available(target, resource)
-          if (have < amount) {
+          if (BigDecimal.lessThan(have, amount)) {
             fail(
               runtime(
                 `ApplicationError(VaultError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
               )
             )
           }
-          addDelta(target, resource, -amount)
-          if (amount !== 0n) instructionChanges.push({ index, entity: target, resource, change: -amount })
+          addDelta(target, resource, BigDecimal.negate(amount))
+          if (!BigDecimal.isZero(amount))
+            instructionChanges.push({ index, entity: target, resource, change: BigDecimal.negate(amount) })
           putOnWorktop(resource, amount)
           withdrawnFrom.add(target)
           resources.add(resource)
@@ -263,7 +273,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
         )
       }
       case "TakeAllFromWorktop": {
-        const amount = worktop.get(instruction.resourceAddress) ?? 0n
+        const amount = worktop.get(instruction.resourceAddress) ?? ZERO
         worktop.delete(instruction.resourceAddress)
         buckets.set(nextBucket++, { resource: instruction.resourceAddress, amount })
         return
@@ -271,29 +281,29 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
       case "TakeFromWorktop": {
         const amount = decimalOf(instruction.amount)
         requireValidAmount("WorktopError", instruction.resourceAddress, amount)
-        const have = worktop.get(instruction.resourceAddress) ?? 0n
-        if (have < amount) {
+        const have = worktop.get(instruction.resourceAddress) ?? ZERO
+        if (BigDecimal.lessThan(have, amount)) {
           fail(
             runtime(
               `ApplicationError(WorktopError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
             )
           )
         }
-        if (have === amount) worktop.delete(instruction.resourceAddress)
-        else worktop.set(instruction.resourceAddress, have - amount)
+        if (BigDecimal.equals(have, amount)) worktop.delete(instruction.resourceAddress)
+        else worktop.set(instruction.resourceAddress, BigDecimal.subtract(have, amount))
         buckets.set(nextBucket++, { resource: instruction.resourceAddress, amount })
         return
       }
       case "ReturnToWorktop": {
         const b = takeBucket(instruction.bucketId)
-        if (b.amount > 0n) putOnWorktop(b.resource, b.amount)
+        if (BigDecimal.isPositive(b.amount)) putOnWorktop(b.resource, b.amount)
         return
       }
       case "AssertWorktopContains": {
         const amount = decimalOf(instruction.amount)
         requireValidAmount("WorktopError", instruction.resourceAddress, amount)
-        const have = worktop.get(instruction.resourceAddress) ?? 0n
-        if (have < amount) {
+        const have = worktop.get(instruction.resourceAddress) ?? ZERO
+        if (BigDecimal.lessThan(have, amount)) {
           fail(
             runtime(
               `ApplicationError(WorktopError(AssertionFailed(ResourceConstraint { resource: "${instruction.resourceAddress}", ` +
@@ -304,7 +314,7 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
         return
       }
       case "AssertWorktopContainsAny": {
-        if ((worktop.get(instruction.resourceAddress) ?? 0n) <= 0n) {
+        if (!BigDecimal.isPositive(worktop.get(instruction.resourceAddress) ?? ZERO)) {
           fail(
             runtime(`ApplicationError(WorktopError(AssertionFailed(NonZeroAmount("${instruction.resourceAddress}"))))`)
           )
@@ -323,8 +333,8 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
       step(instruction)
       index += 1
     }
-    const left = [...worktop.entries()].filter(([, amount]) => amount !== 0n)
-    const dangling = [...buckets.values()].filter((b) => b.amount !== 0n)
+    const left = [...worktop.entries()].filter(([, amount]) => !BigDecimal.isZero(amount))
+    const dangling = [...buckets.values()].filter((b) => !BigDecimal.isZero(b.amount))
     if (left.length > 0) {
       fail(
         runtime(
@@ -340,32 +350,34 @@ export const execute = (instructions: ReadonlyArray<Instruction>, env: Execution
     errorMessage = e.message
   }
 
-  if (!freeCredit && totalLocked() < fee) {
+  if (!freeCredit && BigDecimal.lessThan(totalLocked(), fee)) {
     return {
       _tag: "Rejected",
       reason:
         errorMessage === undefined
-          ? `SuccessButFeeLoanNotRepaid: the manifest locked ${formatDecimal(totalLocked())} XRD but the transaction costs ${formatDecimal(fee)} XRD`
+          ? `SuccessButFeeLoanNotRepaid: the manifest locked ${formatPlain(totalLocked())} XRD but the transaction costs ${formatPlain(fee)} XRD`
           : `ErrorBeforeLoanAndDeferredCostsRepaid(${errorMessage})`
     }
   }
   // Fees drain the locks in order; a preview's free credit pays first (and, being unlimited, pays it all).
   const feePayments: Array<BalanceChange> = []
-  let remaining = freeCredit ? 0n : fee
+  let remaining = freeCredit ? ZERO : fee
   for (const lock of feeLocks) {
-    if (remaining === 0n) break
-    const pay = lock.amount < remaining ? lock.amount : remaining
-    remaining -= pay
+    if (BigDecimal.isZero(remaining)) break
+    const pay = BigDecimal.min(lock.amount, remaining)
+    remaining = BigDecimal.subtract(remaining, pay)
     const existing = feePayments.findIndex((p) => p.entity === lock.account)
     const previous = feePayments[existing]
-    if (previous !== undefined) feePayments[existing] = { ...previous, change: previous.change - pay }
-    else feePayments.push({ entity: lock.account, resource: env.xrd, change: -pay })
+    if (previous !== undefined)
+      feePayments[existing] = { ...previous, change: BigDecimal.subtract(previous.change, pay) }
+    else feePayments.push({ entity: lock.account, resource: env.xrd, change: BigDecimal.negate(pay) })
   }
   const success = errorMessage === undefined
   const changes: Array<BalanceChange> = []
   if (success) {
     for (const [entity, byResource] of deltas) {
-      for (const [resource, change] of byResource) if (change !== 0n) changes.push({ entity, resource, change })
+      for (const [resource, change] of byResource)
+        if (!BigDecimal.isZero(change)) changes.push({ entity, resource, change })
     }
   }
   return {

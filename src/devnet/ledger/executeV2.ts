@@ -11,7 +11,8 @@
  * ASSERT_WORKTOP_CONTAINS(_ANY), ASSERT_WORKTOP_RESOURCES_ONLY/INCLUDE, ASSERT_NEXT_CALL_RETURNS_ONLY/INCLUDE,
  * ASSERT_BUCKET_CONTENTS, Expression("ENTIRE_WORKTOP"). Anything else fails naming the instruction.
  */
-import { Either } from "effect"
+import { BigDecimal, Either, Option } from "effect"
+import { formatPlain } from "../../lib/decimalText"
 import {
   type InstructionV2,
   INSTRUCTIONS,
@@ -33,7 +34,7 @@ import {
   virtualAccountAddress,
   wellKnownOnDevnet
 } from "./address"
-import { debugDecimal, fitsDivisibility, formatDecimal, parseDecimal } from "./decimal"
+import { debugDecimal, fitsDivisibility, parseLedgerDecimal, ZERO } from "./amount"
 import { type BalanceChange, DEPOSIT_METHODS, devnetFee } from "./execute"
 import type { LedgerView, PayloadExecution, SubintentRecord } from "./payload"
 import type { GatewayMessage } from "./transaction"
@@ -55,14 +56,14 @@ const fail = (message: string): never => {
 }
 const runtime = (inner: string): string => `RuntimeError(${inner})`
 
-type Resources = Map<string, bigint>
+type Resources = Map<string, BigDecimal.BigDecimal>
 
 interface IntentState {
   readonly intent: IntentV2
   readonly index: number
   pc: number
   readonly worktop: Resources
-  readonly buckets: Map<number, { resource: string; amount: bigint }>
+  readonly buckets: Map<number, { resource: string; amount: BigDecimal.BigDecimal }>
   nextBucket: number
   readonly signerAccounts: ReadonlySet<string>
   /** An ASSERT_NEXT_CALL_RETURNS_* waiting for the next invocation's returns. */
@@ -81,8 +82,12 @@ const staticAddress = (a: ManifestAddress): string =>
     ? addressOf(a.nodeId)
     : fail(runtime("DevnetUnsupported(named addresses (address reservations) are not supported by the devnet ledger)"))
 
-const attoOf = (text: string): bigint =>
-  parseDecimal(text) ?? fail(runtime(`ApplicationError(InputDecodeError("invalid Decimal ${text}"))`))
+/** A Decimal of the manifest, read with the engine's rules. */
+const amountOf = (text: string): BigDecimal.BigDecimal =>
+  Option.getOrThrowWith(
+    parseLedgerDecimal(text),
+    () => new Failure(runtime(`ApplicationError(InputDecodeError("invalid Decimal ${text}"))`))
+  )
 
 const toGatewayMessage = (m: MessageV2): GatewayMessage | undefined =>
   m.type === "None"
@@ -146,7 +151,7 @@ const ruleSatisfied = (rule: ManifestValue, badges: ReadonlySet<string>): boolea
         if (a?.kind !== "Decimal" || b?.kind !== "Address") return unsupported()
         const resource = staticAddress(b.value)
         const held = [...badges].filter((x) => x.startsWith(`${resource} `)).length
-        return BigInt(held) * 10n ** 18n >= attoOf(a.value)
+        return BigDecimal.greaterThanOrEqualTo(BigDecimal.fromBigInt(BigInt(held)), amountOf(a.value))
       }
       case 2: {
         if (a === undefined || (a.kind !== "U8" && a.kind !== "U32")) return unsupported()
@@ -182,19 +187,19 @@ const ruleSatisfied = (rule: ManifestValue, badges: ReadonlySet<string>): boolea
 }
 
 /** Why `amount` of a fungible resource breaks a constraint, if it does (the engine's ResourceConstraintError). */
-const constraintError = (c: ResourceConstraint, amount: bigint): string | undefined => {
+const constraintError = (c: ResourceConstraint, amount: BigDecimal.BigDecimal): string | undefined => {
   switch (c.type) {
     case "NonZeroAmount":
-      return amount > 0n ? undefined : "ExpectedNonZeroAmount"
+      return BigDecimal.isPositive(amount) ? undefined : "ExpectedNonZeroAmount"
     case "ExactAmount": {
-      const expected = attoOf(c.amount)
-      return amount === expected
+      const expected = amountOf(c.amount)
+      return BigDecimal.equals(amount, expected)
         ? undefined
         : `ExpectedExactAmount { expected_amount: ${debugDecimal(expected)}, actual_amount: ${debugDecimal(amount)} }`
     }
     case "AtLeastAmount": {
-      const expected = attoOf(c.amount)
-      return amount >= expected
+      const expected = amountOf(c.amount)
+      return BigDecimal.greaterThanOrEqualTo(amount, expected)
         ? undefined
         : `ExpectedAtLeastAmount { expected_at_least_amount: ${debugDecimal(expected)}, actual_amount: ${debugDecimal(amount)} }`
     }
@@ -204,9 +209,13 @@ const constraintError = (c: ResourceConstraint, amount: bigint): string | undefi
     case "General": {
       if (c.requiredIds.length > 0 || c.allowedIds.type === "Allowlist")
         return "NonFungibleRequirementsOnFungibleResource"
-      if (c.lowerBound.type === "NonZero" ? amount <= 0n : amount < attoOf(c.lowerBound.amount))
+      if (
+        c.lowerBound.type === "NonZero"
+          ? !BigDecimal.isPositive(amount)
+          : BigDecimal.lessThan(amount, amountOf(c.lowerBound.amount))
+      )
         return `AmountBelowLowerBound { actual_amount: ${debugDecimal(amount)} }`
-      if (c.upperBound.type === "Inclusive" && amount > attoOf(c.upperBound.amount))
+      if (c.upperBound.type === "Inclusive" && BigDecimal.greaterThan(amount, amountOf(c.upperBound.amount)))
         return `AmountAboveUpperBound { actual_amount: ${debugDecimal(amount)} }`
       return undefined
     }
@@ -219,22 +228,22 @@ const constraintsError = (constraints: ResourceConstraints, have: Resources, onl
   for (const { resourceAddress, constraint } of constraints) {
     const resource = addressOf(resourceAddress)
     named.add(resource)
-    const error = constraintError(constraint, have.get(resource) ?? 0n)
+    const error = constraintError(constraint, have.get(resource) ?? ZERO)
     if (error !== undefined)
       return `ResourceConstraintFailed { resource_address: ResourceAddress("${resource}"), error: ${error} }`
   }
   if (only) {
     for (const [resource, amount] of have) {
-      if (amount > 0n && !named.has(resource))
+      if (BigDecimal.isPositive(amount) && !named.has(resource))
         return `UnexpectedNonZeroBalanceOfUnspecifiedResource { resource_address: ResourceAddress("${resource}") }`
     }
   }
   return undefined
 }
 
-const add = (into: Resources, resource: string, amount: bigint) => {
-  if (amount === 0n) return
-  into.set(resource, (into.get(resource) ?? 0n) + amount)
+const add = (into: Resources, resource: string, amount: BigDecimal.BigDecimal) => {
+  if (BigDecimal.isZero(amount)) return
+  into.set(resource, BigDecimal.sum(into.get(resource) ?? ZERO, amount))
 }
 
 export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): PayloadExecution => {
@@ -262,21 +271,24 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
 
   const instructionCount = tx.intents.reduce((n, i) => n + i.core.instructions.length, 0)
   const fee = devnetFee(instructionCount)
-  const deltas = new Map<string, Map<string, bigint>>()
-  const feeLocks: Array<{ account: string; amount: bigint }> = []
+  const deltas = new Map<string, Map<string, BigDecimal.BigDecimal>>()
+  const feeLocks: Array<{ account: string; amount: BigDecimal.BigDecimal }> = []
   const withdrawnFrom = new Set<string>()
   const depositedInto = new Set<string>()
   const touched = new Set<string>()
 
-  const delta = (account: string, resource: string) => deltas.get(account)?.get(resource) ?? 0n
-  const addDelta = (account: string, resource: string, amount: bigint) => {
-    const m = deltas.get(account) ?? new Map<string, bigint>()
-    m.set(resource, (m.get(resource) ?? 0n) + amount)
+  const delta = (account: string, resource: string) => deltas.get(account)?.get(resource) ?? ZERO
+  const addDelta = (account: string, resource: string, amount: BigDecimal.BigDecimal) => {
+    const m = deltas.get(account) ?? new Map<string, BigDecimal.BigDecimal>()
+    m.set(resource, BigDecimal.sum(m.get(resource) ?? ZERO, amount))
     deltas.set(account, m)
   }
-  const locked = (account: string) => feeLocks.filter((l) => l.account === account).reduce((s, l) => s + l.amount, 0n)
-  const available = (account: string, resource: string) =>
-    view.balance(account, resource) + delta(account, resource) - (resource === view.xrd ? locked(account) : 0n)
+  const locked = (account: string) =>
+    feeLocks.reduce((sum, l) => (l.account === account ? BigDecimal.sum(sum, l.amount) : sum), ZERO)
+  const available = (account: string, resource: string) => {
+    const held = BigDecimal.sum(view.balance(account, resource), delta(account, resource))
+    return resource === view.xrd ? BigDecimal.subtract(held, locked(account)) : held
+  }
 
   const states: Array<IntentState> = tx.intents.map((intent, index) => ({
     intent,
@@ -289,9 +301,9 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
     pendingAssertion: undefined
   }))
 
-  const requireValidAmount = (where: string, resource: string, amount: bigint) => {
+  const requireValidAmount = (where: string, resource: string, amount: BigDecimal.BigDecimal) => {
     const divisibility = view.divisibility(resource) ?? 18
-    if (amount < 0n || !fitsDivisibility(amount, divisibility))
+    if (BigDecimal.isNegative(amount) || !fitsDivisibility(amount, divisibility))
       fail(
         runtime(`ApplicationError(${where}(ResourceError(InvalidAmount(${debugDecimal(amount)}, ${divisibility}))))`)
       )
@@ -366,10 +378,10 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
       const [amountValue] = fields
       if (amountValue?.kind !== "Decimal")
         return fail(runtime(`ApplicationError(InputDecodeError("Account::lock_fee"))`))
-      const amount = attoOf(amountValue.value)
+      const amount = amountOf(amountValue.value)
       requireValidAmount("VaultError", view.xrd, amount)
       const have = available(account, view.xrd)
-      if (have < amount)
+      if (BigDecimal.lessThan(have, amount))
         fail(
           runtime(
             `ApplicationError(VaultError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
@@ -384,16 +396,16 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
       if (resourceValue?.kind !== "Address" || amountValue?.kind !== "Decimal")
         return fail(runtime(`ApplicationError(InputDecodeError("Account::withdraw"))`))
       const resource = staticAddress(resourceValue.value)
-      const amount = attoOf(amountValue.value)
+      const amount = amountOf(amountValue.value)
       requireValidAmount("VaultError", resource, amount)
       const have = available(account, resource)
-      if (have < amount)
+      if (BigDecimal.lessThan(have, amount))
         fail(
           runtime(
             `ApplicationError(VaultError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
           )
         )
-      addDelta(account, resource, -amount)
+      addDelta(account, resource, BigDecimal.negate(amount))
       withdrawnFrom.add(account)
       touched.add(resource)
       add(returned, resource, amount)
@@ -446,23 +458,23 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
         }
         case "TakeFromWorktop": {
           const resource = addressOf(ins.resourceAddress)
-          const amount = attoOf(ins.amount)
+          const amount = amountOf(ins.amount)
           requireValidAmount("WorktopError", resource, amount)
-          const have = s.worktop.get(resource) ?? 0n
-          if (have < amount)
+          const have = s.worktop.get(resource) ?? ZERO
+          if (BigDecimal.lessThan(have, amount))
             fail(
               runtime(
                 `ApplicationError(WorktopError(ResourceError(InsufficientBalance { requested: ${debugDecimal(amount)}, actual: ${debugDecimal(have)} })))`
               )
             )
-          if (have === amount) s.worktop.delete(resource)
-          else s.worktop.set(resource, have - amount)
+          if (BigDecimal.equals(have, amount)) s.worktop.delete(resource)
+          else s.worktop.set(resource, BigDecimal.subtract(have, amount))
           s.buckets.set(s.nextBucket++, { resource, amount })
           break
         }
         case "TakeAllFromWorktop": {
           const resource = addressOf(ins.resourceAddress)
-          const amount = s.worktop.get(resource) ?? 0n
+          const amount = s.worktop.get(resource) ?? ZERO
           s.worktop.delete(resource)
           s.buckets.set(s.nextBucket++, { resource, amount })
           break
@@ -474,9 +486,9 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
         }
         case "AssertWorktopContains": {
           const resource = addressOf(ins.resourceAddress)
-          const amount = attoOf(ins.amount)
-          const have = s.worktop.get(resource) ?? 0n
-          if (have < amount)
+          const amount = amountOf(ins.amount)
+          const have = s.worktop.get(resource) ?? ZERO
+          if (BigDecimal.lessThan(have, amount))
             fail(
               runtime(
                 `ApplicationError(WorktopError(AssertionFailed(ResourceConstraint { resource: "${resource}", ` +
@@ -487,7 +499,7 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
         }
         case "AssertWorktopContainsAny": {
           const resource = addressOf(ins.resourceAddress)
-          if ((s.worktop.get(resource) ?? 0n) <= 0n)
+          if (!BigDecimal.isPositive(s.worktop.get(resource) ?? ZERO))
             fail(runtime(`ApplicationError(WorktopError(AssertionFailed(NonZeroAmount("${resource}"))))`))
           break
         }
@@ -547,7 +559,7 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
   }
   /** An intent ends with nothing on its worktop and no bucket holding anything, as the engine requires. */
   const requireEmpty = (s: IntentState) => {
-    const left = [...s.worktop.entries()].filter(([, a]) => a !== 0n)
+    const left = [...s.worktop.entries()].filter(([, a]) => !BigDecimal.isZero(a))
     if (left.length > 0)
       fail(
         runtime(
@@ -556,7 +568,8 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
             .join(", ")}] }))`
         )
       )
-    if ([...s.buckets.values()].some((b) => b.amount !== 0n)) fail(runtime("ApplicationError(BucketError(NotEmpty))"))
+    if ([...s.buckets.values()].some((b) => !BigDecimal.isZero(b.amount)))
+      fail(runtime("ApplicationError(BucketError(NotEmpty))"))
   }
 
   let errorMessage: string | undefined
@@ -567,32 +580,33 @@ export const executeV2 = (tx: ValidatedTransactionV2, view: LedgerView): Payload
     errorMessage = e.message
   }
 
-  const totalLocked = feeLocks.reduce((s, l) => s + l.amount, 0n)
-  if (totalLocked < fee) {
+  const totalLocked = BigDecimal.sumAll(feeLocks.map((l) => l.amount))
+  if (BigDecimal.lessThan(totalLocked, fee)) {
     return {
       _tag: "Rejected",
       reason:
         errorMessage === undefined
-          ? `SuccessButFeeLoanNotRepaid: the manifest locked ${formatDecimal(totalLocked)} XRD but the transaction costs ${formatDecimal(fee)} XRD`
+          ? `SuccessButFeeLoanNotRepaid: the manifest locked ${formatPlain(totalLocked)} XRD but the transaction costs ${formatPlain(fee)} XRD`
           : `ErrorBeforeLoanAndDeferredCostsRepaid(${errorMessage})`
     }
   }
   const feeChanges: Array<BalanceChange> = []
   let remaining = fee
   for (const lock of feeLocks) {
-    if (remaining === 0n) break
-    const pay = lock.amount < remaining ? lock.amount : remaining
-    remaining -= pay
+    if (BigDecimal.isZero(remaining)) break
+    const pay = BigDecimal.min(lock.amount, remaining)
+    remaining = BigDecimal.subtract(remaining, pay)
     const at = feeChanges.findIndex((p) => p.entity === lock.account)
     const previous = feeChanges[at]
-    if (previous !== undefined) feeChanges[at] = { ...previous, change: previous.change - pay }
-    else feeChanges.push({ entity: lock.account, resource: view.xrd, change: -pay })
+    if (previous !== undefined) feeChanges[at] = { ...previous, change: BigDecimal.subtract(previous.change, pay) }
+    else feeChanges.push({ entity: lock.account, resource: view.xrd, change: BigDecimal.negate(pay) })
   }
   const success = errorMessage === undefined
   const changes: Array<BalanceChange> = []
   if (success) {
     for (const [entity, byResource] of deltas)
-      for (const [resource, change] of byResource) if (change !== 0n) changes.push({ entity, resource, change })
+      for (const [resource, change] of byResource)
+        if (!BigDecimal.isZero(change)) changes.push({ entity, resource, change })
   }
   const root = tx.intents[0]
   const idOf = (i: number) => tx.intents[i]?.id ?? ""

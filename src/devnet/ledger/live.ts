@@ -3,7 +3,8 @@
  * (`formats.ts`, `payload.ts`), the Gateway's payload tracking (`submission.ts`), and the rounds that follow the
  * Clock. One permit serialises everything that reads the tip or writes: a commit, a preview, a status read.
  */
-import { Effect } from "effect"
+import { BigDecimal, Effect, Option } from "effect"
+import { formatPlain } from "../../lib/decimalText"
 import {
   CONSENSUS_MANAGER,
   addressKind,
@@ -11,7 +12,7 @@ import {
   isAccountAddress,
   isFungibleResourceAddress
 } from "./address"
-import { formatDecimal, parseDecimal } from "./decimal"
+import { parseLedgerDecimal, ZERO } from "./amount"
 import { type ExecutionOutcome, execute } from "./execute"
 import { executionEnv } from "./executeV1"
 import { validatePayload } from "./formats"
@@ -52,7 +53,7 @@ export const makeLedger = Effect.gen(function* () {
         success: true,
         intentHash: undefined,
         payloadHash: undefined,
-        fee: 0n,
+        fee: ZERO,
         errorMessage: undefined,
         manifest: undefined,
         message: undefined,
@@ -138,9 +139,10 @@ export const makeLedger = Effect.gen(function* () {
 
   /** Devnet administration: creates a fungible resource and mints its initial supply into an account. */
   const createFungibleResource = Effect.fn("Ledger.createFungibleResource")(function* (spec: NewFungibleResource) {
-    const supply = parseDecimal(spec.initialSupply)
-    if (supply === undefined || supply < 0n)
+    const parsed = parseLedgerDecimal(spec.initialSupply)
+    if (Option.isNone(parsed) || BigDecimal.isNegative(parsed.value))
       return yield* new LedgerError({ message: `Invalid initial supply ${spec.initialSupply}` })
+    const supply = parsed.value
     if (!isAccountAddress(spec.to)) return yield* new LedgerError({ message: `Not an account address: ${spec.to}` })
     if (!Number.isInteger(spec.divisibility) || spec.divisibility < 0 || spec.divisibility > 18) {
       return yield* new LedgerError({ message: `Invalid divisibility ${spec.divisibility}` })
@@ -155,7 +157,7 @@ export const makeLedger = Effect.gen(function* () {
           description: spec.description ?? `${spec.name} on the hSwap devnet`,
           iconUrl: spec.iconUrl ?? "",
           divisibility: spec.divisibility,
-          totalSupply: formatDecimal(supply)
+          totalSupply: formatPlain(supply)
         }
         yield* store
           .commit({
@@ -163,13 +165,13 @@ export const makeLedger = Effect.gen(function* () {
             success: true,
             intentHash: undefined,
             payloadHash: undefined,
-            fee: 0n,
+            fee: ZERO,
             errorMessage: undefined,
             manifest: undefined,
             message: undefined,
             rawHex: undefined,
             feeChanges: [],
-            changes: supply > 0n ? [{ entity: spec.to, resource: address, change: supply }] : [],
+            changes: BigDecimal.isPositive(supply) ? [{ entity: spec.to, resource: address, change: supply }] : [],
             withdrawnFrom: [],
             depositedInto: [spec.to],
             resources: [address],

@@ -11,11 +11,11 @@
  * with yields between parent and child, and its commit names the subintent hashes it finalizes, which the store
  * records in the same SQL transaction as the commit, and only for a successful one.
  */
-import type { Effect } from "effect"
+import type { BigDecimal, Effect } from "effect"
 import type { BalanceChange } from "./execute"
 import type { GatewayMessage, TransactionRejected } from "./transaction"
 
-/** The current state as an executor may read it (balances in atto; the caller holds the ledger's permit). */
+/** The current state as an executor may read it (the caller holds the ledger's permit). */
 export interface LedgerView {
   readonly xrd: string
   readonly epoch: number
@@ -23,7 +23,7 @@ export interface LedgerView {
   readonly proposerTimestampMs: number
   /** True when a transaction that finalized this subintent (`subtxid_…`) committed successfully. */
   readonly subintentFinalized: (subintentId: string) => boolean
-  readonly balance: (account: string, resource: string) => bigint
+  readonly balance: (account: string, resource: string) => BigDecimal.BigDecimal
   readonly divisibility: (resource: string) => number | undefined
 }
 
@@ -32,7 +32,7 @@ export interface UserCommit {
   readonly success: boolean
   readonly intentHash: string
   readonly payloadHash: string
-  readonly fee: bigint
+  readonly fee: BigDecimal.BigDecimal
   readonly errorMessage: string | undefined
   readonly manifest: string | undefined
   readonly message: GatewayMessage | undefined

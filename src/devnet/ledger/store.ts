@@ -6,9 +6,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Clock, Effect, Option, Schema } from "effect"
+import { BigDecimal, Clock, Effect, Option, Schema } from "effect"
+import { formatPlain } from "../../lib/decimalText"
 import { DEVNET_NETWORK_NAME, vaultAddress } from "./address"
-import { formatDecimal, parseDecimal } from "./decimal"
+import { LedgerDecimalText, parseLedgerDecimal, ZERO } from "./amount"
 import type { BalanceChange } from "./execute"
 import { type Genesis, makeGenesis } from "./genesis"
 import type { SubintentRecord } from "./payload"
@@ -86,7 +87,7 @@ const MessageJson = Schema.parseJson(
 const VaultRow = Schema.Struct({
   account: Schema.String,
   resource: Schema.String,
-  amount: Schema.String,
+  amount: LedgerDecimalText,
   state_version: Schema.Number
 })
 
@@ -110,7 +111,7 @@ const MetadataRow = Schema.Struct({
 
 const HolderRow = Schema.Struct({
   account: Schema.String,
-  amount: Schema.String,
+  amount: LedgerDecimalText,
   state_version: Schema.Number,
   first_seen: Schema.Number
 })
@@ -140,11 +141,13 @@ const decodeRows = <A, I>(
 }
 
 const decodeTxDetails = Schema.decodeUnknown(Schema.parseJson(TxDetails))
+const decodeFee = Schema.decodeUnknown(LedgerDecimalText)
 const decodeMessage = Schema.decodeUnknown(MessageJson)
 
 const toTransaction = (row: TxRow): Effect.Effect<CommittedTransaction> =>
   Effect.gen(function* () {
     const details = yield* decodeTxDetails(row.details_json).pipe(Effect.orDie)
+    const feePaid = yield* decodeFee(row.fee_paid).pipe(Effect.orDie)
     const message = row.message_json === null ? undefined : yield* decodeMessage(row.message_json).pipe(Effect.orDie)
     return {
       stateVersion: row.state_version,
@@ -155,7 +158,7 @@ const toTransaction = (row: TxRow): Effect.Effect<CommittedTransaction> =>
       status: row.status,
       intentHash: row.intent_hash ?? undefined,
       payloadHash: row.payload_hash ?? undefined,
-      feePaid: row.fee_paid,
+      feePaid,
       errorMessage: row.error_message ?? undefined,
       manifest: row.manifest ?? undefined,
       message,
@@ -216,7 +219,7 @@ export interface Commit {
   readonly success: boolean
   readonly intentHash: string | undefined
   readonly payloadHash: string | undefined
-  readonly fee: bigint
+  readonly fee: BigDecimal.BigDecimal
   readonly errorMessage: string | undefined
   readonly manifest: string | undefined
   readonly message: GatewayMessage | undefined
@@ -248,7 +251,7 @@ export const makeLedgerStore = Effect.gen(function* () {
   for (const statement of SCHEMA_SQL) yield* sql.unsafe(statement).pipe(Effect.orDie)
 
   // --- in-memory caches of the current state ---
-  const balances = new Map<string, bigint>() // `${account} ${resource}` -> atto
+  const balances = new Map<string, BigDecimal.BigDecimal>() // `${account} ${resource}` -> amount
   const balanceKey = (account: string, resource: string) => `${account} ${resource}`
   const resources = new Map<string, ResourceInfo>()
   /** Subintents (`subtxid_…`) finalized by a successful commit: never executable again. */
@@ -290,13 +293,15 @@ export const makeLedgerStore = Effect.gen(function* () {
     Effect.gen(function* () {
       const clock = c.at ?? tip
       const version = stateVersion + 1
-      const netChanges = new Map<string, bigint>()
+      const netChanges = new Map<string, BigDecimal.BigDecimal>()
       for (const ch of [...c.feeChanges, ...c.changes]) {
         const k = balanceKey(ch.entity, ch.resource)
-        netChanges.set(k, (netChanges.get(k) ?? 0n) + ch.change)
+        netChanges.set(k, BigDecimal.sum(netChanges.get(k) ?? ZERO, ch.change))
       }
-      const newBalances = new Map<string, bigint>()
-      for (const [k, ch] of netChanges) newBalances.set(k, (balances.get(k) ?? 0n) + ch)
+      // Normalised once here, so the cached balances stay small however many commits add to them.
+      const newBalances = new Map<string, BigDecimal.BigDecimal>()
+      for (const [k, ch] of netChanges)
+        newBalances.set(k, BigDecimal.normalize(BigDecimal.sum(balances.get(k) ?? ZERO, ch)))
       const affected = [
         ...new Set([
           ...c.feeChanges.map((f) => f.entity),
@@ -310,7 +315,7 @@ export const makeLedgerStore = Effect.gen(function* () {
         ])
       ]
       const fmt = (chs: ReadonlyArray<BalanceChange>) =>
-        chs.map((x) => ({ entity: x.entity, resource: x.resource, change: formatDecimal(x.change) }))
+        chs.map((x) => ({ entity: x.entity, resource: x.resource, change: formatPlain(x.change) }))
       const details = {
         fee: fmt(c.feeChanges),
         changes: fmt(c.changes),
@@ -339,7 +344,7 @@ export const makeLedgerStore = Effect.gen(function* () {
         status: c.success ? ("CommittedSuccess" as const) : ("CommittedFailure" as const),
         intent_hash: c.intentHash ?? null,
         payload_hash: c.payloadHash ?? null,
-        fee_paid: formatDecimal(c.fee),
+        fee_paid: formatPlain(c.fee),
         error_message: c.errorMessage ?? null,
         manifest: c.manifest ?? null,
         message_json: c.message === undefined ? null : JSON.stringify(c.message),
@@ -354,7 +359,7 @@ export const makeLedgerStore = Effect.gen(function* () {
       ]
       const vaultRows = [...newBalances].map(([k, amount]) => {
         const [account = "", resource = ""] = k.split(" ")
-        return { account, resource, state_version: version, amount: formatDecimal(amount) }
+        return { account, resource, state_version: version, amount: formatPlain(amount) }
       })
       const finalized =
         c.success && c.intentHash !== undefined
@@ -419,15 +424,20 @@ export const makeLedgerStore = Effect.gen(function* () {
   const lastVersion = loaded[0]?.v ?? null
   if (lastVersion === null) {
     tip = yield* clockState
-    const supply = new Map<string, bigint>()
+    const supply = new Map<string, BigDecimal.BigDecimal>()
     const changes: Array<BalanceChange> = []
     for (const account of genesis.accounts) {
       for (const [symbol, amountText] of Object.entries(account.balances)) {
         const resource = genesis.resources.find((r) => r.symbol === symbol)
-        const amount = parseDecimal(amountText)
-        if (resource === undefined || amount === undefined) continue
-        changes.push({ entity: account.address, resource: resource.address, change: amount })
-        supply.set(resource.address, (supply.get(resource.address) ?? 0n) + amount)
+        if (resource === undefined) continue
+        const amount = parseLedgerDecimal(amountText)
+        if (Option.isNone(amount)) {
+          return yield* Effect.dieMessage(
+            `The genesis balance ${JSON.stringify(amountText)} ${symbol} of ${account.address} is not a Decimal`
+          )
+        }
+        changes.push({ entity: account.address, resource: resource.address, change: amount.value })
+        supply.set(resource.address, BigDecimal.sum(supply.get(resource.address) ?? ZERO, amount.value))
       }
     }
     const newResources = genesis.resources.map((r) => ({
@@ -437,7 +447,7 @@ export const makeLedgerStore = Effect.gen(function* () {
       description: r.description,
       iconUrl: r.iconUrl,
       divisibility: r.divisibility,
-      totalSupply: formatDecimal(supply.get(r.address) ?? 0n)
+      totalSupply: formatPlain(supply.get(r.address) ?? ZERO)
     }))
     const accountMetadata = genesis.accounts.flatMap((a) =>
       Object.entries(a.metadata).map(([key, value]) => ({ address: a.address, key, type: "String" as const, value }))
@@ -447,7 +457,7 @@ export const makeLedgerStore = Effect.gen(function* () {
       success: true,
       intentHash: undefined,
       payloadHash: undefined,
-      fee: 0n,
+      fee: ZERO,
       errorMessage: undefined,
       manifest: undefined,
       message: undefined,
@@ -493,7 +503,7 @@ export const makeLedgerStore = Effect.gen(function* () {
       Effect.flatMap(decodeRows(VaultRow)),
       Effect.orDie
     )
-    for (const v of vaultRows) balances.set(balanceKey(v.account, v.resource), parseDecimal(v.amount) ?? 0n)
+    for (const v of vaultRows) balances.set(balanceKey(v.account, v.resource), v.amount)
     const finalizedRows = yield* sql`SELECT subintent_hash FROM finalized_subintents`.pipe(
       Effect.flatMap(decodeRows(SubintentRow)),
       Effect.orDie
@@ -544,14 +554,14 @@ export const makeLedgerStore = Effect.gen(function* () {
         account: r.account,
         resource: r.resource,
         vaultAddress: vaultAddress(r.account, r.resource),
-        amount: r.amount,
+        amount: formatPlain(r.amount),
         lastUpdatedAtStateVersion: r.state_version
       }))
   })
 
   /** The current balance of `resource` in `account` ("0" when it has no vault). */
   const balance = (account: string, resource: string): Effect.Effect<string> =>
-    Effect.sync(() => formatDecimal(balances.get(balanceKey(account, resource)) ?? 0n))
+    Effect.sync(() => formatPlain(balances.get(balanceKey(account, resource)) ?? ZERO))
 
   /** Finds the account and resource of a vault address. */
   const vaultOwner = (address: string): Effect.Effect<Option.Option<{ account: string; resource: string }>> =>
@@ -631,18 +641,16 @@ export const makeLedgerStore = Effect.gen(function* () {
       Effect.orDie
     )
     return rows
-      .map((r) => ({ ...r, atto: parseDecimal(r.amount) ?? 0n }))
-      .filter((r) => r.atto > 0n)
-      .sort((a, b) =>
-        a.atto !== b.atto
-          ? a.atto > b.atto
-            ? -1
-            : 1
-          : a.first_seen - b.first_seen || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
+      .filter((r) => BigDecimal.isPositive(r.amount))
+      .sort(
+        (a, b) =>
+          BigDecimal.Order(b.amount, a.amount) ||
+          a.first_seen - b.first_seen ||
+          (a.account < b.account ? -1 : a.account > b.account ? 1 : 0)
       )
       .map((r): ResourceHolder => ({
         account: r.account,
-        amount: r.amount,
+        amount: formatPlain(r.amount),
         lastUpdatedAtStateVersion: r.state_version
       }))
   })
@@ -713,8 +721,9 @@ export const makeLedgerStore = Effect.gen(function* () {
     tipState,
     commit,
     metadataFor,
-    /** The current balance in atto, for execution. */
-    balanceOf: (account: string, resource: string): bigint => balances.get(balanceKey(account, resource)) ?? 0n,
+    /** The current balance, for execution (zero when the account has no vault of the resource). */
+    balanceOf: (account: string, resource: string): BigDecimal.BigDecimal =>
+      balances.get(balanceKey(account, resource)) ?? ZERO,
     divisibility: (resource: string): number | undefined => resources.get(resource)?.divisibility,
     transactionByIntent,
     subintentFinalized: (subintentHash: string): boolean => finalizedSubintents.has(subintentHash),

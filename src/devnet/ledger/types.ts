@@ -3,7 +3,7 @@
  * interface that the `Ledger` tag (`Ledger.ts`) carries. No implementation here.
  */
 import type { Instruction } from "@radixdlt/radix-engine-toolkit"
-import { Context, type Effect, type Option, Schema } from "effect"
+import { type BigDecimal, Context, type Effect, type Option, Schema } from "effect"
 import type { EntityKind } from "./address"
 import type { ExecutionOutcome } from "./execute"
 import type { Genesis } from "./genesis"
@@ -38,7 +38,8 @@ export interface CommittedTransaction {
   readonly status: "CommittedSuccess" | "CommittedFailure"
   readonly intentHash: string | undefined
   readonly payloadHash: string | undefined
-  readonly feePaid: string
+  /** The fee, read from its stored text; the balance changes below keep the text the Gateway serves as it is. */
+  readonly feePaid: BigDecimal.BigDecimal
   readonly errorMessage: string | undefined
   readonly manifest: string | undefined
   readonly message: GatewayMessage | undefined

@@ -4,10 +4,11 @@
  * the withdrawals and deposits with a dry run of the ledger's own executor, then build, sign, notarize and submit.
  */
 import type { Instruction } from "@radixdlt/radix-engine-toolkit"
-import { Effect, Either, Schema } from "effect"
+import { BigDecimal, Effect, Either, Option, Schema } from "effect"
+import { formatPlain } from "../../lib/decimalText"
 import { isAccountAddress } from "../ledger/address"
+import { parseLedgerDecimal, ZERO } from "../ledger/amount"
 import { buildNotarizedTransaction } from "../ledger/build"
-import { formatDecimal, parseDecimal } from "../ledger/decimal"
 import { devnetFee, execute, type BalanceChange } from "../ledger/execute"
 import type { DevnetKey } from "../ledger/genesis"
 import type { Ledger } from "../ledger/Ledger"
@@ -40,7 +41,8 @@ const OPEN_DEPOSIT_METHODS = new Set([
   "try_deposit_batch_or_abort",
   "try_deposit_batch_or_refund"
 ])
-const PLENTY = 10n ** 40n
+/** A balance no manifest can exhaust (10^22), for the dry run of what a manifest intends. */
+const PLENTY = BigDecimal.make(1n, -22)
 
 export interface TransactionItem {
   readonly transactionManifest: string
@@ -111,7 +113,7 @@ export const prepareTransaction = Effect.fn("WalletEmulator.prepareTransaction")
   let instructions = original
   const fee = devnetFee(original.length + (hasFeeLock ? 0 : 1))
   if (!hasFeeLock && firstOwn !== undefined) {
-    manifest = `CALL_METHOD\n    Address("${firstOwn.address}")\n    "lock_fee"\n    Decimal("${formatDecimal(fee)}")\n;\n${item.transactionManifest}`
+    manifest = `CALL_METHOD\n    Address("${firstOwn.address}")\n    "lock_fee"\n    Decimal("${formatPlain(fee)}")\n;\n${item.transactionManifest}`
     instructions = yield* parseManifest(manifest)
     if (!signers.includes(firstOwn)) signers.unshift(firstOwn)
   }
@@ -119,11 +121,18 @@ export const prepareTransaction = Effect.fn("WalletEmulator.prepareTransaction")
   // Balances for a dry run: every account the manifest calls, in every resource the ledger knows.
   const resources = yield* ledger.resources
   const accounts = [...new Set(callTargets(instructions).map((t) => t.address))].filter(isAccountAddress)
-  const balances = new Map<string, bigint>()
+  const balances = new Map<string, BigDecimal.BigDecimal>()
   for (const account of accounts) {
     for (const r of resources) {
       const text = yield* ledger.balance(account, r.address)
-      balances.set(`${account} ${r.address}`, parseDecimal(text) ?? 0n)
+      const amount = parseLedgerDecimal(text)
+      if (Option.isNone(amount)) {
+        return yield* new WalletFailure({
+          error: "failedToPrepareTransaction",
+          message: `The ledger answered a balance that is not a decimal: ${JSON.stringify(text)}`
+        })
+      }
+      balances.set(`${account} ${r.address}`, amount.value)
     }
   }
   const divisibility = (resource: string) => resources.find((r) => r.address === resource)?.divisibility
@@ -138,12 +147,12 @@ export const prepareTransaction = Effect.fn("WalletEmulator.prepareTransaction")
     xrd: ledger.xrd,
     signerAccounts: new Set(signers.map((s) => s.address)),
     divisibility,
-    balance: (account, resource) => balances.get(`${account} ${resource}`) ?? 0n
+    balance: (account, resource) => balances.get(`${account} ${resource}`) ?? ZERO
   })
   const symbol = (resource: string) => resources.find((r) => r.address === resource)?.symbol ?? "?"
   const move = (c: BalanceChange): Move => {
     const accountLabel = mine(c.entity)?.label ?? label(c.entity)
-    const amount = formatDecimal(c.change < 0n ? -c.change : c.change)
+    const amount = formatPlain(BigDecimal.abs(c.change))
     return {
       account: c.entity,
       ...(accountLabel === undefined ? {} : { accountLabel }),
@@ -165,10 +174,10 @@ export const prepareTransaction = Effect.fn("WalletEmulator.prepareTransaction")
     blobCount: blobs.length,
     addsFeeLock: !hasFeeLock && firstOwn !== undefined,
     ...(feePayer === undefined ? {} : { feePayer }),
-    fee: formatDecimal(fee),
+    fee: formatPlain(fee),
     signers: signers.map((s) => s.address),
-    withdrawals: changes.filter((c) => c.change < 0n).map(move),
-    deposits: changes.filter((c) => c.change > 0n).map(move),
+    withdrawals: changes.filter((c) => BigDecimal.isNegative(c.change)).map(move),
+    deposits: changes.filter((c) => BigDecimal.isPositive(c.change)).map(move),
     ...outcome
   }
   return { manifest, blobs, message: item.message, signers, preview } satisfies PreparedTransaction
