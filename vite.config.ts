@@ -9,8 +9,6 @@ import { entryAfterMarkup } from "./build/entryAfterMarkup"
 import { liveChunkList } from "./build/liveChunkList"
 import { liveStageChunks } from "./build/liveStageChunks"
 import { prerenderPages } from "./build/prerenderPages"
-import { SELECTOR_WITHOUT_SHIM } from "./build/selectorWithoutShim"
-import { slimPreloadHelper } from "./build/slimPreloadHelper"
 import { TERSER_OPTIONS } from "./build/terser"
 import { withoutMicro } from "./build/withoutMicro"
 import { yieldPoints } from "./build/yieldPoints"
@@ -28,8 +26,6 @@ const PARTS = [
   "liveChunkList",
   "liveStageChunks",
   "yieldPoints",
-  "slimPreloadHelper",
-  "selectorWithoutShim",
   "compileHints",
   "eagerWrappers",
   "withoutMicro"
@@ -57,14 +53,12 @@ export default defineConfig({
     tailwindcss(),
     ...plugin("withoutMicro", withoutMicro),
     ...plugin("yieldPoints", yieldPoints),
-    ...plugin("slimPreloadHelper", slimPreloadHelper),
     ...plugin("prerenderPages", prerenderPages),
     ...plugin("entryAfterMarkup", entryAfterMarkup),
     ...plugin("liveChunkList", liveChunkList),
     ...plugin("eagerWrappers", eagerWrappers),
     ...plugin("compileHints", compileHints)
   ],
-  resolve: { alias: on("selectorWithoutShim") ? [SELECTOR_WITHOUT_SHIM] : [] },
   build: {
     outDir: "dist",
     sourcemap: true,

@@ -6,7 +6,6 @@ const configWithout = async (without: string) => {
   vi.stubEnv("HSWAP_BUILD_WITHOUT", without)
   const config = (await import("../../vite.config")).default as {
     plugins: ReadonlyArray<unknown>
-    resolve: { alias: ReadonlyArray<unknown> }
     build: { rollupOptions: { output: { manualChunks?: unknown } } }
   }
   const names = config.plugins
@@ -25,24 +24,21 @@ describe("vite.config.ts: the build's parts, and HSWAP_BUILD_WITHOUT", () => {
     expect(names).toEqual([
       "hswap:without-micro",
       "hswap:yield-points",
-      "hswap:slim-preload-helper",
       "hswap:prerender-pages",
       "hswap:entry-after-markup",
       "hswap:live-chunk-list",
       "hswap:eager-wrappers",
       "hswap:compile-hints"
     ])
-    expect(config.resolve.alias).toHaveLength(1)
     expect(typeof config.build.rollupOptions.output.manualChunks).toBe("function")
   })
 
   it("leaves out the parts it names, and only those", async () => {
-    const { names, config } = await configWithout("withoutMicro,compileHints,selectorWithoutShim,liveStageChunks")
+    const { names, config } = await configWithout("withoutMicro,compileHints,liveStageChunks")
     expect(names).not.toContain("hswap:without-micro")
     expect(names).not.toContain("hswap:compile-hints")
     expect(names).toContain("hswap:yield-points")
-    expect(names).toHaveLength(6)
-    expect(config.resolve.alias).toHaveLength(0)
+    expect(names).toHaveLength(5)
     expect(config.build.rollupOptions.output.manualChunks).toBeUndefined()
   })
 
