@@ -122,6 +122,9 @@ test("the tagline's letters keep their place in every frame of the bounce", asyn
   await page.goto("/earn")
   await pageReady(page)
   const tagline = page.getByTestId("tagline")
+  // The places at rest are read once the letters are laid out: right after the page is ready, the tagline's island may
+  // still be swapping in its letters, whose boxes then all read 0,0 for a frame.
+  await expect.poll(async () => new Set((await letterBoxes(page)).boxes).size, { timeout: 10_000 }).toBeGreaterThan(1)
   const rest = await letterBoxes(page)
   await expect(tagline).toHaveAttribute("data-bouncing", "true", { timeout: 35_000 })
   let sawRunning = false
