@@ -33,6 +33,7 @@ import {
   transfer
 } from "./harness"
 import { freshPostgres, postgresUnavailable } from "./stores"
+import { until } from "../support/processes"
 
 const { hUSDC, hETH, hBTC, GKS } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
@@ -49,17 +50,6 @@ interface Replica {
   readonly output: () => string
 }
 
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
-
-const until = async <A>(what: string, probe: () => Promise<A | undefined> | A | undefined, ms: number): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await sleep(50)
-  }
-}
 
 describe.skipIf(postgresUnavailable !== undefined)("three replicas on one PostgreSQL database", () => {
   let devnet: Devnet
