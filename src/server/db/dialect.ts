@@ -35,11 +35,13 @@ export interface Dialect {
    * Runs `change` (an INSERT or UPDATE of `swaps` … RETURNING *) and, in the same atomic step, appends one
    * `swap_events` row (`event`) per swap it returned; the returned rows. PostgreSQL: one statement, one round trip (a
    * data-modifying WITH); SQLite, which has no such WITH: a transaction of the two statements (in process, no trip).
+   * With `before` (a DELETE of another table), that runs in the same atomic step too, whether or not `change` matched.
    */
   readonly logged: (
     sql: SqlClient.SqlClient,
     change: Statement<Row>,
-    event: { readonly state: string; readonly at: number; readonly detail: string | null }
+    event: { readonly state: string; readonly at: number; readonly detail: string | null },
+    before?: Statement<Row>
   ) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
   /**
    * Runs `effect` alone among everyone reserving liquidity of `resource` on this database: PostgreSQL, in a
@@ -69,9 +71,10 @@ export const sqliteDialect = (): Dialect => {
         Effect.catchAll((e) => Effect.logWarning("SQLite: WAL mode not set", e))
       ),
     serializeMigrations: (_sql, run) => run,
-    logged: (sql, change, event) =>
+    logged: (sql, change, event, before) =>
       sql.withTransaction(
         Effect.gen(function* () {
+          if (before !== undefined) yield* before
           const rows = yield* change
           for (const row of rows) {
             yield* sql`INSERT INTO swap_events ${sql.insert({ tx_in: String(row["tx_in"]), state: event.state, at_ms: event.at, detail: event.detail })}`
@@ -106,8 +109,8 @@ export const pgDialect = (): Dialect => ({
       ),
       run
     ),
-  logged: (sql, change, event) =>
-    sql<Row>`WITH changed AS (${change}), logged AS (
+  logged: (sql, change, event, before) =>
+    sql<Row>`WITH ${before === undefined ? sql`` : sql`before AS (${before}), `}changed AS (${change}), logged AS (
       INSERT INTO swap_events (tx_in, state, at_ms, detail)
       SELECT tx_in, ${event.state}::text, ${event.at}::bigint, ${event.detail}::text FROM changed
     ) SELECT * FROM changed`,
@@ -139,11 +142,10 @@ export class DbDialect extends Context.Tag("hswap/server/DbDialect")<DbDialect, 
  */
 const PG_INT_OIDS = new Set([20, 21, 23])
 const PG_BOOL_OID = 16
+// The driver asks for a parser per column of every result: the same three functions, made once.
+const parseInteger = (text: string) => Number(text)
+const parseBoolean = (text: string) => text === "t" || text === "true"
+const asText = (text: string) => text
 export const pgTypes = {
-  getTypeParser: (oid: number) =>
-    PG_INT_OIDS.has(oid)
-      ? (text: string) => Number(text)
-      : oid === PG_BOOL_OID
-        ? (text: string) => text === "t" || text === "true"
-        : (text: string) => text
+  getTypeParser: (oid: number) => (PG_INT_OIDS.has(oid) ? parseInteger : oid === PG_BOOL_OID ? parseBoolean : asText)
 }

@@ -61,7 +61,9 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
 
   /**
    * Moves a swap from `from` to `to` with `changes`, only if it is still in `from` and, when `claim` is given, still
-   * held under that claim. Returns the new row, or none when another writer got there first.
+   * held under that claim. Returns the new row, or none when another writer got there first. With
+   * `releaseReservation`, the swap's liquidity reservation is dropped in the same atomic step (whether or not the
+   * move happened: the caller drops it once the payout's outcome is known), one statement instead of two.
    */
   const transition = Effect.fn("Db.transition")(function* (
     txIn: string,
@@ -69,7 +71,8 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
     to: SwapState,
     changes: SwapChanges = {},
     detail: string | null = null,
-    claim: string | null = null
+    claim: string | null = null,
+    releaseReservation = false
   ) {
     const now = yield* Clock.currentTimeMillis
     const set: Record<string, string | number | null> = { state: to, updated_ms: now }
@@ -81,7 +84,8 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
       .logged(
         sql,
         sql<Row>`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence} RETURNING *`,
-        { state: to, at: now, detail }
+        { state: to, at: now, detail },
+        releaseReservation ? sql<Row>`DELETE FROM reservations WHERE tx_in = ${txIn}` : undefined
       )
       .pipe(Effect.flatMap(decodeRows), Effect.orDie)
     return Option.fromNullable(updated[0])

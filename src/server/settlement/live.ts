@@ -53,8 +53,12 @@ export const makeSettlement = Effect.gen(function* () {
     from: SwapState,
     to: SwapState,
     changes: SwapChanges = {},
-    detail: string | null = null
-  ) => Effect.flatMap(claims.current, (claim) => db.transition(txIn, from, to, changes, detail, claim))
+    detail: string | null = null,
+    releaseReservation = false
+  ) =>
+    Effect.flatMap(claims.current, (claim) =>
+      db.transition(txIn, from, to, changes, detail, claim, releaseReservation)
+    )
 
   // --- reading the deposit ------------------------------------------------------------------------------------
 
@@ -247,31 +251,20 @@ export const makeSettlement = Effect.gen(function* () {
         to: row.sender
       })
       const now = yield* Clock.currentTimeMillis
-      // Committed (the balance now shows it) or never to commit: the reservation has done its job.
-      if (
-        result.outcome === "CommittedSuccess" ||
-        result.outcome === "CommittedFailure" ||
-        result.outcome === "Rejected" ||
-        result.outcome === "LowLiquidity"
-      ) {
-        yield* payouts.release(row.tx_in)
-      }
+      // Committed (the balance now shows it) or never to commit: the reservation has done its job, and goes with the
+      // swap's next move, in the same write.
+      const settled = (to: SwapState, changes: SwapChanges, detail: string | null) =>
+        moved(row, transition(row.tx_in, "paying", to, changes, detail, true))
       switch (result.outcome) {
         case "CommittedSuccess":
-          return yield* moved(
-            row,
-            transition(row.tx_in, "paying", "completed", { finalized_ms: now, message: null }, result.intent)
-          )
+          return yield* settled("completed", { finalized_ms: now, message: null }, result.intent)
         case "CommittedFailure":
         case "Rejected": {
           const message = `The payout ${result.intent} did not commit (${result.outcome === "Rejected" ? "rejected" : "failed"})`
-          return yield* moved(
-            row,
-            transition(row.tx_in, "paying", "failed", { message, payout_intent: null, payout_hex: null }, message)
-          )
+          return yield* settled("failed", { message, payout_intent: null, payout_hex: null }, message)
         }
         case "LowLiquidity":
-          return yield* moved(row, transition(row.tx_in, "paying", "failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY))
+          return yield* settled("failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY)
         case "Moved":
           return { row: yield* reread(row), progressed: true }
         default:
