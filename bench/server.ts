@@ -27,7 +27,7 @@
  *
  * BENCH_PARTS (load, settlement, flows, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica
  * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_DURATION, BENCH_RATE, BENCH_REPLICATED_RATE,
- * BENCH_FLOW_SWAPS set the sizes.
+ * BENCH_FLOW_SWAPS set the sizes; BENCH_REPLICAS=1 runs the replicated part with 1 replica only (no comparison).
  *
  * It prints figures; it never asserts times. The budget (DESIGN.md §6) is p99 under 50 ms at 500 requests/s.
  */
@@ -511,9 +511,33 @@ const replicated = async (replicas: number) => {
     calls.set(path, (calls.get(path) ?? 0) + 1)
     void gateway.mount.handle(req, res)
   })
+  // The clients submit their deposits to the same devnet through a gateway address of their own (not counted).
+  const clientGw = createServer((req, res) => void gateway.mount.handle(req, res))
   await new Promise<void>((ok) => gw.listen(0, "127.0.0.1", ok))
-  const gwAddress = gw.address()
-  const gatewayUrl = `http://127.0.0.1:${typeof gwAddress === "object" && gwAddress !== null ? gwAddress.port : 0}/gateway`
+  await new Promise<void>((ok) => clientGw.listen(0, "127.0.0.1", ok))
+  const portOf = (s: typeof gw) => {
+    const a = s.address()
+    return typeof a === "object" && a !== null ? a.port : 0
+  }
+  const gatewayUrl = `http://127.0.0.1:${portOf(gw)}/gateway`
+  const clientGatewayUrl = `http://127.0.0.1:${portOf(clientGw)}/gateway`
+  // The registering clients, in a process of their own (bench/clients.ts): started now, they wait for their job.
+  const clients = spawn(process.execPath, ["--import", "tsx", "bench/clients.ts"], {
+    stdio: ["pipe", "pipe", "inherit"]
+  })
+  let clientsOut = ""
+  clients.stdout.on("data", (b: Buffer) => (clientsOut += b.toString()))
+  const clientsDone = new Promise<{ readonly answered: ReadonlyArray<number>; readonly cpuSeconds: number }>(
+    (ok, fail) =>
+      clients.once("exit", (code) => {
+        if (code !== 0) return fail(new Error(`the clients exited ${code}`))
+        try {
+          ok(JSON.parse(clientsOut) as { answered: ReadonlyArray<number>; cpuSeconds: number })
+        } catch (e) {
+          fail(e instanceof Error ? e : new Error(String(e)))
+        }
+      })
+  )
   const procs = Array.from({ length: replicas }, (_, i) =>
     spawn(
       process.execPath,
@@ -620,23 +644,15 @@ const replicated = async (replicas: number) => {
     }
     calls.clear()
     const start = performance.now()
-    const answered: Array<number> = []
-    let next = 0
-    const worker = async (w: number) => {
-      for (;;) {
-        const i = next++
-        const deposit = deposits[i]
-        if (deposit === undefined) return
-        const t0 = performance.now()
-        await submit(deposit)
-        await fetch(`${urls[(i + w) % urls.length]}/api/swap/${deposit.intentHash}`, {
-          method: "POST",
-          signal: AbortSignal.timeout(120_000)
-        })
-        answered.push(performance.now() - t0)
-      }
-    }
-    await Promise.all(Array.from({ length: CLIENTS }, (_, w) => worker(w)))
+    clients.stdin.end(
+      JSON.stringify({
+        gateway: clientGatewayUrl,
+        replicas: urls,
+        deposits: deposits.map((d) => ({ hex: d.notarizedTransactionHex, hash: d.intentHash })),
+        clients: CLIENTS
+      })
+    )
+    const { answered, cpuSeconds: clientsCpu } = await clientsDone
     let paid = (await payouts()).length - warm.length
     while (paid < SWAPS && performance.now() - start < 300_000) {
       await Effect.runPromise(Effect.sleep("50 millis"))
@@ -674,7 +690,7 @@ const replicated = async (replicas: number) => {
       `    latency   submit + registration answered: p50 ${fmt(pct(50), 0)} ms, p99 ${fmt(pct(99), 0)} ms (${CLIENTS} clients)`
     )
     console.log(
-      `    devnet    ${fmt((2 * paid) / seconds, 1)} commits/s (deposits + payouts), bench process (devnet + its gateway + clients) ${cores(cpu.self)} cores`
+      `    devnet    ${fmt((2 * paid) / seconds, 1)} commits/s (deposits + payouts), bench process (the devnet: its ledger and gateway) ${cores(cpu.self)} cores; the clients' process ${cores(clientsCpu)} cores`
     )
     console.log(
       `    cpu       replicas ${cpu.replicas.map(cores).join(" + ")} cores, PostgreSQL ${cores(cpu.pg)} + shared ${cores(cpu.pgShared)} cores; machine busy ${cores(machineBusy)} of ${fmt(machineCores, 1)} cores (other work included)`
@@ -683,10 +699,11 @@ const replicated = async (replicas: number) => {
     const perSwapMs = (cpuSeconds: number) => (paid > 0 ? (cpuSeconds * 1000) / paid : NaN)
     const replicasMs = perSwapMs(cpu.replicas.reduce((a, b) => a + b, 0))
     const benchMs = perSwapMs(cpu.self)
+    const clientsMs = perSwapMs(clientsCpu)
     const pgMs = perSwapMs(cpu.pg + cpu.pgShared)
-    const totalMs = replicasMs + benchMs + pgMs
+    const totalMs = replicasMs + benchMs + pgMs + clientsMs
     console.log(
-      `    per swap  CPU: replicas ${fmt(replicasMs, 1)} ms + bench process ${fmt(benchMs, 1)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 1)} ms (+ shared background ${fmt(perSwapMs(cpu.pgShared), 1)} ms) = ${fmt(totalMs, 1)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
+      `    per swap  CPU: replicas ${fmt(replicasMs, 1)} ms + devnet (bench process) ${fmt(benchMs, 1)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 1)} ms (+ shared background ${fmt(perSwapMs(cpu.pgShared), 1)} ms) + clients ${fmt(clientsMs, 1)} ms = ${fmt(totalMs, 1)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
     )
     console.log(
       `    idle      before the measurement, ${IDLE_S} s doing nothing: replicas ${idleCores.map((c) => fmt(c, 3)).join(" + ")} cores (${fmt((idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid), 1)} ms a swap over this run's ${fmt(seconds, 1)} s)`
@@ -726,13 +743,14 @@ const replicated = async (replicas: number) => {
       idleMs: (idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid),
       replicasMs,
       benchMs,
+      clientsMs,
       pgMs,
       loadP99: loaded.latency.p99,
       loadFailed: loaded.errors + loaded.non2xx,
       loadBusy,
       replicaCores: cpu.replicas.map((c) => c / seconds),
       machineBusy: machineBusy / seconds,
-      ours: (cpu.self + cpu.pg + cpu.replicas.reduce((a, b) => a + b, 0)) / seconds
+      ours: (cpu.self + clientsCpu + cpu.pg + cpu.replicas.reduce((a, b) => a + b, 0)) / seconds
     }
   } finally {
     if (PROFILE_DIR === undefined) for (const p of procs) p.kill("SIGKILL")
@@ -745,7 +763,9 @@ const replicated = async (replicas: number) => {
         )
       )
     }
+    clients.kill("SIGKILL")
     gw.close()
+    clientGw.close()
     await gateway.dispose()
     await pgAdmin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch((e: unknown) =>
       console.error(`dropping ${name}:`, e)
@@ -771,6 +791,8 @@ const mainReplicated = async () => {
     `  devnet      alone: ${fmt(ceiling.txPerSecond, 1)} commits/s, ${fmt(ceiling.cpuPerTx * 1000, 1)} ms of CPU each (one process): at most ${fmt(ceiling.txPerSecond / 2, 1)} swaps/s (a deposit and a payout each)`
   )
   const one = await replicated(1)
+  // BENCH_REPLICAS=1: the single replica's run alone (to profile it), no comparison.
+  if (process.env["BENCH_REPLICAS"] === "1") return
   const three = await replicated(3)
   const cores = os.cpus().length
   const rateRatio = three.rate / one.rate
@@ -802,7 +824,8 @@ const mainReplicated = async () => {
   )
   for (const [what, key] of [
     ["  replicas", "replicasMs"],
-    ["  bench process (devnet, clients)", "benchMs"],
+    ["  devnet (bench process)", "benchMs"],
+    ["  clients (a process of their own)", "clientsMs"],
     ["  PostgreSQL (+ shared background)", "pgMs"],
     ["  of the replicas', idle cost", "idleMs"]
   ] as const)
