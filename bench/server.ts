@@ -8,14 +8,16 @@
  * 3. Replicated (when PostgreSQL answers at HSWAP_BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test):
  *    what scaling costs on the same cores, 1 against 3 `npm run server` replicas, each on a fresh PostgreSQL database
  *    and a fresh devnet served over loopback, under the same offered load: the same SWAPS swaps registered round-robin
- *    by the same 24 clients (BENCH_CLIENTS), after the same 30 unmeasured warm-up swaps (10 a replica with 3), then
+ *    by the same 24 clients (BENCH_CLIENTS, in a process of their own: bench/clients.ts, which submits each deposit to
+ *    the devnet's gateway and registers it), after the same 30 unmeasured warm-up swaps (10 a replica with 3), then
  *    price + health at the same BENCH_REPLICATED_RATE (300) requests/s spread evenly over the replicas. Prints per run
  *    swaps per second, payouts against deposits on the ledger (must be equal), the CPU each process used (from /proc:
- *    the replicas, the bench process holding the devnet and its clients, PostgreSQL's backends for the run's database
- *    and its shared background processes) per swap, gateway calls per swap, and how busy the whole machine was (other
- *    work included); then the two runs side by side against the budgets (3 replicas settle at least 0.9x the swaps per
- *    second of 1; CPU per swap over all processes with 3 at most 1.1x that with 1; p99 of price and health through
- *    the 3 replicas under 50 ms), and the capacity model that follows from the CPU per swap.
+ *    the replicas, the bench process holding the devnet, PostgreSQL's backends for the run's database and its shared
+ *    background processes, and the clients' own count) per swap, gateway calls per swap, and how busy the whole
+ *    machine was (other work included). Both cases run BENCH_ROUNDS (2) times in alternating order (1, 3, 3, 1); then
+ *    their means side by side against the budgets (3 replicas settle at least 0.9x the swaps per second of 1; CPU per
+ *    swap over all processes with 3 at most 1.1x that with 1; p99 of price and health through the 3 replicas under
+ *    50 ms), and the capacity model that follows from the CPU per swap.
  *
  * 4. Flows: the atomic flow beside the deposit flow, on one `npm run server` process (SQLite) against a fresh devnet
  *    served over loopback: BENCH_FLOW_SWAPS swaps of 10 hUSDC -> hETH each way, one after another (after 3 unmeasured
@@ -27,7 +29,8 @@
  *
  * BENCH_PARTS (load, settlement, flows, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica
  * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_DURATION, BENCH_RATE, BENCH_REPLICATED_RATE,
- * BENCH_FLOW_SWAPS set the sizes; BENCH_REPLICAS=1 runs the replicated part with 1 replica only (no comparison).
+ * BENCH_FLOW_SWAPS set the sizes; BENCH_ROUNDS (2) how many times the replicated part runs 1 and 3 replicas, in
+ * alternating order, its figures the mean; BENCH_REPLICAS=1 runs it with 1 replica only, once (no comparison).
  *
  * It prints figures; it never asserts times. The budget (DESIGN.md §6) is p99 under 50 ms at 500 requests/s.
  */
@@ -60,6 +63,8 @@ const PARTS = new Set(
 )
 /** Swaps of each flow in the flows part. */
 const FLOW_SWAPS = Number(process.env["BENCH_FLOW_SWAPS"] ?? 30)
+/** Rounds of the replicated part: each runs 1 and 3 replicas, in alternating order. */
+const ROUNDS = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 2))
 /** When set, each replica runs with `--cpu-prof` and writes its profile here (it is stopped with SIGTERM). */
 const PROFILE_DIR = process.env["BENCH_PROFILE_DIR"]
 const CONCURRENCY = 8
@@ -748,7 +753,6 @@ const replicated = async (replicas: number) => {
       loadP99: loaded.latency.p99,
       loadFailed: loaded.errors + loaded.non2xx,
       loadBusy,
-      replicaCores: cpu.replicas.map((c) => c / seconds),
       machineBusy: machineBusy / seconds,
       ours: (cpu.self + clientsCpu + cpu.pg + cpu.replicas.reduce((a, b) => a + b, 0)) / seconds
     }
@@ -773,6 +777,27 @@ const replicated = async (replicas: number) => {
   }
 }
 
+type Replicated = Awaited<ReturnType<typeof replicated>>
+
+/** The mean of each figure over `runs`; the worst p99 and every failed request. */
+const meanOf = (runs: ReadonlyArray<Replicated>): Replicated => {
+  const mean = (key: keyof Replicated) => runs.reduce((sum, r) => sum + r[key], 0) / runs.length
+  return {
+    rate: mean("rate"),
+    totalMs: mean("totalMs"),
+    idleMs: mean("idleMs"),
+    replicasMs: mean("replicasMs"),
+    benchMs: mean("benchMs"),
+    clientsMs: mean("clientsMs"),
+    pgMs: mean("pgMs"),
+    loadP99: Math.max(...runs.map((r) => r.loadP99)),
+    loadFailed: runs.reduce((sum, r) => sum + r.loadFailed, 0),
+    loadBusy: mean("loadBusy"),
+    machineBusy: mean("machineBusy"),
+    ours: mean("ours")
+  }
+}
+
 const mainReplicated = async () => {
   if (!PARTS.has("replicated")) return
   const reachable = await pgAdmin((sql) => sql`SELECT 1`).then(
@@ -790,10 +815,17 @@ const mainReplicated = async () => {
   console.log(
     `  devnet      alone: ${fmt(ceiling.txPerSecond, 1)} commits/s, ${fmt(ceiling.cpuPerTx * 1000, 1)} ms of CPU each (one process): at most ${fmt(ceiling.txPerSecond / 2, 1)} swaps/s (a deposit and a payout each)`
   )
-  const one = await replicated(1)
   // BENCH_REPLICAS=1: the single replica's run alone (to profile it), no comparison.
-  if (process.env["BENCH_REPLICAS"] === "1") return
-  const three = await replicated(3)
+  if (process.env["BENCH_REPLICAS"] === "1") return void (await replicated(1))
+  // The machine's speed drifts over minutes (every process's CPU per swap moves together), so the two cases are run
+  // in ROUNDS rounds in alternating order (1, 3, then 3, 1, …): a steady drift weighs on both alike. Each case's
+  // figures are the mean of its runs; the p99 is the worse one.
+  const runs: { 1: Array<Replicated>; 3: Array<Replicated> } = { 1: [], 3: [] }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const n of round % 2 === 0 ? ([1, 3] as const) : ([3, 1] as const)) runs[n].push(await replicated(n))
+  }
+  const one = meanOf(runs[1])
+  const three = meanOf(runs[3])
   const cores = os.cpus().length
   const rateRatio = three.rate / one.rate
   const cpuRatio = three.totalMs / one.totalMs
@@ -803,7 +835,7 @@ const mainReplicated = async () => {
       `    ${what.padEnd(34)}${a.padStart(11)}${b.padStart(12)}${ratio.padStart(8)}   ${budget.padEnd(9)}${holds}`
     )
   console.log(
-    `  scaling     1 against 3 replicas, the same ${SWAPS} swaps from ${CLIENTS} clients after ${WARMUP} warm-up swaps a replica, each run on a fresh database and devnet (printed, not asserted)`
+    `  scaling     1 against 3 replicas, the same ${SWAPS} swaps from ${CLIENTS} clients after ${WARMUP} warm-up swaps a replica, each run on a fresh database and devnet; the mean of ${ROUNDS} run${ROUNDS === 1 ? "" : "s"} each, in the order ${Array.from({ length: ROUNDS }, (_, r) => (r % 2 === 0 ? "1, 3" : "3, 1")).join(", ")} (printed, not asserted)`
   )
   row("", "1 replica", "3 replicas", "ratio", "budget", "verdict")
   row(
