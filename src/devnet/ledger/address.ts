@@ -64,15 +64,33 @@ export const encodeAddress = (kind: EntityKind, body29: Uint8Array): string => {
   return encodeBech32m(`${hrpPrefix[kind]}_${DEVNET_HRP_SUFFIX}`, bytes)
 }
 
-/** The entity kind of a devnet address, or undefined when it is not a valid network-240 address. */
-export const addressKind = (address: string): EntityKind | undefined => {
+/**
+ * A memo of a pure function of a string, dropped whole when it reaches `limit` entries (addresses come from requests
+ * too, so it may not grow without bound).
+ */
+const memo = <A>(limit: number, f: (key: string) => A): ((key: string) => A) => {
+  const known = new Map<string, A>()
+  return (key) => {
+    if (known.has(key)) return known.get(key) as A
+    if (known.size >= limit) known.clear()
+    const value = f(key)
+    known.set(key, value)
+    return value
+  }
+}
+
+/**
+ * The entity kind of a devnet address, or undefined when it is not a valid network-240 address. Remembered per
+ * address: every request names a few, and a bech32m decode with its checksum is most of what checking one costs.
+ */
+export const addressKind = memo(50_000, (address: string): EntityKind | undefined => {
   const decoded = decodeBech32m(address)
   if (decoded === undefined || decoded.bytes.length !== 30) return undefined
   const byte = decoded.bytes[0]
   const kind = (Object.keys(EntityByte) as Array<EntityKind>).find((k) => EntityByte[k] === byte)
   if (kind === undefined) return undefined
   return decoded.hrp === `${hrpPrefix[kind]}_${DEVNET_HRP_SUFFIX}` ? kind : undefined
-}
+})
 
 export const isAccountAddress = (address: string): boolean => {
   const kind = addressKind(address)
@@ -95,9 +113,16 @@ export const virtualIdentityAddress = (ed25519PublicKey: Uint8Array): string =>
 export const derivedResourceAddress = (seed: string, label: string): string =>
   encodeAddress("GlobalFungibleResourceManager", blake2b256(utf8Bytes(`${seed}/resource/${label}`)))
 
-/** The vault that holds `resource` for `account` (one vault per account and resource). */
+const vaultAddressOf = memo(100_000, (path: string) =>
+  encodeAddress("InternalFungibleVault", blake2b256(utf8Bytes(path)))
+)
+
+/**
+ * The vault that holds `resource` for `account` (one vault per account and resource). Remembered: every read of an
+ * account's vaults names each one, and a Blake2b hash and a bech32m encoding per vault and read added up.
+ */
 export const vaultAddress = (account: string, resource: string): string =>
-  encodeAddress("InternalFungibleVault", blake2b256(utf8Bytes(`vault/${account}/${resource}`)))
+  vaultAddressOf(`vault/${account}/${resource}`)
 
 /**
  * A well-known address (same node id on every network) on the devnet: the node id of `address` under the devnet's

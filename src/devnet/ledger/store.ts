@@ -563,14 +563,20 @@ export const makeLedgerStore = Effect.gen(function* () {
   const balance = (account: string, resource: string): Effect.Effect<string> =>
     Effect.sync(() => formatPlain(balances.get(balanceKey(account, resource)) ?? ZERO))
 
+  /** The owner of each vault address, for every vault in `balances` (filled in by `vaultOwner` as vaults appear). */
+  const vaultOwners = new Map<string, { readonly account: string; readonly resource: string }>()
   /** Finds the account and resource of a vault address. */
   const vaultOwner = (address: string): Effect.Effect<Option.Option<{ account: string; resource: string }>> =>
     Effect.sync(() => {
-      for (const k of balances.keys()) {
-        const [account = "", resource = ""] = k.split(" ")
-        if (vaultAddress(account, resource) === address) return Option.some({ account, resource })
+      // Vaults are never removed, so fewer owners than balances means some vault is new since the last look.
+      if (!vaultOwners.has(address) && vaultOwners.size < balances.size) {
+        for (const k of balances.keys()) {
+          const [account = "", resource = ""] = k.split(" ")
+          vaultOwners.set(vaultAddress(account, resource), { account, resource })
+        }
       }
-      return Option.none()
+      const owner = vaultOwners.get(address)
+      return owner === undefined ? Option.none() : Option.some({ ...owner })
     })
 
   const resource = (address: string): Effect.Effect<Option.Option<ResourceInfo>> =>
