@@ -43,7 +43,9 @@ describe("loading in stages", () => {
     // Past it: a task queued meanwhile (the browser's turn, another stage) runs before the rest of the evaluation.
     const seen: Array<string> = []
     void nextTask().then(() => seen.push("queued"))
-    const point = yieldIfLate(() => started + EVALUATION_SLICE_MS)
+    // A millisecond past the slice: `(started + 15) - started` can round to just under 15 when `started` is large
+    // (a long-running worker's performance.now()), which read as still within it and made this test flaky.
+    const point = yieldIfLate(() => started + EVALUATION_SLICE_MS + 1)
     expect(point).toBeInstanceOf(Promise)
     await point
     seen.push("rest of the evaluation")
