@@ -39,6 +39,33 @@ export class BalanceChangeInvalid extends Data.TaggedError("BalanceChangeInvalid
 
 const ZERO = BigDecimal.fromBigInt(0n)
 
+/**
+ * What `account` holds of one `resource`: the sum of its vaults of it, undefined when it has none. One page of that
+ * resource's vaults (an account has one vault a resource), further pages pinned to the first one's ledger state: a
+ * payout's reservation reads this, not every balance of the account with its metadata.
+ */
+export const resourceBalance = (gateway: GatewayService, account: string, resource: string) =>
+  Effect.gen(function* () {
+    let page = yield* gateway.state.entityFungibleVaultsPage({ address: account, resource_address: resource })
+    const atLedgerState = { state_version: page.ledger_state.state_version }
+    let sum: BigDecimal.BigDecimal | undefined
+    for (;;) {
+      for (const vault of page.items) {
+        const amount = parseLooseDecimal(vault.amount)
+        if (Option.isNone(amount)) return yield* new VaultAmountInvalid({ resource, amount: vault.amount })
+        sum = BigDecimal.sum(sum ?? ZERO, amount.value)
+      }
+      const cursor = page.next_cursor
+      if (cursor === undefined || cursor === null) return sum
+      page = yield* gateway.state.entityFungibleVaultsPage({
+        address: account,
+        resource_address: resource,
+        cursor,
+        at_ledger_state: atLedgerState
+      })
+    }
+  })
+
 /** Sums the exchange account's fungible vaults by resource address. */
 export const accountBalances = (gateway: GatewayService, account: string) =>
   Effect.gen(function* () {

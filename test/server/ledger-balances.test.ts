@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { BigDecimal, Effect, Either } from "effect"
 import { formatPlain } from "../../src/lib/decimalText"
-import { accountBalances, VaultAmountInvalid } from "../../src/server/ledger"
+import { accountBalances, resourceBalance, VaultAmountInvalid } from "../../src/server/ledger"
 import { fakeHttp, fixture, withGateway } from "../gateway/support"
 
 interface Vault {
@@ -59,4 +59,82 @@ describe("the exchange account's balances", () => {
       })
     )
   }
+
+  describe("one resource's balance (what a payout's reservation reads)", () => {
+    const account = "account_loc1298a6crhd9ulfl2tm0r5akxfazrys57d056ps0apv20588zv845uye"
+    const resource = "resource_loc1t4n9k9x2dh9nvm4gz63k8rnd4u6nxfmzu9hgy6ufnmvjp5kgwlglvn"
+    const ledgerState = {
+      network: "localnet",
+      state_version: 41,
+      proposer_round_timestamp: "2026-12-02T10:00:00.000Z",
+      epoch: 3,
+      round: 9
+    }
+    const page = (amounts: ReadonlyArray<string>, nextCursor?: string) => ({
+      ledger_state: ledgerState,
+      total_count: amounts.length,
+      ...(nextCursor === undefined ? {} : { next_cursor: nextCursor }),
+      items: amounts.map((amount, i) => ({
+        vault_address: `internal_vault_loc1${i}`,
+        amount,
+        last_updated_at_state_version: 7
+      })),
+      address: account,
+      resource_address: resource
+    })
+
+    it.effect("sums every page of that resource's vaults, the next pages pinned to the first one's ledger state", () =>
+      Effect.gen(function* () {
+        const asked: Array<unknown> = []
+        const balance = yield* withGateway(
+          fakeHttp((request) =>
+            Effect.sync(() => {
+              const body = request.body as { cursor?: string }
+              asked.push({ path: request.path, ...body })
+              return {
+                body:
+                  body.cursor === undefined
+                    ? page(["10.5", "0.25"], "page-2")
+                    : page(["1000000000000.000000000000000001"])
+              }
+            })
+          ),
+          (gateway) => resourceBalance(gateway, account, resource)
+        )
+        expect(balance === undefined ? undefined : formatPlain(balance)).toBe("1000000000010.750000000000000001")
+        expect(asked).toEqual([
+          { path: "/state/entity/page/fungible-vaults/", address: account, resource_address: resource },
+          {
+            path: "/state/entity/page/fungible-vaults/",
+            address: account,
+            resource_address: resource,
+            cursor: "page-2",
+            at_ledger_state: { state_version: 41 }
+          }
+        ])
+      })
+    )
+
+    it.effect("no vault of the resource: the account holds none (undefined, not an error)", () =>
+      Effect.gen(function* () {
+        const balance = yield* withGateway(
+          fakeHttp(() => Effect.succeed({ body: page([]) })),
+          (gateway) => resourceBalance(gateway, account, resource)
+        )
+        expect(balance).toBeUndefined()
+      })
+    )
+
+    it.effect("a vault amount that is not a decimal is a typed error naming the resource, never a zero", () =>
+      Effect.gen(function* () {
+        const result = yield* withGateway(
+          fakeHttp(() => Effect.succeed({ body: page(["5", "lots"]) })),
+          (gateway) => Effect.either(resourceBalance(gateway, account, resource))
+        )
+        expect(Either.isLeft(result) && result.left instanceof VaultAmountInvalid && result.left.resource).toBe(
+          resource
+        )
+      })
+    )
+  })
 })

@@ -3,7 +3,7 @@ import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { Gateway } from "../../gateway/index"
 import { ServerConfig } from "../config"
 import { Db } from "../Db"
-import { accountBalances } from "../ledger"
+import { resourceBalance } from "../ledger"
 import { Signer, type TransferInput } from "../Signer"
 import { type SettlementUnavailable, unavailable } from "./errors"
 import { type LedgerOutcome, type NewTransaction, Payouts } from "./Payouts"
@@ -104,10 +104,7 @@ export const makePayouts = Effect.gen(function* () {
     signer.transfer({ ...input, epoch }).pipe(Effect.mapError(unavailable(`signing the ${what}`)))
 
   const balanceOf = (resource: string) =>
-    accountBalances(gateway, config.exchangeAccount).pipe(
-      Effect.map((b) => b.get(resource)),
-      Effect.mapError(unavailable("exchange balances"))
-    )
+    resourceBalance(gateway, config.exchangeAccount, resource).pipe(Effect.mapError(unavailable("exchange balances")))
 
   return Payouts.of({
     status,
