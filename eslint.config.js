@@ -4,7 +4,17 @@ import globals from "globals"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "src/app/routeTree.gen.ts", "playwright-report/", "test-results/", ".devnet/", "bench/.out/"] },
+  {
+    ignores: [
+      "dist/",
+      "node_modules/",
+      "src/app/routeTree.gen.ts",
+      "playwright-report/",
+      "test-results/",
+      ".devnet/",
+      "bench/.out/"
+    ]
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

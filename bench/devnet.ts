@@ -80,7 +80,13 @@ const main = async () => {
         })
         const body: unknown = await res.json()
         latencies.push(performance.now() - t0)
-        if (res.status === 200 && typeof body === "object" && body !== null && "duplicate" in body && body.duplicate === false) {
+        if (
+          res.status === 200 &&
+          typeof body === "object" &&
+          body !== null &&
+          "duplicate" in body &&
+          body.duplicate === false
+        ) {
           committed += 1
         } else {
           failures += 1
@@ -100,12 +106,22 @@ const main = async () => {
 
     const sorted = [...latencies].sort((a, b) => a - b)
     const peakRssMb = process.resourceUsage().maxRSS / 1024
-    console.log(`devnet ledger: ${TRANSACTIONS} XRD transfers through the gateway emulator, ${CLIENTS} concurrent clients`)
-    console.log(`  committed             ${committed} (failed ${failures}), ledger state version ${stream.ledger_state?.state_version ?? "?"}`)
-    console.log(`  throughput            ${((committed / elapsedMs) * 1000).toFixed(1)} tx/s (${(elapsedMs / 1000).toFixed(2)} s)`)
-    console.log(`  commit latency        p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted[sorted.length - 1] ?? 0).toFixed(1)} ms`)
+    console.log(
+      `devnet ledger: ${TRANSACTIONS} XRD transfers through the gateway emulator, ${CLIENTS} concurrent clients`
+    )
+    console.log(
+      `  committed             ${committed} (failed ${failures}), ledger state version ${stream.ledger_state?.state_version ?? "?"}`
+    )
+    console.log(
+      `  throughput            ${((committed / elapsedMs) * 1000).toFixed(1)} tx/s (${(elapsedMs / 1000).toFixed(2)} s)`
+    )
+    console.log(
+      `  commit latency        p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted[sorted.length - 1] ?? 0).toFixed(1)} ms`
+    )
     console.log(`  peak RSS              ${peakRssMb.toFixed(0)} MB`)
-    console.log(`  (building + signing the ${TRANSACTIONS} transactions beforehand took ${(buildMs / 1000).toFixed(2)} s, not counted)`)
+    console.log(
+      `  (building + signing the ${TRANSACTIONS} transactions beforehand took ${(buildMs / 1000).toFixed(2)} s, not counted)`
+    )
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()))
     await gateway.dispose()

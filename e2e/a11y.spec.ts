@@ -211,107 +211,119 @@ test("toasts queue: a message shows at once over the welcome toast, which comes 
 })
 
 // Phone width here; e2e/shell-polish.spec.ts has the wide screen (the popover closes there too, off Your Transactions).
-test("on a phone the connect popover closes once the wallet has connected", { tag: "@mobile-only" }, async ({
-  page
-}, info) => {
-  await page.goto("/?devnetWallet=auto")
-  await pageReady(page)
-  const slot = page.getByTestId("connect-button-slot")
-  await slot.getByRole("button", { name: /connect/i }).click()
-  await page.getByRole("button", { name: "Connect Now" }).click()
-  await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeVisible({ timeout: 15_000 })
-  await expect(page.getByTestId("connect-popover")).toBeHidden()
-  await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeFocused()
-  await snap(page, info, "a11y-connected-phone")
-})
+test(
+  "on a phone the connect popover closes once the wallet has connected",
+  { tag: "@mobile-only" },
+  async ({ page }, info) => {
+    await page.goto("/?devnetWallet=auto")
+    await pageReady(page)
+    const slot = page.getByTestId("connect-button-slot")
+    await slot.getByRole("button", { name: /connect/i }).click()
+    await page.getByRole("button", { name: "Connect Now" }).click()
+    await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeVisible({ timeout: 15_000 })
+    await expect(page.getByTestId("connect-popover")).toBeHidden()
+    await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeFocused()
+    await snap(page, info, "a11y-connected-phone")
+  }
+)
 
 // Sets its own widths, so it runs once: the mobile project leaves @desktop-only out.
-test("headers at 360, 390 and 1280 px: wordmark, tagline, badges on one line, the persona's name", {
-  tag: "@desktop-only"
-}, async ({ page }) => {
-  test.setTimeout(60_000)
-  await page.goto("/?devnetWallet=auto")
-  await pageReady(page)
-  const slot = page.getByTestId("connect-button-slot")
-  await slot.getByRole("button", { name: /connect/i }).click()
-  await page.getByRole("button", { name: "Connect Now" }).click()
-  await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeVisible({ timeout: 15_000 })
-  for (const width of [360, 390, 1280]) {
-    await page.setViewportSize({ width, height: 800 })
-    await page.goto("/hbtc")
+test(
+  "headers at 360, 390 and 1280 px: wordmark, tagline, badges on one line, the persona's name",
+  {
+    tag: "@desktop-only"
+  },
+  async ({ page }) => {
+    test.setTimeout(60_000)
+    await page.goto("/?devnetWallet=auto")
     await pageReady(page)
-    const header = page.locator("header").first()
-    await expect(header.getByText("hSwap", { exact: true })).toBeVisible()
-    await expect(page.getByTestId("tagline")).toBeVisible()
-    await expect(page.getByTestId("balance-badge")).toBeVisible()
-    // Nothing in the header spills out of the window, and it keeps to its rows: one on wide screens, two on phones
-    // (the wallet button on the first, beside the brand).
-    const overflow = await header.evaluate((h) => h.scrollWidth - h.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
-    const brandTop = (await header.getByText("hSwap", { exact: true }).boundingBox())?.y ?? 0
-    const buttonBox = await slot.boundingBox()
-    expect(Math.abs((buttonBox?.y ?? 0) + (buttonBox?.height ?? 0) / 2 - brandTop - 12)).toBeLessThan(16)
-    // The page starts below the header.
-    const headerBottom = await header.evaluate((h) => h.getBoundingClientRect().bottom)
-    const titleTop = await page
-      .locator("main h1")
-      .first()
-      .evaluate((h) => h.getBoundingClientRect().top)
-    expect(titleTop).toBeGreaterThanOrEqual(headerBottom)
-    const face = slot.getByRole("button", { name: "Devnet Persona" }).locator("span")
-    const cut = await face.evaluate((s) => s.scrollWidth > s.clientWidth)
-    // At 1280 px there is room for the whole name.
-    if (width === 1280) expect(cut).toBe(false)
-    if (width < 768) await page.getByTestId("menu-toggle").click()
-    const soon = page.locator('[data-nav-id="hbtc"]').getByText("Soon")
-    const lines = await soon.evaluate((el) =>
-      Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))
-    )
-    expect(lines).toBeLessThanOrEqual(1)
-    await page.screenshot({ path: `e2e/screenshots/desktop-a11y-header-${width}.png` })
-    if (width < 768) await page.keyboard.press("Escape")
+    const slot = page.getByTestId("connect-button-slot")
+    await slot.getByRole("button", { name: /connect/i }).click()
+    await page.getByRole("button", { name: "Connect Now" }).click()
+    await expect(slot.getByRole("button", { name: "Devnet Persona" })).toBeVisible({ timeout: 15_000 })
+    for (const width of [360, 390, 1280]) {
+      await page.setViewportSize({ width, height: 800 })
+      await page.goto("/hbtc")
+      await pageReady(page)
+      const header = page.locator("header").first()
+      await expect(header.getByText("hSwap", { exact: true })).toBeVisible()
+      await expect(page.getByTestId("tagline")).toBeVisible()
+      await expect(page.getByTestId("balance-badge")).toBeVisible()
+      // Nothing in the header spills out of the window, and it keeps to its rows: one on wide screens, two on phones
+      // (the wallet button on the first, beside the brand).
+      const overflow = await header.evaluate((h) => h.scrollWidth - h.clientWidth)
+      expect(overflow).toBeLessThanOrEqual(0)
+      const brandTop = (await header.getByText("hSwap", { exact: true }).boundingBox())?.y ?? 0
+      const buttonBox = await slot.boundingBox()
+      expect(Math.abs((buttonBox?.y ?? 0) + (buttonBox?.height ?? 0) / 2 - brandTop - 12)).toBeLessThan(16)
+      // The page starts below the header.
+      const headerBottom = await header.evaluate((h) => h.getBoundingClientRect().bottom)
+      const titleTop = await page
+        .locator("main h1")
+        .first()
+        .evaluate((h) => h.getBoundingClientRect().top)
+      expect(titleTop).toBeGreaterThanOrEqual(headerBottom)
+      const face = slot.getByRole("button", { name: "Devnet Persona" }).locator("span")
+      const cut = await face.evaluate((s) => s.scrollWidth > s.clientWidth)
+      // At 1280 px there is room for the whole name.
+      if (width === 1280) expect(cut).toBe(false)
+      if (width < 768) await page.getByTestId("menu-toggle").click()
+      const soon = page.locator('[data-nav-id="hbtc"]').getByText("Soon")
+      const lines = await soon.evaluate((el) =>
+        Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))
+      )
+      expect(lines).toBeLessThanOrEqual(1)
+      await page.screenshot({ path: `e2e/screenshots/desktop-a11y-header-${width}.png` })
+      if (width < 768) await page.keyboard.press("Escape")
+    }
+    // 404 on the devnet: the countdown goes home, not to the website.
+    await page.goto("/no/such/page")
+    await expect(page.getByText(/Redirecting to the home page in/)).toBeVisible()
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 9_000 })
   }
-  // 404 on the devnet: the countdown goes home, not to the website.
-  await page.goto("/no/such/page")
-  await expect(page.getByText(/Redirecting to the home page in/)).toBeVisible()
-  await page.waitForURL((url) => url.pathname === "/", { timeout: 9_000 })
-})
+)
 
 // One swap is enough: desktop only.
-test("a successful swap celebrates without a CSP violation (confetti draws without a blob: worker)", {
-  tag: "@desktop-only"
-}, async ({ page }) => {
-  test.setTimeout(120_000)
-  const violations: Array<string> = []
-  page.on("console", (m) => {
-    if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
-  })
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (e) =>
-      console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`)
-    )
-    // Counts the canvases added to the page (the confetti's own, removed again when it ends).
-    const w = window as unknown as { canvases: number }
-    w.canvases = 0
-    new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLCanvasElement) w.canvases++
-    }).observe(document, { childList: true, subtree: true })
-  })
-  await page.goto("/?devnetWallet=auto")
-  await pageReady(page)
-  const action = page.getByTestId("swap-action")
-  await action.click()
-  await expect(page.getByTestId("connect-button-slot").getByRole("button", { name: "Devnet Persona" })).toBeVisible({
-    timeout: 20_000
-  })
-  await page.getByLabel("Amount to swap").fill("0.012")
-  await expect(action).toHaveText("Prepare the exchange")
-  await action.click()
-  await expect(action).toHaveText(/^Execute Swap/)
-  await action.click()
-  await expect(page.getByTestId("latest-transaction-dialog")).toBeVisible({ timeout: 60_000 })
-  // The confetti runs for 2 s after the swap; a canvas of its own is drawn on the main thread.
-  await expect.poll(() => page.evaluate(() => (window as unknown as { canvases: number }).canvases)).toBeGreaterThan(0)
-  await page.waitForTimeout(2_500)
-  expect(violations).toEqual([])
-})
+test(
+  "a successful swap celebrates without a CSP violation (confetti draws without a blob: worker)",
+  {
+    tag: "@desktop-only"
+  },
+  async ({ page }) => {
+    test.setTimeout(120_000)
+    const violations: Array<string> = []
+    page.on("console", (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+    })
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) =>
+        console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`)
+      )
+      // Counts the canvases added to the page (the confetti's own, removed again when it ends).
+      const w = window as unknown as { canvases: number }
+      w.canvases = 0
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLCanvasElement) w.canvases++
+      }).observe(document, { childList: true, subtree: true })
+    })
+    await page.goto("/?devnetWallet=auto")
+    await pageReady(page)
+    const action = page.getByTestId("swap-action")
+    await action.click()
+    await expect(page.getByTestId("connect-button-slot").getByRole("button", { name: "Devnet Persona" })).toBeVisible({
+      timeout: 20_000
+    })
+    await page.getByLabel("Amount to swap").fill("0.012")
+    await expect(action).toHaveText("Prepare the exchange")
+    await action.click()
+    await expect(action).toHaveText(/^Execute Swap/)
+    await action.click()
+    await expect(page.getByTestId("latest-transaction-dialog")).toBeVisible({ timeout: 60_000 })
+    // The confetti runs for 2 s after the swap; a canvas of its own is drawn on the main thread.
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { canvases: number }).canvases))
+      .toBeGreaterThan(0)
+    await page.waitForTimeout(2_500)
+    expect(violations).toEqual([])
+  }
+)

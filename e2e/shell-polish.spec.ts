@@ -156,52 +156,57 @@ test("with reduced motion the tagline plays nothing", async ({ page }) => {
 // The liquidity table reads at a phone's width
 // ---------------------------------------------------------------------------------------------------------------
 
-test("the liquidity table at 360, 390 and 1280 px: no two cells run together, nothing spills out", {
-  tag: "@desktop-only"
-}, async ({ page }) => {
-  test.setTimeout(60_000)
-  for (const width of [360, 390, 1280]) {
-    await page.setViewportSize({ width, height: 800 })
-    await page.goto("/")
-    await pageReady(page)
-    await page.getByTestId("swap-card").getByRole("button", { name: "Liquidity" }).click()
-    const dialog = page.getByTestId("liquidity-dialog")
-    await expect(dialog.getByTestId("liquidity-asset").first()).toBeVisible({ timeout: 15_000 })
-    const problems = await dialog.locator("table").evaluate((table) => {
-      const found: Array<string> = []
-      const box = table.getBoundingClientRect()
-      const frame = table.parentElement?.getBoundingClientRect() ?? box
-      if (box.right > frame.right + 0.5 || box.left < frame.left - 0.5) found.push(`table ${box.left}-${box.right}`)
-      for (const row of table.querySelectorAll("tr")) {
-        const cells = [...row.querySelectorAll("th, td")].map((c) => ({
-          text: c.textContent ?? "",
-          r: c.getBoundingClientRect(),
-          clipped: c.scrollWidth > c.clientWidth + 1
-        }))
-        for (const c of cells) if (c.clipped) found.push(`clipped: ${c.text}`)
-        // Texts on one line of the row: at least 8 px of space between each and the next.
-        for (const a of cells)
-          for (const b of cells) {
-            if (a === b || a.r.left > b.r.left) continue
-            const sameLine = a.r.top < b.r.bottom - 2 && b.r.top < a.r.bottom - 2
-            const texts = (c: (typeof cells)[number]) => {
-              const range = document.createRange()
-              const cell = [...row.querySelectorAll("th, td")].find((x) => x.textContent === c.text)
-              if (cell === undefined) return c.r
-              range.selectNodeContents(cell)
-              return range.getBoundingClientRect()
+test(
+  "the liquidity table at 360, 390 and 1280 px: no two cells run together, nothing spills out",
+  {
+    tag: "@desktop-only"
+  },
+  async ({ page }) => {
+    test.setTimeout(60_000)
+    for (const width of [360, 390, 1280]) {
+      await page.setViewportSize({ width, height: 800 })
+      await page.goto("/")
+      await pageReady(page)
+      await page.getByTestId("swap-card").getByRole("button", { name: "Liquidity" }).click()
+      const dialog = page.getByTestId("liquidity-dialog")
+      await expect(dialog.getByTestId("liquidity-asset").first()).toBeVisible({ timeout: 15_000 })
+      const problems = await dialog.locator("table").evaluate((table) => {
+        const found: Array<string> = []
+        const box = table.getBoundingClientRect()
+        const frame = table.parentElement?.getBoundingClientRect() ?? box
+        if (box.right > frame.right + 0.5 || box.left < frame.left - 0.5) found.push(`table ${box.left}-${box.right}`)
+        for (const row of table.querySelectorAll("tr")) {
+          const cells = [...row.querySelectorAll("th, td")].map((c) => ({
+            text: c.textContent ?? "",
+            r: c.getBoundingClientRect(),
+            clipped: c.scrollWidth > c.clientWidth + 1
+          }))
+          for (const c of cells) if (c.clipped) found.push(`clipped: ${c.text}`)
+          // Texts on one line of the row: at least 8 px of space between each and the next.
+          for (const a of cells)
+            for (const b of cells) {
+              if (a === b || a.r.left > b.r.left) continue
+              const sameLine = a.r.top < b.r.bottom - 2 && b.r.top < a.r.bottom - 2
+              const texts = (c: (typeof cells)[number]) => {
+                const range = document.createRange()
+                const cell = [...row.querySelectorAll("th, td")].find((x) => x.textContent === c.text)
+                if (cell === undefined) return c.r
+                range.selectNodeContents(cell)
+                return range.getBoundingClientRect()
+              }
+              const [ta, tb] = [texts(a), texts(b)]
+              if (sameLine && tb.left - ta.right < 8)
+                found.push(`"${a.text}" and "${b.text}" ${tb.left - ta.right} px apart`)
             }
-            const [ta, tb] = [texts(a), texts(b)]
-            if (sameLine && tb.left - ta.right < 8) found.push(`"${a.text}" and "${b.text}" ${tb.left - ta.right} px apart`)
-          }
-      }
-      return found
-    })
-    expect(problems, `at ${width} px`).toEqual([])
-    await shot(page, `liquidity-${width}`)
-    await page.keyboard.press("Escape")
+        }
+        return found
+      })
+      expect(problems, `at ${width} px`).toEqual([])
+      await shot(page, `liquidity-${width}`)
+      await page.keyboard.press("Escape")
+    }
   }
-})
+)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Header: the persona's whole name on a phone; the connect popover closes once connected
@@ -238,35 +243,39 @@ test("connecting from the header's popover closes it, off 'Your Transactions'", 
   await shot(page, `popover-reopened-${page.viewportSize()?.width ?? 0}`)
 })
 
-test("the wallet button shows the persona's whole name at 360, 390 and 1280 px, the header on its rows", {
-  tag: "@desktop-only"
-}, async ({ page }) => {
-  test.setTimeout(150_000)
-  await connectFromHeader(page)
-  for (const width of [360, 390, 1280]) {
-    await page.setViewportSize({ width, height: 800 })
-    await page.goto("/")
-    await pageReady(page)
-    const slot = page.getByTestId("connect-button-slot")
-    const face = slot.getByRole("button", { name: "Devnet Persona" })
-    await expect(face).toBeVisible({ timeout: 15_000 })
-    await expect(face).toHaveText("Devnet Persona")
-    expect(await face.locator("span").evaluate((s) => s.scrollWidth > s.clientWidth)).toBe(false)
-    const header = page.locator("header").first()
-    expect(await header.evaluate((h) => h.scrollWidth - h.clientWidth)).toBeLessThanOrEqual(0)
-    // Brand and button share the first row; the tagline and the info button share the next one on a phone.
-    const [brand, button, tagline, info] = await Promise.all([
-      header.getByText("hSwap", { exact: true }).boundingBox(),
-      face.boundingBox(),
-      page.getByTestId("tagline").boundingBox(),
-      page.getByTestId("welcome-info").boundingBox()
-    ])
-    const middle = (b: typeof brand) => (b?.y ?? 0) + (b?.height ?? 0) / 2
-    expect(Math.abs(middle(button) - middle(brand))).toBeLessThan(16)
-    expect(Math.abs(middle(info) - middle(tagline))).toBeLessThan(12)
-    await shot(page, `header-connected-${width}`)
+test(
+  "the wallet button shows the persona's whole name at 360, 390 and 1280 px, the header on its rows",
+  {
+    tag: "@desktop-only"
+  },
+  async ({ page }) => {
+    test.setTimeout(150_000)
+    await connectFromHeader(page)
+    for (const width of [360, 390, 1280]) {
+      await page.setViewportSize({ width, height: 800 })
+      await page.goto("/")
+      await pageReady(page)
+      const slot = page.getByTestId("connect-button-slot")
+      const face = slot.getByRole("button", { name: "Devnet Persona" })
+      await expect(face).toBeVisible({ timeout: 15_000 })
+      await expect(face).toHaveText("Devnet Persona")
+      expect(await face.locator("span").evaluate((s) => s.scrollWidth > s.clientWidth)).toBe(false)
+      const header = page.locator("header").first()
+      expect(await header.evaluate((h) => h.scrollWidth - h.clientWidth)).toBeLessThanOrEqual(0)
+      // Brand and button share the first row; the tagline and the info button share the next one on a phone.
+      const [brand, button, tagline, info] = await Promise.all([
+        header.getByText("hSwap", { exact: true }).boundingBox(),
+        face.boundingBox(),
+        page.getByTestId("tagline").boundingBox(),
+        page.getByTestId("welcome-info").boundingBox()
+      ])
+      const middle = (b: typeof brand) => (b?.y ?? 0) + (b?.height ?? 0) / 2
+      expect(Math.abs(middle(button) - middle(brand))).toBeLessThan(16)
+      expect(Math.abs(middle(info) - middle(tagline))).toBeLessThan(12)
+      await shot(page, `header-connected-${width}`)
+    }
   }
-})
+)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Pop-ups wait for the user: the validator dialog, the welcome toast

@@ -283,33 +283,37 @@ test("above the balance and the 200 USD limit: the balance is said while typing,
 // What the user must act on is in view
 // ---------------------------------------------------------------------------------------------------------------
 
-test("at 1280×800 the balance message, 'Approve in your wallet', the rate held and Cancel are in view without scrolling", {
-  tag: "@desktop-only"
-}, async ({ page }) => {
-  test.setTimeout(90_000)
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await connect(page, DevnetAddresses.users[0])
-  await amountInput(page).fill("5")
-  await expect(action(page)).toHaveText(BALANCE_LABEL)
-  await wholeInView(action(page))
-  await amountInput(page).fill("0.0133")
-  await expect(action(page)).toHaveText("Prepare the exchange", { timeout: 15_000 })
-  await wholeInView(action(page))
-  await action(page).click()
-  await expect(action(page)).toHaveText(/^Execute Swap/)
-  await wholeInView(action(page))
-  await action(page).click()
-  await expect(walletCard(page)).toContainText("Transaction request")
-  const pending = page.getByTestId("wallet-pending")
-  await expect(pending).toContainText("Approve in your wallet")
-  await expect(page.getByTestId("rate-held")).toHaveText(/^The rate is held for [0-2]:\d\d$/)
-  await wholeInView(pending.getByText("Approve in your wallet"))
-  await wholeInView(page.getByTestId("rate-held"))
-  await wholeInView(page.getByTestId("swap-cancel"))
-  // Nothing was sent: Cancel withdraws the request.
-  await page.getByTestId("swap-cancel").click()
-  await expect(page.getByTestId("swap-notice")).toContainText("Swap canceled")
-})
+test(
+  "at 1280×800 the balance message, 'Approve in your wallet', the rate held and Cancel are in view without scrolling",
+  {
+    tag: "@desktop-only"
+  },
+  async ({ page }) => {
+    test.setTimeout(90_000)
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await connect(page, DevnetAddresses.users[0])
+    await amountInput(page).fill("5")
+    await expect(action(page)).toHaveText(BALANCE_LABEL)
+    await wholeInView(action(page))
+    await amountInput(page).fill("0.0133")
+    await expect(action(page)).toHaveText("Prepare the exchange", { timeout: 15_000 })
+    await wholeInView(action(page))
+    await action(page).click()
+    await expect(action(page)).toHaveText(/^Execute Swap/)
+    await wholeInView(action(page))
+    await action(page).click()
+    await expect(walletCard(page)).toContainText("Transaction request")
+    const pending = page.getByTestId("wallet-pending")
+    await expect(pending).toContainText("Approve in your wallet")
+    await expect(page.getByTestId("rate-held")).toHaveText(/^The rate is held for [0-2]:\d\d$/)
+    await wholeInView(pending.getByText("Approve in your wallet"))
+    await wholeInView(page.getByTestId("rate-held"))
+    await wholeInView(page.getByTestId("swap-cancel"))
+    // Nothing was sent: Cancel withdraws the request.
+    await page.getByTestId("swap-cancel").click()
+    await expect(page.getByTestId("swap-notice")).toContainText("Swap canceled")
+  }
+)
 
 // ---------------------------------------------------------------------------------------------------------------
 // The network fee line and a slow preview
@@ -410,51 +414,56 @@ const atEachWidth = async (page: Page, name: string) => {
  */
 const foldWalletPanel = async (page: Page) => {
   const toggle = page.getByTestId("devnet-wallet-toggle")
-  if ((await toggle.getAttribute("aria-expanded")) === "true") await toggle.evaluate((el) => (el as HTMLElement).click())
+  if ((await toggle.getAttribute("aria-expanded")) === "true")
+    await toggle.evaluate((el) => (el as HTMLElement).click())
   await expect(toggle).toHaveAttribute("aria-expanded", "false")
 }
 
-test("the card's states at 360, 390 and 1280 px: idle, the token list, above the balance, the approval, the result", {
-  tag: "@desktop-only"
-}, async ({ page }) => {
-  // Six states at three widths, a connect and a swap: 2-3 minutes on a loaded 2-core machine.
-  test.setTimeout(300_000)
-  await page.goto("/?devnetWallet=manual")
-  await appMounted(page)
-  await expect(page.getByTestId("exchange-liquidity")).toContainText("hUSDC", { timeout: 20_000 })
-  await atEachWidth(page, "disconnected")
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await connectHere(page, DevnetAddresses.users[0])
-  const connected = page.getByTestId("toast").filter({ hasText: "Wallet Connected" })
-  await connected.getByRole("button", { name: "Close" }).click()
-  await expect(connected).toHaveCount(0)
-  await foldWalletPanel(page)
-  await atEachWidth(page, "idle")
-  await page.getByRole("button", { name: "hETH From token" }).click()
-  await expect(tokenOption(page, "XRD").getByTestId("token-unpaired")).toBeVisible()
-  await atEachWidth(page, "token-list")
-  await page.keyboard.press("Escape")
-  await amountInput(page).fill("5")
-  await expect(action(page)).toHaveText(BALANCE_LABEL)
-  await atEachWidth(page, "above-balance")
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await prepare(page, "0.0135")
-  await action(page).click()
-  await expect(page.getByTestId("wallet-pending")).toContainText("Approve in your wallet")
-  await atEachWidth(page, "approve-wallet-open")
-  await foldWalletPanel(page)
-  await atEachWidth(page, "approve")
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 1280 ? 800 : 780 })
-    await wholeInView(page.getByTestId("swap-cancel"))
-    await wholeInView(page.getByTestId("rate-held"))
+test(
+  "the card's states at 360, 390 and 1280 px: idle, the token list, above the balance, the approval, the result",
+  {
+    tag: "@desktop-only"
+  },
+  async ({ page }) => {
+    // Six states at three widths, a connect and a swap: 2-3 minutes on a loaded 2-core machine.
+    test.setTimeout(300_000)
+    await page.goto("/?devnetWallet=manual")
+    await appMounted(page)
+    await expect(page.getByTestId("exchange-liquidity")).toContainText("hUSDC", { timeout: 20_000 })
+    await atEachWidth(page, "disconnected")
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await connectHere(page, DevnetAddresses.users[0])
+    const connected = page.getByTestId("toast").filter({ hasText: "Wallet Connected" })
+    await connected.getByRole("button", { name: "Close" }).click()
+    await expect(connected).toHaveCount(0)
+    await foldWalletPanel(page)
+    await atEachWidth(page, "idle")
+    await page.getByRole("button", { name: "hETH From token" }).click()
+    await expect(tokenOption(page, "XRD").getByTestId("token-unpaired")).toBeVisible()
+    await atEachWidth(page, "token-list")
+    await page.keyboard.press("Escape")
+    await amountInput(page).fill("5")
+    await expect(action(page)).toHaveText(BALANCE_LABEL)
+    await atEachWidth(page, "above-balance")
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await prepare(page, "0.0135")
+    await action(page).click()
+    await expect(page.getByTestId("wallet-pending")).toContainText("Approve in your wallet")
+    await atEachWidth(page, "approve-wallet-open")
+    await foldWalletPanel(page)
+    await atEachWidth(page, "approve")
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width === 1280 ? 800 : 780 })
+      await wholeInView(page.getByTestId("swap-cancel"))
+      await wholeInView(page.getByTestId("rate-held"))
+    }
+    await page.getByTestId("devnet-wallet-toggle").click()
+    await walletCard(page).getByTestId("devnet-wallet-approve").click()
+    await expect(latestDialog(page)).toBeVisible({ timeout: 60_000 })
+    await expect(latestDialog(page).getByTestId("latest-transaction-summary")).toContainText("hUSDC")
+    await foldWalletPanel(page)
+    await atEachWidth(page, "result")
+    await latestDialog(page).getByTestId("latest-transaction-details").locator("summary").click()
+    await atEachWidth(page, "result-details")
   }
-  await page.getByTestId("devnet-wallet-toggle").click()
-  await walletCard(page).getByTestId("devnet-wallet-approve").click()
-  await expect(latestDialog(page)).toBeVisible({ timeout: 60_000 })
-  await expect(latestDialog(page).getByTestId("latest-transaction-summary")).toContainText("hUSDC")
-  await foldWalletPanel(page)
-  await atEachWidth(page, "result")
-  await latestDialog(page).getByTestId("latest-transaction-details").locator("summary").click()
-  await atEachWidth(page, "result-details")
-})
+)

@@ -103,9 +103,11 @@ test("a slow approval after the price moved is paid exactly the quoted output", 
   const details = await request.post("/gateway/transaction/committed-details", {
     data: { intent_hash: record?.tx_out, opt_ins: { balance_changes: true } }
   })
-  const changes = ((await details.json()) as {
-    transaction: { balance_changes: { fungible_balance_changes: ReadonlyArray<Record<string, string>> } }
-  }).transaction.balance_changes.fungible_balance_changes
+  const changes = (
+    (await details.json()) as {
+      transaction: { balance_changes: { fungible_balance_changes: ReadonlyArray<Record<string, string>> } }
+    }
+  ).transaction.balance_changes.fungible_balance_changes
   const received = changes.find(
     (c) => c["entity_address"] === account && c["resource_address"] === DevnetAddresses.resources.hUSDC
   )
@@ -195,12 +197,16 @@ test("at 360 px a newcomer swaps with a slow approval and gets exactly what the 
   await expect(page.getByTestId("wallet-pending")).toContainText("Approve in your wallet")
   // The devnet wallet's panel covers a phone's screen: fold it away to look at the card, then unfold to approve.
   await page.getByTestId("devnet-wallet-toggle").click()
-  await page.getByTestId("swap-card").screenshot({ path: `e2e/screenshots/${info.project.name}-swap-360-approve-in-wallet.png` })
+  await page
+    .getByTestId("swap-card")
+    .screenshot({ path: `e2e/screenshots/${info.project.name}-swap-360-approve-in-wallet.png` })
   await page.waitForTimeout(3000)
   await page.getByTestId("devnet-wallet-toggle").click()
   await walletCard(page).getByTestId("devnet-wallet-approve").click()
   await expect(page.getByTestId("toast").filter({ hasText: "Swap Successful" })).toBeVisible({ timeout: 60_000 })
-  await page.getByTestId("latest-transaction-dialog").screenshot({ path: `e2e/screenshots/${info.project.name}-swap-360-latest.png` })
+  await page
+    .getByTestId("latest-transaction-dialog")
+    .screenshot({ path: `e2e/screenshots/${info.project.name}-swap-360-latest.png` })
   let record: SwapRecord | undefined
   await expect
     .poll(

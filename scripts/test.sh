@@ -55,6 +55,7 @@ ensure_postgres() {
 
 echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
+echo "== format"; npx prettier --check . --log-level warn
 echo "== layers"; npx tsx scripts/check-imports.ts
 echo "== PostgreSQL"; ensure_postgres
 echo "== unit and component tests"; npx vitest run

@@ -127,7 +127,10 @@ const makeLazyClient = (
             if (typeof key !== "string") return undefined
             let method = methods.get(key)
             if (method === undefined) {
-              method = forward(`${name}.${key}`, (s) => (s as unknown as Record<string, Record<string, unknown>>)[name]?.[key])
+              method = forward(
+                `${name}.${key}`,
+                (s) => (s as unknown as Record<string, Record<string, unknown>>)[name]?.[key]
+              )
               methods.set(key, method)
             }
             return method

@@ -85,7 +85,9 @@ const operatorKey = (
   privateKeyHex: string
 ): Either.Either<{ readonly key: KeyObject; readonly publicKey: Uint8Array }, SignerError> => {
   if (!HEX_KEY.test(privateKeyHex))
-    return Either.left(new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" }))
+    return Either.left(
+      new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" })
+    )
   const key = createPrivateKey({
     key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(privateKeyHex, "hex")]),
     format: "der",
@@ -140,7 +142,10 @@ export const makeSigner = (options: SignerOptions): SignerShape => {
   const derivedAccount = Effect.flatMap(notary, (signer) =>
     Either.mapLeft(
       encodeAddress(
-        Uint8Array.of(EntityType.GlobalPreallocatedEd25519Account, ...blake2b256Hash(signer.publicKey.bytes).subarray(3)),
+        Uint8Array.of(
+          EntityType.GlobalPreallocatedEd25519Account,
+          ...blake2b256Hash(signer.publicKey.bytes).subarray(3)
+        ),
         options.networkId
       ),
       (e) => new SignerError({ reason: `cannot derive the account: ${e.message}` })

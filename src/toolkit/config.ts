@@ -10,7 +10,11 @@ import type { DataRequest } from "./dataRequest"
 export const RadixNetworks: Readonly<
   Record<number, { readonly networkName: string; readonly gatewayUrl: string; readonly dashboardUrl: string }>
 > = {
-  1: { networkName: "mainnet", gatewayUrl: "https://mainnet.radixdlt.com", dashboardUrl: "https://dashboard.radixdlt.com" },
+  1: {
+    networkName: "mainnet",
+    gatewayUrl: "https://mainnet.radixdlt.com",
+    dashboardUrl: "https://dashboard.radixdlt.com"
+  },
   2: {
     networkName: "stokenet",
     gatewayUrl: "https://babylon-stokenet-gateway.radixdlt.com",

@@ -50,7 +50,8 @@ export const personaDataLines = (walletData: WalletData): ReadonlyArray<PersonaD
         case "fullName": {
           const { variant, givenNames, familyName, nickname } = entry.fields
           const middle = nickname ? ` "${nickname}" ` : " "
-          const value = variant === "western" ? `${givenNames}${middle}${familyName}` : `${familyName}${middle}${givenNames}`
+          const value =
+            variant === "western" ? `${givenNames}${middle}${familyName}` : `${familyName}${middle}${givenNames}`
           return { field: "fullName", value }
         }
         case "emailAddresses":
@@ -130,7 +131,11 @@ export const walletSessionToast = (previous: WalletData, next: WalletData): Wall
     return { title: "Wallet Connected", description: shortenAddress(next.accounts[0]?.address ?? ""), durationMs: 5000 }
   }
   if (previous.persona && !next.persona) {
-    return { title: "Wallet Disconnected", description: shortenAddress(previous.accounts[0]?.address ?? ""), durationMs: 3000 }
+    return {
+      title: "Wallet Disconnected",
+      description: shortenAddress(previous.accounts[0]?.address ?? ""),
+      durationMs: 3000
+    }
   }
   return undefined
 }

@@ -77,7 +77,10 @@ export interface CryptoApi {
   readonly randomUuid: () => Effect.Effect<string>
   readonly x25519PublicKey: (secret: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDeriveSharedSecret>
   readonly ed25519PublicKey: (secret: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, CouldNotSignMessage>
-  readonly ed25519Sign: (secret: Uint8Array, message: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, CouldNotSignMessage>
+  readonly ed25519Sign: (
+    secret: Uint8Array,
+    message: Uint8Array
+  ) => Effect.Effect<Uint8Array<ArrayBuffer>, CouldNotSignMessage>
   /** `false` for a signature that does not verify or malformed input; fails only when the primitives cannot load. */
   readonly ed25519Verify: (
     signature: Uint8Array,
@@ -97,9 +100,17 @@ export interface CryptoApi {
     salt: string
   ) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDeriveSharedSecret>
   /** AES-256-GCM, no AAD. Returns ciphertext ‖ tag(16). */
-  readonly aesGcmEncrypt: (key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDecryptWalletResponseData>
+  readonly aesGcmEncrypt: (
+    key: Uint8Array,
+    iv: Uint8Array,
+    plaintext: Uint8Array
+  ) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDecryptWalletResponseData>
   /** AES-256-GCM, no AAD, over ciphertext ‖ tag(16). Fails on a wrong key or tampered data. */
-  readonly aesGcmDecrypt: (key: Uint8Array, iv: Uint8Array, ciphertextAndTag: Uint8Array) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDecryptWalletResponseData>
+  readonly aesGcmDecrypt: (
+    key: Uint8Array,
+    iv: Uint8Array,
+    ciphertextAndTag: Uint8Array
+  ) => Effect.Effect<Uint8Array<ArrayBuffer>, FailedToDecryptWalletResponseData>
 }
 
 const uuidFromBytes = (bytes: Uint8Array): string => {
@@ -173,7 +184,11 @@ export const makeCrypto = (
       catch: (cause) => new FailedToDecryptWalletResponseData({ cause, message: "failed to encrypt" })
     })
   }),
-  aesGcmDecrypt: Effect.fn("Crypto.aesGcmDecrypt")(function* (key: Uint8Array, iv: Uint8Array, ciphertextAndTag: Uint8Array) {
+  aesGcmDecrypt: Effect.fn("Crypto.aesGcmDecrypt")(function* (
+    key: Uint8Array,
+    iv: Uint8Array,
+    ciphertextAndTag: Uint8Array
+  ) {
     return yield* Effect.tryPromise({
       try: async () => {
         const cryptoKey = await importAesKey(key)
@@ -191,20 +206,22 @@ export const makeCrypto = (
 
 /** Deterministic bytes: blake2b-256(seed ‖ counter), block after block. Never use outside tests. */
 const seededRandom = (seed: string, blake2b256: Primitives["blake2b256"]) =>
-  Effect.map(Ref.make(0), (counter) => (length: number) =>
-    Ref.getAndUpdate(counter, (n) => n + 1).pipe(
-      Effect.map((n) => {
-        const out = new Uint8Array(length)
-        let filled = 0
-        let block = 0
-        while (filled < length) {
-          const chunk = blake2b256(utf8(`${seed}:${n}:${block++}`))
-          out.set(chunk.slice(0, length - filled), filled)
-          filled += chunk.length
-        }
-        return out
-      })
-    )
+  Effect.map(
+    Ref.make(0),
+    (counter) => (length: number) =>
+      Ref.getAndUpdate(counter, (n) => n + 1).pipe(
+        Effect.map((n) => {
+          const out = new Uint8Array(length)
+          let filled = 0
+          let block = 0
+          while (filled < length) {
+            const chunk = blake2b256(utf8(`${seed}:${n}:${block++}`))
+            out.set(chunk.slice(0, length - filled), filled)
+            filled += chunk.length
+          }
+          return out
+        })
+      )
   )
 
 export class Crypto extends Context.Tag("hswap/toolkit/Crypto")<Crypto, CryptoApi>() {

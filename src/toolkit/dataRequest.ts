@@ -298,7 +298,14 @@ const personaDataEntries = (p: PersonaDataRequestResponseItem): Array<PersonaDat
 
 export const toWalletData = (response: WalletRequestResponseItems): WalletData => {
   const proofs: Array<SignedChallenge> = []
-  const accountProofs = (item: { readonly challenge?: string; readonly proofs?: ReadonlyArray<{ readonly accountAddress: string; readonly proof: SignedChallenge["proof"] }> } | undefined) => {
+  const accountProofs = (
+    item:
+      | {
+          readonly challenge?: string
+          readonly proofs?: ReadonlyArray<{ readonly accountAddress: string; readonly proof: SignedChallenge["proof"] }>
+        }
+      | undefined
+  ) => {
     if (item?.challenge && item.proofs?.length) {
       for (const p of item.proofs)
         proofs.push({ type: "account", challenge: item.challenge, proof: p.proof, address: p.accountAddress })
@@ -314,7 +321,12 @@ export const toWalletData = (response: WalletRequestResponseItems): WalletData =
   }
   const auth = response.auth
   if (auth.discriminator === "loginWithChallenge") {
-    proofs.push({ type: "persona", challenge: auth.challenge, proof: auth.proof, address: auth.persona.identityAddress })
+    proofs.push({
+      type: "persona",
+      challenge: auth.challenge,
+      proof: auth.proof,
+      address: auth.persona.identityAddress
+    })
   }
   accountProofs(response.ongoingAccounts)
   accountProofs(response.oneTimeAccounts)
@@ -322,8 +334,18 @@ export const toWalletData = (response: WalletRequestResponseItems): WalletData =
     for (const p of response.proofOfOwnership.proofs) {
       proofs.push(
         "identityAddress" in p
-          ? { type: "persona", challenge: response.proofOfOwnership.challenge, proof: p.proof, address: p.identityAddress }
-          : { type: "account", challenge: response.proofOfOwnership.challenge, proof: p.proof, address: p.accountAddress }
+          ? {
+              type: "persona",
+              challenge: response.proofOfOwnership.challenge,
+              proof: p.proof,
+              address: p.identityAddress
+            }
+          : {
+              type: "account",
+              challenge: response.proofOfOwnership.challenge,
+              proof: p.proof,
+              address: p.accountAddress
+            }
       )
     }
   }
@@ -343,7 +365,12 @@ export const toSharedData = (interaction: WalletInteraction, previous: SharedDat
   return {
     persona: { proof: items.auth.discriminator === "loginWithChallenge" && !!items.auth.challenge },
     ...(items.ongoingAccounts
-      ? { ongoingAccounts: { numberOfAccounts: items.ongoingAccounts.numberOfAccounts, proof: !!items.ongoingAccounts.challenge } }
+      ? {
+          ongoingAccounts: {
+            numberOfAccounts: items.ongoingAccounts.numberOfAccounts,
+            proof: !!items.ongoingAccounts.challenge
+          }
+        }
       : {}),
     ...(items.ongoingPersonaData ? { ongoingPersonaData: items.ongoingPersonaData } : {})
   }

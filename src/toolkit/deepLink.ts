@@ -27,7 +27,8 @@ export type DeepLinkParams = { readonly [K in (typeof deepLinkParamOrder)[number
  * Unpadded base64url of the interaction's JSON: the very object the extension would receive, keys in its own order
  * (as the official toolkit's `base64urlEncode(walletInteraction)`), so a caller's header keeps its key order here too.
  */
-export const encodeRequestParam = (interaction: WalletInteraction): string => toBase64Url(utf8(JSON.stringify(interaction)))
+export const encodeRequestParam = (interaction: WalletInteraction): string =>
+  toBase64Url(utf8(JSON.stringify(interaction)))
 
 /** `radixwallet://connect?sessionId=…&request=…&…`, form-urlencoded like `URLSearchParams.append`. */
 export const buildDeepLink = (walletUrl: string, params: DeepLinkParams): string => {
@@ -106,7 +107,11 @@ export const encryptWalletResponse = Effect.fn("deepLink.encryptWalletResponse")
   readonly iv?: Uint8Array
 }) {
   const crypto = yield* Crypto
-  const key = yield* crypto.deriveSharedSecret(input.walletSecret, fromHex(input.dAppPublicKey), input.dAppDefinitionAddress)
+  const key = yield* crypto.deriveSharedSecret(
+    input.walletSecret,
+    fromHex(input.dAppPublicKey),
+    input.dAppDefinitionAddress
+  )
   const iv = input.iv ?? (yield* crypto.randomBytes(12))
   const sealed = yield* crypto.aesGcmEncrypt(key, iv, utf8(JSON.stringify(input.response)))
   const publicKey = yield* crypto.x25519PublicKey(input.walletSecret)
@@ -123,4 +128,6 @@ export const sendResponseBody = (sessionId: string, encrypted: EncryptedWalletRe
 
 /** The wallet side's shared secret, for callers that encrypt themselves. */
 export const deriveSharedSecret = (secret: Uint8Array, peerPublicKeyHex: string, dAppDefinitionAddress: string) =>
-  Effect.flatMap(Crypto, (crypto) => crypto.deriveSharedSecret(secret, fromHex(peerPublicKeyHex), dAppDefinitionAddress))
+  Effect.flatMap(Crypto, (crypto) =>
+    crypto.deriveSharedSecret(secret, fromHex(peerPublicKeyHex), dAppDefinitionAddress)
+  )

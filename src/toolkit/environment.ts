@@ -53,13 +53,15 @@ export class Environment extends Context.Tag("hswap/toolkit/Environment")<Enviro
   })
 
   /** A scripted environment: its own EventTarget; navigations are recorded in `opened`. */
-  static readonly Test = (options: {
-    readonly events?: EventTarget
-    readonly isMobile?: boolean
-    readonly isTelegramMiniApp?: boolean
-    readonly origin?: string
-    readonly opened?: Ref.Ref<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>
-  } = {}): Layer.Layer<Environment> =>
+  static readonly Test = (
+    options: {
+      readonly events?: EventTarget
+      readonly isMobile?: boolean
+      readonly isTelegramMiniApp?: boolean
+      readonly origin?: string
+      readonly opened?: Ref.Ref<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>
+    } = {}
+  ): Layer.Layer<Environment> =>
     Layer.sync(Environment, () => {
       const record = (how: "navigate" | "window", url: string) =>
         options.opened ? Ref.update(options.opened, (all) => [...all, { how, url }]) : Effect.void

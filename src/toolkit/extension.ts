@@ -6,7 +6,19 @@
  * probe is answered within 200 ms or the extension is taken as missing; a send with no extension fails with
  * `missingExtension` instead of hanging.
  */
-import { Deferred, Duration, Effect, Either, Layer, Option, PubSub, Queue, Runtime, Stream, SubscriptionRef } from "effect"
+import {
+  Deferred,
+  Duration,
+  Effect,
+  Either,
+  Layer,
+  Option,
+  PubSub,
+  Queue,
+  Runtime,
+  Stream,
+  SubscriptionRef
+} from "effect"
 import type { Scope } from "effect"
 import { timing } from "./config"
 import { Crypto } from "./crypto"
@@ -33,7 +45,11 @@ export interface ExtensionStatus {
   readonly canHandleSessions: boolean
 }
 
-export const noExtension: ExtensionStatus = { isExtensionAvailable: false, isWalletLinked: false, canHandleSessions: false }
+export const noExtension: ExtensionStatus = {
+  isExtensionAvailable: false,
+  isWalletLinked: false,
+  canHandleSessions: false
+}
 
 /** What arrives on `radix#chromeExtension#receive`, decoded. */
 export type ExtensionIncoming =
@@ -72,12 +88,16 @@ export const classifyIncoming = (detail: unknown): ExtensionClassified => {
   }
   const json = plain.right
   if (!isJsonObject(json)) {
-    return { _tag: "Dropped", reason: `not a message (${json === null ? "null" : Array.isArray(json) ? "array" : typeof json})` }
+    return {
+      _tag: "Dropped",
+      reason: `not a message (${json === null ? "null" : Array.isArray(json) ? "array" : typeof json})`
+    }
   }
   if (Object.prototype.hasOwnProperty.call(json, "eventType")) {
     if (json["eventType"] === "extensionStatus") {
       const status = decodeStatus(json)
-      if (Either.isLeft(status)) return { _tag: "Dropped", reason: `an extensionStatus event: ${issuesText(status.left)}` }
+      if (Either.isLeft(status))
+        return { _tag: "Dropped", reason: `an extensionStatus event: ${issuesText(status.left)}` }
       return {
         _tag: "Status",
         status: {
@@ -95,7 +115,11 @@ export const classifyIncoming = (detail: unknown): ExtensionClassified => {
   const response = decodeResponse(json)
   if (Either.isRight(response)) return { _tag: "Response", response: response.right }
   const interactionId = readInteractionId(json)
-  return { _tag: "Invalid", interactionId, error: new WalletResponseValidation({ ...response.left, interactionId: interactionId ?? "" }) }
+  return {
+    _tag: "Invalid",
+    interactionId,
+    error: new WalletResponseValidation({ ...response.left, interactionId: interactionId ?? "" })
+  }
 }
 
 /** Classifies and decodes one incoming `detail`. `undefined` for messages that are not for us. Never throws. */
@@ -178,7 +202,9 @@ export class Extension extends Effect.Service<Extension>()("hswap/toolkit/Extens
     const probeId = yield* crypto.randomUuid()
     yield* dispatch({ interactionId: probeId, discriminator: "extensionStatus" })
     yield* Effect.forkScoped(
-      Effect.sleep(Duration.millis(timing.extensionDetection)).pipe(Effect.zipRight(Deferred.succeed(detected, undefined)))
+      Effect.sleep(Duration.millis(timing.extensionDetection)).pipe(
+        Effect.zipRight(Deferred.succeed(detected, undefined))
+      )
     )
 
     /** Subscribes now; the returned queue sees everything dispatched after this call. */

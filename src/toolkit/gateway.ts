@@ -15,7 +15,9 @@ export interface ToolkitGatewayApi {
   /** POST /transaction/status {intent_hash}: the `status`. */
   readonly transactionStatus: (intentHash: string) => Effect.Effect<string, GatewayCallError>
   /** POST /transaction/subintent-status {subintent_hash}. */
-  readonly subintentStatus: (subintentHash: string) => Effect.Effect<
+  readonly subintentStatus: (
+    subintentHash: string
+  ) => Effect.Effect<
     { readonly subintentStatus: string; readonly transactionIntentHash: string | undefined },
     GatewayCallError
   >
@@ -66,12 +68,18 @@ export class ToolkitGateway extends Context.Tag("hswap/toolkit/ToolkitGateway")<
 
 /** 2 s × 2 per retry, each delay capped: 2, 4, 8, 10, 10 … s for transactions (cap 10 s), up to 60 s for subintents. */
 export const pollBackoff = (cap: Duration.DurationInput) =>
-  Schedule.exponential(Duration.seconds(2), 2).pipe(Schedule.modifyDelay((_, d) => Duration.min(d, Duration.decode(cap))))
+  Schedule.exponential(Duration.seconds(2), 2).pipe(
+    Schedule.modifyDelay((_, d) => Duration.min(d, Duration.decode(cap)))
+  )
 
 export const transactionPollSchedule = pollBackoff(Duration.seconds(10))
 export const subintentPollSchedule = pollBackoff(Duration.seconds(60))
 
-export const finalTransactionStatuses: ReadonlySet<string> = new Set(["CommittedSuccess", "CommittedFailure", "Rejected"])
+export const finalTransactionStatuses: ReadonlySet<string> = new Set([
+  "CommittedSuccess",
+  "CommittedFailure",
+  "Rejected"
+])
 
 /** One poll: `Some` when done, `None` to go on. A fetch failure goes on; any other error is `failedToPoll`. */
 const attempt = <A>(call: Effect.Effect<Option.Option<A>, GatewayCallError>) =>
@@ -83,11 +91,16 @@ const attempt = <A>(call: Effect.Effect<Option.Option<A>, GatewayCallError>) =>
     })
   )
 
-const untilSome = <A, E, R>(poll: Effect.Effect<Option.Option<A>, E, R>, schedule: Schedule.Schedule<Duration.Duration>) => {
+const untilSome = <A, E, R>(
+  poll: Effect.Effect<Option.Option<A>, E, R>,
+  schedule: Schedule.Schedule<Duration.Duration>
+) => {
   const cadence: Schedule.Schedule<unknown, Option.Option<A>> = schedule
   return poll.pipe(
     Effect.repeat({ schedule: Schedule.passthrough(cadence), until: (o: Option.Option<A>) => Option.isSome(o) }),
-    Effect.flatMap((o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.dieMessage("poll ended without a value")))
+    Effect.flatMap((o) =>
+      Option.isSome(o) ? Effect.succeed(o.value) : Effect.dieMessage("poll ended without a value")
+    )
   )
 }
 

@@ -14,18 +14,7 @@
  * With a stored session the streams wait for the real service rather than showing "not connected" first.
  */
 import { KeyValueStore } from "@effect/platform"
-import {
-  Cause,
-  Context,
-  Effect,
-  Exit,
-  Layer,
-  Option,
-  Runtime,
-  type Scope,
-  Stream,
-  SubscriptionRef
-} from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option, Runtime, type Scope, Stream, SubscriptionRef } from "effect"
 import { emptyWalletData, resolveConfig, storageKey, type ToolkitOptions } from "./config"
 import { Environment } from "./environment"
 import { FailedToSendDappRequest } from "./transportErrors"
@@ -89,9 +78,7 @@ export const storedSessionNeedsToolkit = (state: Option.Option<string>, requests
 
 type Loaded =
   /** Nothing stored and nothing asked: the real toolkit is not needed yet. */
-  | { readonly _tag: "Idle" }
-  | { readonly _tag: "Loading" }
-  | { readonly _tag: "Ready"; readonly api: WalletRequestApi }
+  { readonly _tag: "Idle" } | { readonly _tag: "Loading" } | { readonly _tag: "Ready"; readonly api: WalletRequestApi }
 
 const loadFailed = (cause: unknown) =>
   new FailedToSendDappRequest({ message: "the wallet toolkit could not be loaded", cause })
@@ -217,7 +204,12 @@ export const makeLazyWalletRequest = <R = never>(
     /** The real service's value once it is there or loading; `idle` while nothing needs it. */
     const read = <A>(pick: (api: WalletRequestApi) => Effect.Effect<A>, idle: A): Effect.Effect<A> =>
       Effect.flatMap(SubscriptionRef.get(loaded), (current) =>
-        current._tag === "Idle" ? Effect.succeed(idle) : real.pipe(Effect.flatMap(pick), Effect.orElseSucceed(() => idle))
+        current._tag === "Idle"
+          ? Effect.succeed(idle)
+          : real.pipe(
+              Effect.flatMap(pick),
+              Effect.orElseSucceed(() => idle)
+            )
       )
 
     const api: WalletRequestApi = {
@@ -249,7 +241,9 @@ export const makeLazyWalletRequest = <R = never>(
         ),
       openPopup: real.pipe(
         Effect.flatMap((wr) => wr.openPopup),
-        Effect.catchTag("FailedToSendDappRequest", (e) => Effect.as(Effect.logWarning("toolkit: QR code popup", e), false))
+        Effect.catchTag("FailedToSendDappRequest", (e) =>
+          Effect.as(Effect.logWarning("toolkit: QR code popup", e), false)
+        )
       ),
       // Read once the toolkit is needed (loading or loaded), without loading it: the name is the connect popover's
       // title, and reading it earlier would load the Gateway client on every first visit for nothing shown.

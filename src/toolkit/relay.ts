@@ -97,7 +97,11 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
           return session
         })
       )
-      .pipe(Effect.mapError((cause) => new CouldNotGetOrCreateIdentity({ cause, message: "could not get or create the session" })))
+      .pipe(
+        Effect.mapError(
+          (cause) => new CouldNotGetOrCreateIdentity({ cause, message: "could not get or create the session" })
+        )
+      )
 
     /** ed25519 over blake2b-256('C' ‖ interactionId ‖ len ‖ dAppDefinitionAddress ‖ origin), hex. */
     const createSignature = Effect.fn("Relay.createSignature")(function* (interaction: WalletInteraction) {
@@ -147,7 +151,9 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
       const value = decoded.right
       if ("error" in value) {
         const text = value.error.length > MAX_ERROR_TEXT ? `${value.error.slice(0, MAX_ERROR_TEXT)}…` : value.error
-        return yield* new RadixConnectRelayRequestFailed({ message: `the relay entry carries an error: ${JSON.stringify(text)}` })
+        return yield* new RadixConnectRelayRequestFailed({
+          message: `the relay entry carries an error: ${JSON.stringify(text)}`
+        })
       }
       if (value.data.length > MAX_ENTRY_HEX_CHARS) {
         return yield* new WalletResponseValidation({ issues: [{ path: "data", message: "message too large" }] })
@@ -219,7 +225,9 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
         const session = yield* getSession
         const deliveries = yield* getResponses(session.sessionId).pipe(
           Effect.catchTag("FailedToFetch", (e) =>
-            Effect.logWarning("relay: fetch failed, retrying", e.cause).pipe(Effect.as([] as ReadonlyArray<RelayDelivery>))
+            Effect.logWarning("relay: fetch failed, retrying", e.cause).pipe(
+              Effect.as([] as ReadonlyArray<RelayDelivery>)
+            )
           )
         )
         // Each entry on its own: one that cannot be delivered costs only itself.
@@ -232,10 +240,7 @@ export class Relay extends Effect.Service<Relay>()("hswap/toolkit/Relay", {
           { discard: true }
         )
       }).pipe(Effect.catchAllDefect(() => Effect.logError("toolkit relay: a poll failed unexpectedly; retrying")))
-      return tick.pipe(
-        Effect.repeat(Schedule.spaced(Duration.millis(timing.relayPoll))),
-        Effect.zipRight(Effect.never)
-      )
+      return tick.pipe(Effect.repeat(Schedule.spaced(Duration.millis(timing.relayPoll))), Effect.zipRight(Effect.never))
     }
 
     return { getIdentity, getSession, createSignature, deepLink, send, decryptEntry, getResponses, poll } as const

@@ -86,7 +86,9 @@ export const AuthUsePersonaRequestItem = Schema.Struct({
   discriminator: Schema.Literal("usePersona"),
   identityAddress: Schema.String
 })
-export const AuthLoginWithoutChallengeRequestItem = Schema.Struct({ discriminator: Schema.Literal("loginWithoutChallenge") })
+export const AuthLoginWithoutChallengeRequestItem = Schema.Struct({
+  discriminator: Schema.Literal("loginWithoutChallenge")
+})
 export const AuthLoginWithChallengeRequestItem = Schema.Struct({
   discriminator: Schema.Literal("loginWithChallenge"),
   challenge: Schema.String
@@ -204,7 +206,8 @@ export type WalletInteraction = typeof WalletInteraction.Type
 
 const challengeAndProofTogether = <T extends { readonly challenge?: string; readonly proofs?: ReadonlyArray<unknown> }>(
   data: T
-) => (data.challenge !== undefined || data.proofs !== undefined ? !!data.challenge && (data.proofs?.length ?? 0) > 0 : true)
+) =>
+  data.challenge !== undefined || data.proofs !== undefined ? !!data.challenge && (data.proofs?.length ?? 0) > 0 : true
 
 export const AccountsRequestResponseItem = Schema.Struct({
   accounts: Schema.Array(Account),
@@ -320,7 +323,10 @@ export const WalletInteractionFailureResponse = Schema.Struct({
 })
 export type WalletInteractionFailureResponse = typeof WalletInteractionFailureResponse.Type
 
-export const WalletInteractionResponse = Schema.Union(WalletInteractionSuccessResponse, WalletInteractionFailureResponse)
+export const WalletInteractionResponse = Schema.Union(
+  WalletInteractionSuccessResponse,
+  WalletInteractionFailureResponse
+)
 export type WalletInteractionResponse = typeof WalletInteractionResponse.Type
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -561,10 +567,7 @@ const invalidType = (ast: SchemaAST.AST, actual: unknown) =>
   `Invalid type: Expected ${expectedOf(ast)} but received ${receivedOf(actual)}`
 
 /** The declared type of a property of a struct AST (seen through refinements), for 'Missing' issues. */
-const propertyType = (
-  parent: SchemaAST.AST | undefined,
-  key: PropertyKey | undefined
-): SchemaAST.AST | undefined => {
+const propertyType = (parent: SchemaAST.AST | undefined, key: PropertyKey | undefined): SchemaAST.AST | undefined => {
   if (parent === undefined || key === undefined) return undefined
   if (parent._tag === "Refinement" || parent._tag === "Transformation") return propertyType(parent.from, key)
   if (parent._tag !== "TypeLiteral") return undefined

@@ -9,14 +9,7 @@ import { KeyValueStore } from "@effect/platform"
 import { Effect, Either, Layer, Option, Schema, SubscriptionRef } from "effect"
 import { defaultRdtState, storageKey, ToolkitConfig, type PartitionName } from "./config"
 import { FailedToReadFromLocalStorage, FailedToWriteToLocalStorage, PatchingStateFailed } from "./errors"
-import {
-  ConnectorExtensionState,
-  Identity,
-  RdtState,
-  RequestItem,
-  Session,
-  WalletInteractionResponse
-} from "./schemas"
+import { ConnectorExtensionState, Identity, RdtState, RequestItem, Session, WalletInteractionResponse } from "./schemas"
 import { decodeUntrusted } from "./untrusted"
 
 // The key layout lives with the configuration (no Schema), so the lazy toolkit can look at storage without this module.
@@ -52,7 +45,9 @@ export interface KeyedPartition<A> {
   readonly key: string
   readonly getAll: Effect.Effect<Readonly<Record<string, A>>, FailedToReadFromLocalStorage>
   readonly getById: (id: string) => Effect.Effect<Option.Option<A>, FailedToReadFromLocalStorage>
-  readonly setItems: (items: Readonly<Record<string, A>>) => Effect.Effect<void, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage>
+  readonly setItems: (
+    items: Readonly<Record<string, A>>
+  ) => Effect.Effect<void, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage>
   /** Shallow-merges `patch` into an existing entry; `PatchingStateFailed` when there is none. */
   readonly patchItem: (
     id: string,
@@ -168,7 +163,9 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
         return out
       })
       const writeAll = (items: Readonly<Record<string, A>>) =>
-        Effect.forEach(Object.entries(items), ([id, item]) => Effect.map(encodeEntry(item), (e) => [id, e] as const)).pipe(
+        Effect.forEach(Object.entries(items), ([id, item]) =>
+          Effect.map(encodeEntry(item), (e) => [id, e] as const)
+        ).pipe(
           Effect.mapError((cause) => new FailedToWriteToLocalStorage({ key, cause })),
           Effect.flatMap((entries) => writeRaw(key, Object.fromEntries(entries)))
         )
@@ -206,7 +203,10 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
       getCorruptions: SubscriptionRef.get(corruptions),
       state,
       /** The state, or the default state when there is none. */
-      getState: Effect.map(state.get, Option.getOrElse(() => defaultRdtState)),
+      getState: Effect.map(
+        state.get,
+        Option.getOrElse(() => defaultRdtState)
+      ),
       /** Merges into the stored state; `PatchingStateFailed` when there is no state yet (as the official toolkit). */
       patchState: (patch: Partial<RdtState>) =>
         lock.withPermits(1)(

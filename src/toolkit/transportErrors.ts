@@ -17,10 +17,22 @@ export const errorFieldsWithCause = (defaultMessage: string) => ({
   cause: Schema.optional(Schema.Defect)
 })
 
-export class FailedToSendDappRequest extends Schema.TaggedError<FailedToSendDappRequest>()("FailedToSendDappRequest", errorFieldsWithCause("failed to send the dApp request")) {}
-export class FailedToPoll extends Schema.TaggedError<FailedToPoll>()("failedToPoll", errorFieldsWithCause("failed to poll")) {}
-export class FailedToFetch extends Schema.TaggedError<FailedToFetch>()("FailedToFetch", errorFieldsWithCause("failed to fetch")) {}
-export class FailedToParseResponseToJson extends Schema.TaggedError<FailedToParseResponseToJson>()("FailedToParseResponseToJson", errorFieldsWithCause("failed to parse the response as JSON")) {}
+export class FailedToSendDappRequest extends Schema.TaggedError<FailedToSendDappRequest>()(
+  "FailedToSendDappRequest",
+  errorFieldsWithCause("failed to send the dApp request")
+) {}
+export class FailedToPoll extends Schema.TaggedError<FailedToPoll>()(
+  "failedToPoll",
+  errorFieldsWithCause("failed to poll")
+) {}
+export class FailedToFetch extends Schema.TaggedError<FailedToFetch>()(
+  "FailedToFetch",
+  errorFieldsWithCause("failed to fetch")
+) {}
+export class FailedToParseResponseToJson extends Schema.TaggedError<FailedToParseResponseToJson>()(
+  "FailedToParseResponseToJson",
+  errorFieldsWithCause("failed to parse the response as JSON")
+) {}
 export class RequestStatusNotOk extends Schema.TaggedError<RequestStatusNotOk>()("RequestStatusNotOk", {
   ...errorFields("the request status is not ok"),
   status: Schema.Number

@@ -15,7 +15,8 @@ import { Either, type Schema } from "effect"
 import { WalletResponseValidation } from "./errors"
 import { validate, type ValidationIssue } from "./schemas"
 
-export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | { readonly [key: string]: JsonValue }
+export type JsonValue =
+  null | boolean | number | string | ReadonlyArray<JsonValue> | { readonly [key: string]: JsonValue }
 
 export const isJsonObject = (json: JsonValue): json is { readonly [key: string]: JsonValue } =>
   typeof json === "object" && json !== null && !Array.isArray(json)
@@ -70,7 +71,8 @@ export const toPlainJson = (
         countChars(value.length)
         return value
       case "number":
-        if (!Number.isFinite(value)) throw new Refused(path.slice(), "Invalid type: Expected JSON data but received a non-finite number")
+        if (!Number.isFinite(value))
+          throw new Refused(path.slice(), "Invalid type: Expected JSON data but received a non-finite number")
         return value
       case "boolean":
         return value
@@ -115,10 +117,12 @@ export const toPlainJson = (
         if (descriptor === undefined || !descriptor.enumerable) continue
         path.push(key)
         countChars(key.length)
-        if (!("value" in descriptor)) throw new Refused(path.slice(), "Invalid type: Expected JSON data but received an accessor")
+        if (!("value" in descriptor))
+          throw new Refused(path.slice(), "Invalid type: Expected JSON data but received an accessor")
         if (descriptor.value !== undefined) {
           const copy = walk(descriptor.value, depth + 1)
-          if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true })
+          if (key === "__proto__")
+            Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true })
           else out[key] = copy
         }
         path.pop()
@@ -178,11 +182,15 @@ export const decodeUntrusted = <A, I>(schema: Schema.Schema<A, I>, limits: Untru
   return (input: unknown): Either.Either<A, WalletResponseValidation> => {
     const plain = toPlainJson(input, limits)
     if (Either.isLeft(plain)) {
-      return Either.left(new WalletResponseValidation({ interactionId: readInteractionId(input) ?? "", issues: [plain.left] }))
+      return Either.left(
+        new WalletResponseValidation({ interactionId: readInteractionId(input) ?? "", issues: [plain.left] })
+      )
     }
     const decoded = decode(plain.right)
     if (Either.isLeft(decoded)) {
-      return Either.left(new WalletResponseValidation({ interactionId: readInteractionId(plain.right) ?? "", issues: decoded.left }))
+      return Either.left(
+        new WalletResponseValidation({ interactionId: readInteractionId(plain.right) ?? "", issues: decoded.left })
+      )
     }
     return Either.right(decoded.right)
   }

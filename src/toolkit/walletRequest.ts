@@ -180,7 +180,8 @@ export const makeWalletRequest = Effect.gen(function* () {
     Effect.gen(function* () {
       const item = own.get(id)
       const waiter = waiters.get(id)
-      if (item === undefined || waiter === undefined || (yield* Deferred.isDone(waiter))) return Option.none<RequestItem>()
+      if (item === undefined || waiter === undefined || (yield* Deferred.isDone(waiter)))
+        return Option.none<RequestItem>()
       yield* Effect.logWarning(`toolkit: the stored request ${JSON.stringify(id)} was missing or unreadable; restored`)
       yield* storage.requests.setItems({ [id]: item }).pipe(Effect.ignore)
       return Option.some(item)
@@ -193,10 +194,12 @@ export const makeWalletRequest = Effect.gen(function* () {
     )
 
   const patch = (id: string, p: ItemPatch) =>
-    storage.requests.patchItem(id, (item) => applyPatch(item, p)).pipe(
-      Effect.tap(() => refresh),
-      Effect.mapError((cause) => new FailedToUpdateRdtState({ interactionId: id, cause }))
-    )
+    storage.requests
+      .patchItem(id, (item) => applyPatch(item, p))
+      .pipe(
+        Effect.tap(() => refresh),
+        Effect.mapError((cause) => new FailedToUpdateRdtState({ interactionId: id, cause }))
+      )
 
   const settle = (id: string, exit: Exit.Exit<RequestItem, RequestFailure>) =>
     Effect.suspend(() => {
@@ -266,18 +269,22 @@ export const makeWalletRequest = Effect.gen(function* () {
 
   const pollSubintent = (id: string, subintentHash: string, expirationTimestamp: number) =>
     withGateway(pollSubintentStatus(subintentHash, expirationTimestamp)).pipe(
-      Effect.flatMap((result) => whilePendingCommit(id, Option.match(result, {
-          onNone: () =>
-            patch(id, { status: "timedOut" }).pipe(
-              Effect.zipRight(settle(id, Exit.fail(new PreAuthorizationTimedOut({ interactionId: id })))),
-              Effect.ignore
-            ),
-          onSome: (parent) =>
-            patch(id, { status: "success", metadata: { parentTransactionIntentHash: parent } }).pipe(
-              Effect.tap(() => Effect.sync(() => onSubmittedSuccess.get(id)?.(parent))),
-              Effect.ignore
-            )
-        }))
+      Effect.flatMap((result) =>
+        whilePendingCommit(
+          id,
+          Option.match(result, {
+            onNone: () =>
+              patch(id, { status: "timedOut" }).pipe(
+                Effect.zipRight(settle(id, Exit.fail(new PreAuthorizationTimedOut({ interactionId: id })))),
+                Effect.ignore
+              ),
+            onSome: (parent) =>
+              patch(id, { status: "success", metadata: { parentTransactionIntentHash: parent } }).pipe(
+                Effect.tap(() => Effect.sync(() => onSubmittedSuccess.get(id)?.(parent))),
+                Effect.ignore
+              )
+          })
+        )
       ),
       Effect.catchAll((e) => whilePendingCommit(id, patch(id, { status: "fail", error: e._tag }).pipe(Effect.ignore)))
     )
@@ -308,7 +315,9 @@ export const makeWalletRequest = Effect.gen(function* () {
           id,
           new WalletResponseValidation({
             interactionId: id,
-            issues: [{ path: "items.discriminator", message: `a ${items.discriminator} response to a ${sent ?? "?"} request` }]
+            issues: [
+              { path: "items.discriminator", message: `a ${items.discriminator} response to a ${sent ?? "?"} request` }
+            ]
           })
         )
 
@@ -334,7 +343,9 @@ export const makeWalletRequest = Effect.gen(function* () {
         if (sent !== "transaction") return yield* mismatch()
         const hash = items.send.transactionIntentHash
         yield* Effect.sync(() => onTransactionId.get(id)?.(hash)).pipe(Effect.catchAllDefect(() => Effect.void))
-        yield* patch(id, { transactionIntentHash: hash, walletResponse: response, showCancel: false }).pipe(Effect.ignore)
+        yield* patch(id, { transactionIntentHash: hash, walletResponse: response, showCancel: false }).pipe(
+          Effect.ignore
+        )
         yield* FiberMap.run(background, `poll:${id}`, pollTransaction(id, hash))
         return
       }
@@ -344,7 +355,10 @@ export const makeWalletRequest = Effect.gen(function* () {
       if (!signed) {
         return yield* fail(
           id,
-          new WalletResponseValidation({ interactionId: id, issues: [{ path: "items.response", message: "missing response" }] })
+          new WalletResponseValidation({
+            interactionId: id,
+            issues: [{ path: "items.response", message: "missing response" }]
+          })
         )
       }
       yield* succeed(id, {
@@ -375,7 +389,9 @@ export const makeWalletRequest = Effect.gen(function* () {
           }).pipe(
             Effect.flatMap((value) => decodeInteraction(value)),
             Effect.mapError((cause) =>
-              cause instanceof RequestInterceptorError ? cause : new RequestInterceptorError({ interactionId: id, cause })
+              cause instanceof RequestInterceptorError
+                ? cause
+                : new RequestInterceptorError({ interactionId: id, cause })
             )
           )
         : interaction
@@ -411,7 +427,10 @@ export const makeWalletRequest = Effect.gen(function* () {
     type: RequestItemType,
     items: WalletInteractionItems,
     isOneTimeRequest: boolean,
-    callbacks: { readonly onTransactionId?: (hash: string) => void; readonly onSubmittedSuccess?: (hash: string) => void } = {}
+    callbacks: {
+      readonly onTransactionId?: (hash: string) => void
+      readonly onSubmittedSuccess?: (hash: string) => void
+    } = {}
   ) {
     const interactionId = yield* crypto.randomUuid()
     const interaction: WalletInteraction = { items, interactionId, metadata }
@@ -496,7 +515,8 @@ export const makeWalletRequest = Effect.gen(function* () {
     const interaction = yield* locked(
       Effect.gen(function* () {
         const found = yield* getItem(interactionId)
-        if (Option.isNone(found) || found.value.status !== "pending") return Option.none<WalletInteraction | undefined>()
+        if (Option.isNone(found) || found.value.status !== "pending")
+          return Option.none<WalletInteraction | undefined>()
         yield* fail(interactionId, new CanceledByUser({ interactionId }))
         return Option.some(found.value.walletInteraction)
       })
@@ -556,7 +576,9 @@ export const makeWalletRequest = Effect.gen(function* () {
       case "pendingCommit":
         return item.type === "preAuthorizationRequest"
           ? Exit.succeed(item)
-          : Exit.fail(new FailedToUpdateRdtState({ interactionId, message: "the stored request is in a state it cannot have" }))
+          : Exit.fail(
+              new FailedToUpdateRdtState({ interactionId, message: "the stored request is in a state it cannot have" })
+            )
       case "success":
         return Exit.succeed(item)
       case "ignored":
@@ -607,7 +629,11 @@ export const makeWalletRequest = Effect.gen(function* () {
       const hash = item.metadata?.subintentHash
       if (item.status === "pendingCommit" && expiration !== undefined && hash !== undefined) {
         if (!(yield* FiberMap.has(background, `poll:${item.interactionId}`))) {
-          yield* FiberMap.run(background, `poll:${item.interactionId}`, pollSubintent(item.interactionId, hash, expiration))
+          yield* FiberMap.run(
+            background,
+            `poll:${item.interactionId}`,
+            pollSubintent(item.interactionId, hash, expiration)
+          )
         }
       }
     }
@@ -695,7 +721,12 @@ export const makeWalletRequest = Effect.gen(function* () {
           version: input.version ?? 1
         }
       }
-      const final = yield* submit("sendTransaction", items, false, input.onTransactionId ? { onTransactionId: input.onTransactionId } : {})
+      const final = yield* submit(
+        "sendTransaction",
+        items,
+        false,
+        input.onTransactionId ? { onTransactionId: input.onTransactionId } : {}
+      )
       return {
         transactionIntentHash: final.transactionIntentHash ?? "",
         status: final.metadata?.transactionStatus ?? "CommittedSuccess"

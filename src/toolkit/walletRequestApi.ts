@@ -56,7 +56,8 @@ export type RequestFailure =
   | FailedToUpdateRdtState
   | RelayEntryError
 
-export type DataRequestFailure = RequestFailure | ChallengeGeneratorError | ChallengeValidationError | FailedToReadRdtState
+export type DataRequestFailure =
+  RequestFailure | ChallengeGeneratorError | ChallengeValidationError | FailedToReadRdtState
 
 export interface SendTransactionInput {
   readonly transactionManifest: string

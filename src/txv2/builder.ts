@@ -31,7 +31,9 @@ import {
 import { ed25519PublicKey, notarySignEd25519, secp256k1PublicKey, signEd25519, signSecp256k1 } from "./signing"
 
 /** A private key to sign with: an Ed25519 32-byte seed or a Secp256k1 32-byte scalar. */
-export type SigningKey = { readonly curve: "Ed25519"; readonly secretKey: Uint8Array } | { readonly curve: "Secp256k1"; readonly secretKey: Uint8Array }
+export type SigningKey =
+  | { readonly curve: "Ed25519"; readonly secretKey: Uint8Array }
+  | { readonly curve: "Secp256k1"; readonly secretKey: Uint8Array }
 
 export const publicKeyOf = (key: SigningKey): PublicKey =>
   key.curve === "Ed25519"
@@ -39,10 +41,14 @@ export const publicKeyOf = (key: SigningKey): PublicKey =>
     : { type: "Secp256k1", bytes: secp256k1PublicKey(key.secretKey) }
 
 export const signIntentHash = (hash: Uint8Array, key: SigningKey): SignatureWithPublicKey =>
-  key.curve === "Ed25519" ? signEd25519(hash, key.secretKey) : { type: "Secp256k1", signature: signSecp256k1(hash, key.secretKey) }
+  key.curve === "Ed25519"
+    ? signEd25519(hash, key.secretKey)
+    : { type: "Secp256k1", signature: signSecp256k1(hash, key.secretKey) }
 
 export const signNotary = (hash: Uint8Array, key: SigningKey): Signature =>
-  key.curve === "Ed25519" ? notarySignEd25519(hash, key.secretKey) : { type: "Secp256k1", bytes: signSecp256k1(hash, key.secretKey) }
+  key.curve === "Ed25519"
+    ? notarySignEd25519(hash, key.secretKey)
+    : { type: "Secp256k1", bytes: signSecp256k1(hash, key.secretKey) }
 
 /** `{ mime_type: "text/plain", message: String(text) }`, as the Radix wallet builds a plaintext message. */
 export const plaintextMessage = (text: string, mimeType = "text/plain"): MessageV2 => ({

@@ -60,7 +60,11 @@ export class ManifestCompileError extends Schema.TaggedError<ManifestCompileErro
  * A decode error built without a stack trace: its offset and path already say where, and hostile input can make
  * many of them, where capturing (and source-mapping) a stack each time would cost far more than the decoding.
  */
-export const decodeError = (props: { readonly offset: number; readonly path: string; readonly reason: string }): TxV2DecodeError => {
+export const decodeError = (props: {
+  readonly offset: number
+  readonly path: string
+  readonly reason: string
+}): TxV2DecodeError => {
   const limit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   try {

@@ -43,7 +43,9 @@ export const intentCoreHash = (core: IntentCoreV2): Either.Either<Uint8Array, Tx
     // Encoding the children checks their count and lengths; the hash is over the raw concatenated hashes.
     yield* runWriter((w) => w.at("children", () => writeChildrenBody(w, core.children)))
     const children = hash(concatBytes(core.children))
-    const instructions = yield* hashBody((w) => w.at("instructions", () => bodyWriters.instructions(w, core.instructions)))
+    const instructions = yield* hashBody((w) =>
+      w.at("instructions", () => bodyWriters.instructions(w, core.instructions))
+    )
     return hash(concatBytes([header, blobs, message, children, instructions]))
   })
 
@@ -54,7 +56,9 @@ export const subintentHash = (s: SubintentV2): Either.Either<Uint8Array, TxV2Enc
 /** The transaction intent hash (shown as `txid_…`). */
 export const transactionIntentHash = (t: TransactionIntentV2): Either.Either<Uint8Array, TxV2EncodeError> =>
   Either.gen(function* () {
-    const header = yield* hashBody((w) => w.at("transactionHeader", () => bodyWriters.transactionHeader(w, t.transactionHeader)))
+    const header = yield* hashBody((w) =>
+      w.at("transactionHeader", () => bodyWriters.transactionHeader(w, t.transactionHeader))
+    )
     const root = yield* intentCoreHash(t.rootIntentCore)
     const subs: Array<Uint8Array> = []
     for (const s of t.nonRootSubintents) subs.push(yield* subintentHash(s))
@@ -67,7 +71,9 @@ export const signedTransactionIntentHashFrom = (
   s: SignedTransactionIntentV2
 ): Either.Either<Uint8Array, TxV2EncodeError> =>
   Either.gen(function* () {
-    const sigs = yield* hashBody((w) => w.at("transactionIntentSignatures", () => bodyWriters.signatures(w, s.transactionIntentSignatures)))
+    const sigs = yield* hashBody((w) =>
+      w.at("transactionIntentSignatures", () => bodyWriters.signatures(w, s.transactionIntentSignatures))
+    )
     const batches: Array<Uint8Array> = []
     for (const [i, b] of s.nonRootSubintentSignatures.entries())
       batches.push(yield* hashBody((w) => w.at(i, () => bodyWriters.signatures(w, b))))
@@ -96,7 +102,9 @@ export interface TransactionHashes {
 }
 
 /** Every hash of a notarized transaction. */
-export const notarizedTransactionHashes = (n: NotarizedTransactionV2): Either.Either<TransactionHashes, TxV2EncodeError> =>
+export const notarizedTransactionHashes = (
+  n: NotarizedTransactionV2
+): Either.Either<TransactionHashes, TxV2EncodeError> =>
   Either.gen(function* () {
     const sti = n.signedTransactionIntent
     const txid = yield* transactionIntentHash(sti.transactionIntent)

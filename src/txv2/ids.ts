@@ -27,7 +27,8 @@ const cut = (s: string) => s.slice(0, 120)
 export const encodeTransactionId = (kind: TransactionIdKindName, hash: Uint8Array, networkId: number): string =>
   encodeBech32m(`${TransactionIdKind[kind]}_${networkSuffix(networkId)}`, hash)
 
-export const transactionIntentId = (hash: Uint8Array, networkId: number) => encodeTransactionId("transactionIntent", hash, networkId)
+export const transactionIntentId = (hash: Uint8Array, networkId: number) =>
+  encodeTransactionId("transactionIntent", hash, networkId)
 export const signedTransactionIntentId = (hash: Uint8Array, networkId: number) =>
   encodeTransactionId("signedTransactionIntent", hash, networkId)
 export const subintentId = (hash: Uint8Array, networkId: number) => encodeTransactionId("subintent", hash, networkId)
@@ -65,7 +66,8 @@ export const decodeTransactionId = (
   const kind = KIND_BY_PREFIX.get(hrp.prefix)
   if (kind === undefined) return fail(`"${hrp.prefix}_" is not a transaction id prefix`)
   if (decoded.bytes.length !== 32) return fail(`carries ${decoded.bytes.length} bytes, not a 32-byte hash`)
-  if (expected?.kind !== undefined && expected.kind !== kind) return fail(`is a ${kind} id, expected a ${expected.kind} id`)
+  if (expected?.kind !== undefined && expected.kind !== kind)
+    return fail(`is a ${kind} id, expected a ${expected.kind} id`)
   if (expected?.networkId !== undefined && expected.networkId !== hrp.networkId)
     return fail(`is for network ${hrp.networkId}, expected network ${expected.networkId}`)
   return Either.right({ kind, networkId: hrp.networkId, hash: decoded.bytes })
@@ -103,7 +105,9 @@ const ENTITY_HRP: Readonly<Record<number, string>> = {
 export const encodeAddress = (nodeId: Uint8Array, networkId: number): Either.Either<string, TxV2IdError> => {
   const entity = ENTITY_HRP[nodeId[0] ?? -1]
   if (nodeId.length !== NODE_ID_LENGTH || entity === undefined)
-    return Either.left(new TxV2IdError({ input: `node id of ${nodeId.length} bytes`, reason: "not a known 30-byte node id" }))
+    return Either.left(
+      new TxV2IdError({ input: `node id of ${nodeId.length} bytes`, reason: "not a known 30-byte node id" })
+    )
   return Either.right(encodeBech32m(`${entity}_${networkSuffix(networkId)}`, nodeId))
 }
 
@@ -120,7 +124,8 @@ export const decodeAddress = (input: string, networkId?: number): Either.Either<
   if (input.length > MAX_ID_LENGTH) return fail("too long")
   const decoded = decodeBech32m(input)
   if (decoded === undefined) return fail("not a valid lower-case bech32m string")
-  if (decoded.bytes.length !== NODE_ID_LENGTH) return fail(`carries ${decoded.bytes.length} bytes, not a 30-byte node id`)
+  if (decoded.bytes.length !== NODE_ID_LENGTH)
+    return fail(`carries ${decoded.bytes.length} bytes, not a 30-byte node id`)
   const hrp = splitHrp(decoded.hrp)
   if (typeof hrp === "string") return fail(hrp)
   const entityType = decoded.bytes[0] ?? 0

@@ -30,8 +30,7 @@ export type NodeId = Uint8Array
 export type LowerBound = { readonly type: "NonZero" } | { readonly type: "Inclusive"; readonly amount: string }
 export type UpperBound = { readonly type: "Inclusive"; readonly amount: string } | { readonly type: "Unbounded" }
 export type AllowedIds =
-  | { readonly type: "Allowlist"; readonly ids: ReadonlyArray<NonFungibleLocalId> }
-  | { readonly type: "Any" }
+  { readonly type: "Allowlist"; readonly ids: ReadonlyArray<NonFungibleLocalId> } | { readonly type: "Any" }
 
 export type ResourceConstraint =
   | { readonly type: "NonZeroAmount" }
@@ -104,8 +103,18 @@ export type InstructionV2 =
       readonly functionName: string
       readonly args: ManifestValue
     }
-  | { readonly kind: CallKind; readonly address: ManifestAddress; readonly methodName: string; readonly args: ManifestValue }
-  | { readonly kind: "CallDirectVaultMethod"; readonly address: NodeId; readonly methodName: string; readonly args: ManifestValue }
+  | {
+      readonly kind: CallKind
+      readonly address: ManifestAddress
+      readonly methodName: string
+      readonly args: ManifestValue
+    }
+  | {
+      readonly kind: "CallDirectVaultMethod"
+      readonly address: NodeId
+      readonly methodName: string
+      readonly args: ManifestValue
+    }
   | { readonly kind: "AllocateGlobalAddress"; readonly packageAddress: NodeId; readonly blueprintName: string }
   | { readonly kind: "YieldToParent"; readonly args: ManifestValue }
   | { readonly kind: "YieldToChild"; readonly childIndex: number; readonly args: ManifestValue }
@@ -114,47 +123,48 @@ export type InstructionV2 =
 export type InstructionKind = InstructionV2["kind"]
 
 /** Discriminator and manifest name of every V2 instruction (radix-transactions manifest_instructions.rs). */
-export const INSTRUCTIONS: Readonly<Record<InstructionKind, { readonly id: number; readonly name: string; readonly fields: number }>> =
-  {
-    TakeFromWorktop: { id: 0x00, name: "TAKE_FROM_WORKTOP", fields: 2 },
-    TakeNonFungiblesFromWorktop: { id: 0x01, name: "TAKE_NON_FUNGIBLES_FROM_WORKTOP", fields: 2 },
-    TakeAllFromWorktop: { id: 0x02, name: "TAKE_ALL_FROM_WORKTOP", fields: 1 },
-    ReturnToWorktop: { id: 0x03, name: "RETURN_TO_WORKTOP", fields: 1 },
-    AssertWorktopContains: { id: 0x04, name: "ASSERT_WORKTOP_CONTAINS", fields: 2 },
-    AssertWorktopContainsNonFungibles: { id: 0x05, name: "ASSERT_WORKTOP_CONTAINS_NON_FUNGIBLES", fields: 2 },
-    AssertWorktopContainsAny: { id: 0x06, name: "ASSERT_WORKTOP_CONTAINS_ANY", fields: 1 },
-    AssertWorktopResourcesOnly: { id: 0x08, name: "ASSERT_WORKTOP_RESOURCES_ONLY", fields: 1 },
-    AssertWorktopResourcesInclude: { id: 0x09, name: "ASSERT_WORKTOP_RESOURCES_INCLUDE", fields: 1 },
-    AssertNextCallReturnsOnly: { id: 0x0a, name: "ASSERT_NEXT_CALL_RETURNS_ONLY", fields: 1 },
-    AssertNextCallReturnsInclude: { id: 0x0b, name: "ASSERT_NEXT_CALL_RETURNS_INCLUDE", fields: 1 },
-    AssertBucketContents: { id: 0x0c, name: "ASSERT_BUCKET_CONTENTS", fields: 2 },
-    PopFromAuthZone: { id: 0x10, name: "POP_FROM_AUTH_ZONE", fields: 0 },
-    PushToAuthZone: { id: 0x11, name: "PUSH_TO_AUTH_ZONE", fields: 1 },
-    DropAuthZoneProofs: { id: 0x12, name: "DROP_AUTH_ZONE_PROOFS", fields: 0 },
-    DropAuthZoneRegularProofs: { id: 0x13, name: "DROP_AUTH_ZONE_REGULAR_PROOFS", fields: 0 },
-    CreateProofFromAuthZoneOfAmount: { id: 0x14, name: "CREATE_PROOF_FROM_AUTH_ZONE_OF_AMOUNT", fields: 2 },
-    CreateProofFromAuthZoneOfNonFungibles: { id: 0x15, name: "CREATE_PROOF_FROM_AUTH_ZONE_OF_NON_FUNGIBLES", fields: 2 },
-    CreateProofFromAuthZoneOfAll: { id: 0x16, name: "CREATE_PROOF_FROM_AUTH_ZONE_OF_ALL", fields: 1 },
-    DropAuthZoneSignatureProofs: { id: 0x17, name: "DROP_AUTH_ZONE_SIGNATURE_PROOFS", fields: 0 },
-    CreateProofFromBucketOfAmount: { id: 0x21, name: "CREATE_PROOF_FROM_BUCKET_OF_AMOUNT", fields: 2 },
-    CreateProofFromBucketOfNonFungibles: { id: 0x22, name: "CREATE_PROOF_FROM_BUCKET_OF_NON_FUNGIBLES", fields: 2 },
-    CreateProofFromBucketOfAll: { id: 0x23, name: "CREATE_PROOF_FROM_BUCKET_OF_ALL", fields: 1 },
-    BurnResource: { id: 0x24, name: "BURN_RESOURCE", fields: 1 },
-    CloneProof: { id: 0x30, name: "CLONE_PROOF", fields: 1 },
-    DropProof: { id: 0x31, name: "DROP_PROOF", fields: 1 },
-    CallFunction: { id: 0x40, name: "CALL_FUNCTION", fields: 4 },
-    CallMethod: { id: 0x41, name: "CALL_METHOD", fields: 3 },
-    CallRoyaltyMethod: { id: 0x42, name: "CALL_ROYALTY_METHOD", fields: 3 },
-    CallMetadataMethod: { id: 0x43, name: "CALL_METADATA_METHOD", fields: 3 },
-    CallRoleAssignmentMethod: { id: 0x44, name: "CALL_ROLE_ASSIGNMENT_METHOD", fields: 3 },
-    CallDirectVaultMethod: { id: 0x45, name: "CALL_DIRECT_VAULT_METHOD", fields: 3 },
-    DropAllProofs: { id: 0x50, name: "DROP_ALL_PROOFS", fields: 0 },
-    AllocateGlobalAddress: { id: 0x51, name: "ALLOCATE_GLOBAL_ADDRESS", fields: 2 },
-    DropNamedProofs: { id: 0x52, name: "DROP_NAMED_PROOFS", fields: 0 },
-    YieldToParent: { id: 0x60, name: "YIELD_TO_PARENT", fields: 1 },
-    YieldToChild: { id: 0x61, name: "YIELD_TO_CHILD", fields: 2 },
-    VerifyParent: { id: 0x62, name: "VERIFY_PARENT", fields: 1 }
-  }
+export const INSTRUCTIONS: Readonly<
+  Record<InstructionKind, { readonly id: number; readonly name: string; readonly fields: number }>
+> = {
+  TakeFromWorktop: { id: 0x00, name: "TAKE_FROM_WORKTOP", fields: 2 },
+  TakeNonFungiblesFromWorktop: { id: 0x01, name: "TAKE_NON_FUNGIBLES_FROM_WORKTOP", fields: 2 },
+  TakeAllFromWorktop: { id: 0x02, name: "TAKE_ALL_FROM_WORKTOP", fields: 1 },
+  ReturnToWorktop: { id: 0x03, name: "RETURN_TO_WORKTOP", fields: 1 },
+  AssertWorktopContains: { id: 0x04, name: "ASSERT_WORKTOP_CONTAINS", fields: 2 },
+  AssertWorktopContainsNonFungibles: { id: 0x05, name: "ASSERT_WORKTOP_CONTAINS_NON_FUNGIBLES", fields: 2 },
+  AssertWorktopContainsAny: { id: 0x06, name: "ASSERT_WORKTOP_CONTAINS_ANY", fields: 1 },
+  AssertWorktopResourcesOnly: { id: 0x08, name: "ASSERT_WORKTOP_RESOURCES_ONLY", fields: 1 },
+  AssertWorktopResourcesInclude: { id: 0x09, name: "ASSERT_WORKTOP_RESOURCES_INCLUDE", fields: 1 },
+  AssertNextCallReturnsOnly: { id: 0x0a, name: "ASSERT_NEXT_CALL_RETURNS_ONLY", fields: 1 },
+  AssertNextCallReturnsInclude: { id: 0x0b, name: "ASSERT_NEXT_CALL_RETURNS_INCLUDE", fields: 1 },
+  AssertBucketContents: { id: 0x0c, name: "ASSERT_BUCKET_CONTENTS", fields: 2 },
+  PopFromAuthZone: { id: 0x10, name: "POP_FROM_AUTH_ZONE", fields: 0 },
+  PushToAuthZone: { id: 0x11, name: "PUSH_TO_AUTH_ZONE", fields: 1 },
+  DropAuthZoneProofs: { id: 0x12, name: "DROP_AUTH_ZONE_PROOFS", fields: 0 },
+  DropAuthZoneRegularProofs: { id: 0x13, name: "DROP_AUTH_ZONE_REGULAR_PROOFS", fields: 0 },
+  CreateProofFromAuthZoneOfAmount: { id: 0x14, name: "CREATE_PROOF_FROM_AUTH_ZONE_OF_AMOUNT", fields: 2 },
+  CreateProofFromAuthZoneOfNonFungibles: { id: 0x15, name: "CREATE_PROOF_FROM_AUTH_ZONE_OF_NON_FUNGIBLES", fields: 2 },
+  CreateProofFromAuthZoneOfAll: { id: 0x16, name: "CREATE_PROOF_FROM_AUTH_ZONE_OF_ALL", fields: 1 },
+  DropAuthZoneSignatureProofs: { id: 0x17, name: "DROP_AUTH_ZONE_SIGNATURE_PROOFS", fields: 0 },
+  CreateProofFromBucketOfAmount: { id: 0x21, name: "CREATE_PROOF_FROM_BUCKET_OF_AMOUNT", fields: 2 },
+  CreateProofFromBucketOfNonFungibles: { id: 0x22, name: "CREATE_PROOF_FROM_BUCKET_OF_NON_FUNGIBLES", fields: 2 },
+  CreateProofFromBucketOfAll: { id: 0x23, name: "CREATE_PROOF_FROM_BUCKET_OF_ALL", fields: 1 },
+  BurnResource: { id: 0x24, name: "BURN_RESOURCE", fields: 1 },
+  CloneProof: { id: 0x30, name: "CLONE_PROOF", fields: 1 },
+  DropProof: { id: 0x31, name: "DROP_PROOF", fields: 1 },
+  CallFunction: { id: 0x40, name: "CALL_FUNCTION", fields: 4 },
+  CallMethod: { id: 0x41, name: "CALL_METHOD", fields: 3 },
+  CallRoyaltyMethod: { id: 0x42, name: "CALL_ROYALTY_METHOD", fields: 3 },
+  CallMetadataMethod: { id: 0x43, name: "CALL_METADATA_METHOD", fields: 3 },
+  CallRoleAssignmentMethod: { id: 0x44, name: "CALL_ROLE_ASSIGNMENT_METHOD", fields: 3 },
+  CallDirectVaultMethod: { id: 0x45, name: "CALL_DIRECT_VAULT_METHOD", fields: 3 },
+  DropAllProofs: { id: 0x50, name: "DROP_ALL_PROOFS", fields: 0 },
+  AllocateGlobalAddress: { id: 0x51, name: "ALLOCATE_GLOBAL_ADDRESS", fields: 2 },
+  DropNamedProofs: { id: 0x52, name: "DROP_NAMED_PROOFS", fields: 0 },
+  YieldToParent: { id: 0x60, name: "YIELD_TO_PARENT", fields: 1 },
+  YieldToChild: { id: 0x61, name: "YIELD_TO_CHILD", fields: 2 },
+  VerifyParent: { id: 0x62, name: "VERIFY_PARENT", fields: 1 }
+}
 
 const BY_ID = new Map<number, InstructionKind>(
   (Object.keys(INSTRUCTIONS) as Array<InstructionKind>).map((k) => [INSTRUCTIONS[k].id, k])
@@ -244,7 +254,9 @@ const constraintBody = (r: Reader): ResourceConstraint => {
           r.enumHeader({ 0: 0, 1: 1 }) === 0 ? { type: "NonZero" } : { type: "Inclusive", amount: decimal(r, "amount") }
         )
         const upperBound = r.value("upperBound", Kind.Enum, (): UpperBound =>
-          r.enumHeader({ 0: 1, 1: 0 }) === 0 ? { type: "Inclusive", amount: decimal(r, "amount") } : { type: "Unbounded" }
+          r.enumHeader({ 0: 1, 1: 0 }) === 0
+            ? { type: "Inclusive", amount: decimal(r, "amount") }
+            : { type: "Unbounded" }
         )
         const allowedIds = r.value("allowedIds", Kind.Enum, (): AllowedIds =>
           r.enumHeader({ 0: 1, 1: 0 }) === 0 ? { type: "Allowlist", ids: idsOf(r, "ids", true) } : { type: "Any" }
@@ -340,7 +352,12 @@ export const readInstructionBody = (r: Reader): InstructionV2 => {
     case "CallRoyaltyMethod":
     case "CallMetadataMethod":
     case "CallRoleAssignmentMethod":
-      return { kind, address: globalRef(r, "address"), methodName: stringOf(r, "methodName"), args: readValue(r, "args") }
+      return {
+        kind,
+        address: globalRef(r, "address"),
+        methodName: stringOf(r, "methodName"),
+        args: readValue(r, "args")
+      }
     case "CallDirectVaultMethod":
       return {
         kind,

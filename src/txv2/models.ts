@@ -5,24 +5,14 @@
 import { Either } from "effect"
 import { decodeError, type TxV2DecodeError, TxV2EncodeError } from "./errors"
 import { type InstructionV2, readInstructionBody, writeInstructionBody } from "./instructions"
-import {
-  DecodeFailure,
-  EncodeFailure,
-  Kind,
-  MANIFEST_SBOR_PREFIX,
-  MAX_PAYLOAD_BYTES,
-  Reader,
-  Writer
-} from "./sbor"
+import { DecodeFailure, EncodeFailure, Kind, MANIFEST_SBOR_PREFIX, MAX_PAYLOAD_BYTES, Reader, Writer } from "./sbor"
 import { toHex } from "./bytes"
 
 export type PublicKey =
-  | { readonly type: "Secp256k1"; readonly bytes: Uint8Array }
-  | { readonly type: "Ed25519"; readonly bytes: Uint8Array }
+  { readonly type: "Secp256k1"; readonly bytes: Uint8Array } | { readonly type: "Ed25519"; readonly bytes: Uint8Array }
 
 export type Signature =
-  | { readonly type: "Secp256k1"; readonly bytes: Uint8Array }
-  | { readonly type: "Ed25519"; readonly bytes: Uint8Array }
+  { readonly type: "Secp256k1"; readonly bytes: Uint8Array } | { readonly type: "Ed25519"; readonly bytes: Uint8Array }
 
 /** `SignatureWithPublicKeyV1`: a Secp256k1 signature carries no key (it is recovered), an Ed25519 one does. */
 export type SignatureWithPublicKey =
@@ -46,8 +36,7 @@ export interface IntentHeaderV2 {
 }
 
 export type MessageContents =
-  | { readonly type: "String"; readonly value: string }
-  | { readonly type: "Bytes"; readonly value: Uint8Array }
+  { readonly type: "String"; readonly value: string } | { readonly type: "Bytes"; readonly value: Uint8Array }
 
 export interface DecryptorsByCurve {
   readonly curve: "Ed25519" | "Secp256k1"
@@ -62,7 +51,10 @@ export type MessageV2 =
       readonly type: "Encrypted"
       readonly encrypted: Uint8Array
       /** The map's entries in order: the key curve, then the decryptors for it. */
-      readonly decryptorsByCurve: ReadonlyArray<{ readonly curveType: "Ed25519" | "Secp256k1"; readonly value: DecryptorsByCurve }>
+      readonly decryptorsByCurve: ReadonlyArray<{
+        readonly curveType: "Ed25519" | "Secp256k1"
+        readonly value: DecryptorsByCurve
+      }>
     }
 
 export interface IntentCoreV2 {
@@ -168,9 +160,7 @@ const signatureBatchesBody = (r: Reader): Array<Array<SignatureWithPublicKey>> =
 const u64 = (r: Reader, name: string): bigint => r.value(name, Kind.U64, () => r.bigUint(8))
 
 const optionalInstant = (r: Reader, name: string): bigint | null =>
-  r.value(name, Kind.Enum, () =>
-    r.enumHeader({ 0: 0, 1: 1 }) === 0 ? null : r.value(0, Kind.I64, () => r.bigInt(8))
-  )
+  r.value(name, Kind.Enum, () => (r.enumHeader({ 0: 0, 1: 1 }) === 0 ? null : r.value(0, Kind.I64, () => r.bigInt(8))))
 
 const transactionHeaderBody = (r: Reader): TransactionHeaderV2 => {
   r.tupleHeader(3)
@@ -591,7 +581,8 @@ export const runReader = <T>(bytes: Uint8Array, body: (r: Reader) => T): Either.
     r.end()
     return Either.right(v)
   } catch (e) {
-    if (e instanceof DecodeFailure) return Either.left(decodeError({ offset: e.offset, path: e.path, reason: e.reason }))
+    if (e instanceof DecodeFailure)
+      return Either.left(decodeError({ offset: e.offset, path: e.path, reason: e.reason }))
     // Anything else is a bug in this decoder; it is still reported as a typed error and never thrown.
     return Either.left(decodeError({ offset: r.pos, path: "root", reason: `internal decoder error: ${String(e)}` }))
   }
@@ -610,7 +601,10 @@ const readPayload = <T>(r: Reader, type: PayloadTypeName, fields: number, body: 
   const d = r.byte()
   if (d !== PayloadType[type]) {
     const actual = PAYLOAD_NAMES.get(d)
-    r.fail(`expected a ${type} payload (discriminator ${PayloadType[type]}), found ${actual ?? "discriminator"} ${actual === undefined ? d : `(${d})`}`, dAt)
+    r.fail(
+      `expected a ${type} payload (discriminator ${PayloadType[type]}), found ${actual ?? "discriminator"} ${actual === undefined ? d : `(${d})`}`,
+      dAt
+    )
   }
   const nAt = r.pos
   const n = r.size()
@@ -633,7 +627,9 @@ const writePayload = (w: Writer, type: PayloadTypeName, fields: number, body: ()
 
 export const decodeSubintentV2 = (bytes: Uint8Array) =>
   runReader(bytes, (r) =>
-    readPayload(r, "SubintentV2", 1, (): SubintentV2 => ({ intentCore: r.value("intentCore", Kind.Tuple, intentCoreBody) }))
+    readPayload(r, "SubintentV2", 1, (): SubintentV2 => ({
+      intentCore: r.value("intentCore", Kind.Tuple, intentCoreBody)
+    }))
   )
 export const encodeSubintentV2 = (s: SubintentV2) =>
   runWriter((w) =>

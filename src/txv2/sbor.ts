@@ -11,7 +11,15 @@
  * - a collection's count can never exceed the bytes left, since every element body takes at least one byte, so a
  *   hostile count fails at once instead of looping.
  */
-import { fixedToString, fromLeBytesSigned, fromLeBytesUnsigned, parseFixed, DECIMAL, PRECISE_DECIMAL, toLeBytes } from "./decimal"
+import {
+  fixedToString,
+  fromLeBytesSigned,
+  fromLeBytesUnsigned,
+  parseFixed,
+  DECIMAL,
+  PRECISE_DECIMAL,
+  toLeBytes
+} from "./decimal"
 
 export const MANIFEST_SBOR_PREFIX = 0x4d
 /** MANIFEST_SBOR_V1_MAX_DEPTH in radix-common's sbor_payload.rs. */
@@ -90,8 +98,7 @@ export const NODE_ID_LENGTH = 30
 
 /** An address in a manifest: a 30-byte node id, or a named address (an index allocated in the manifest). */
 export type ManifestAddress =
-  | { readonly type: "Static"; readonly nodeId: Uint8Array }
-  | { readonly type: "Named"; readonly id: number }
+  { readonly type: "Static"; readonly nodeId: Uint8Array } | { readonly type: "Named"; readonly id: number }
 
 export type NonFungibleLocalId =
   | { readonly type: "String"; readonly value: string }
@@ -387,7 +394,8 @@ export class Writer {
   }
 
   uint(value: number, bytes: number, what: string): void {
-    if (!Number.isInteger(value) || value < 0 || value >= 2 ** (8 * bytes)) this.fail(`${what} ${value} is out of range`)
+    if (!Number.isInteger(value) || value < 0 || value >= 2 ** (8 * bytes))
+      this.fail(`${what} ${value} is out of range`)
     let v = value
     for (let i = 0; i < bytes; i++) {
       this.byte(v % 256)
@@ -692,7 +700,8 @@ export const writeValueBody = (w: Writer, v: ManifestValue): void => {
       w.size(v.elements.length)
       v.elements.forEach((e, i) =>
         w.at(i, () => {
-          if (valueKindOf(e) !== v.elementKind) w.fail(`element of kind ${valueKindOf(e)} in an Array<${v.elementKind}>`)
+          if (valueKindOf(e) !== v.elementKind)
+            w.fail(`element of kind ${valueKindOf(e)} in an Array<${v.elementKind}>`)
           writeValueBody(w, e)
         })
       )

@@ -9,7 +9,8 @@ export const decodeManifestValue = (bytes: Uint8Array): Either.Either<ManifestVa
   runReader(bytes, (r) => {
     const at = r.pos
     const prefix = r.byte()
-    if (prefix !== MANIFEST_SBOR_PREFIX) r.fail(`payload prefix 0x${prefix.toString(16)} is not 0x4d (Manifest SBOR)`, at)
+    if (prefix !== MANIFEST_SBOR_PREFIX)
+      r.fail(`payload prefix 0x${prefix.toString(16)} is not 0x4d (Manifest SBOR)`, at)
     const v = readValue(r, "value")
     return v
   })

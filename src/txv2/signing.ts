@@ -79,7 +79,9 @@ export const verifyNotarySignature = (
   const fail = (reason: string) => Either.left(new TxV2SignatureError({ which: "notary", reason }))
   if (signature.type !== notaryPublicKey.type) return fail("the signature's curve differs from the notary key's")
   if (signature.type === "Ed25519")
-    return verifyEd25519(hash, notaryPublicKey.bytes, signature.bytes) ? Either.void : fail("the Ed25519 signature does not verify")
+    return verifyEd25519(hash, notaryPublicKey.bytes, signature.bytes)
+      ? Either.void
+      : fail("the Ed25519 signature does not verify")
   const key = recoverSecp256k1(hash, signature.bytes)
   if (key === undefined) return fail("the Secp256k1 signature recovers no public key")
   return bytesEqual(key, notaryPublicKey.bytes) ? Either.void : fail("the Secp256k1 signature is not by the notary key")

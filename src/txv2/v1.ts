@@ -113,7 +113,8 @@ const instructionsBody = (r: Reader): Array<InstructionV2> =>
     return ins
   })
 
-const blobsBody = (r: Reader): Array<Uint8Array> => r.array(Kind.Array, MAX_BLOBS, "blobs", () => r.byteArray(undefined))
+const blobsBody = (r: Reader): Array<Uint8Array> =>
+  r.array(Kind.Array, MAX_BLOBS, "blobs", () => r.byteArray(undefined))
 
 const intentBody = (r: Reader): IntentV1 => {
   r.tupleHeader(4)
@@ -132,11 +133,17 @@ const signedIntentBody = (r: Reader): SignedIntentV1 => {
   }
 }
 
-const readPayloadV1 = <T>(bytes: Uint8Array, type: keyof typeof PayloadTypeV1, fields: number, body: (r: Reader) => T) =>
+const readPayloadV1 = <T>(
+  bytes: Uint8Array,
+  type: keyof typeof PayloadTypeV1,
+  fields: number,
+  body: (r: Reader) => T
+) =>
   runReader(bytes, (r) => {
     const at = r.pos
     const prefix = r.byte()
-    if (prefix !== MANIFEST_SBOR_PREFIX) r.fail(`payload prefix 0x${prefix.toString(16)} is not 0x4d (Manifest SBOR)`, at)
+    if (prefix !== MANIFEST_SBOR_PREFIX)
+      r.fail(`payload prefix 0x${prefix.toString(16)} is not 0x4d (Manifest SBOR)`, at)
     r.expectKind(Kind.Enum)
     const dAt = r.pos
     const d = r.byte()
@@ -169,7 +176,9 @@ export const decodeSignedIntentV1 = (bytes: Uint8Array): Either.Either<SignedInt
   }))
 
 /** Decodes a NotarizedTransactionV1 payload. */
-export const decodeNotarizedTransactionV1 = (bytes: Uint8Array): Either.Either<NotarizedTransactionV1, TxV2DecodeError> =>
+export const decodeNotarizedTransactionV1 = (
+  bytes: Uint8Array
+): Either.Either<NotarizedTransactionV1, TxV2DecodeError> =>
   readPayloadV1(bytes, "NotarizedTransactionV1", 2, (r) => ({
     signedIntent: r.value("signedIntent", Kind.Tuple, signedIntentBody),
     notarySignature: r.value("notarySignature", Kind.Enum, signatureBody)

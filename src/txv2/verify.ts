@@ -59,8 +59,15 @@ export const verifyNotarizedTransactionV2 = (
   Either.gen(function* () {
     const sti = n.signedTransactionIntent
     const txid = yield* transactionIntentHash(sti.transactionIntent)
-    const transactionIntentSigners = yield* verifyAll(txid, sti.transactionIntentSignatures, "transactionIntentSignatures")
-    const nonRootSigners = yield* verifySubintents(sti.transactionIntent.nonRootSubintents, sti.nonRootSubintentSignatures)
+    const transactionIntentSigners = yield* verifyAll(
+      txid,
+      sti.transactionIntentSignatures,
+      "transactionIntentSignatures"
+    )
+    const nonRootSigners = yield* verifySubintents(
+      sti.transactionIntent.nonRootSubintents,
+      sti.nonRootSubintentSignatures
+    )
     const signed = yield* signedTransactionIntentHashFrom(txid, sti)
     yield* verifyNotarySignature(signed, n.notarySignature, sti.transactionIntent.transactionHeader.notaryPublicKey)
     return { transactionIntentSigners, nonRootSigners }

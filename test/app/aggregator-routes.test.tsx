@@ -38,9 +38,7 @@ const layer = (
       return kv
     })
   ).pipe(Layer.provide(store), Layer.orDie)
-  return service.pipe(
-    Layer.provideMerge(Layer.mergeAll(AppConfig.layer(testConfig()), Toaster.Default, kv))
-  )
+  return service.pipe(Layer.provideMerge(Layer.mergeAll(AppConfig.layer(testConfig()), Toaster.Default, kv)))
 }
 
 /** A store that reads from memory but refuses every write (a full or blocked localStorage). */
@@ -327,9 +325,11 @@ describe("TradingRoutes, loaded on first use (the app's runtime)", () => {
     return Effect.gen(function* () {
       const seen = yield* Queue.unbounded<ReadonlyArray<string>>()
       yield* Effect.forkScoped(
-        Stream.runForEach(
-          Stream.unwrap(Effect.map(TradingRoutes, (r) => r.state)),
-          (s: RoutesState) => Queue.offer(seen, s.routes.map((r) => r.name))
+        Stream.runForEach(Stream.unwrap(Effect.map(TradingRoutes, (r) => r.state)), (s: RoutesState) =>
+          Queue.offer(
+            seen,
+            s.routes.map((r) => r.name)
+          )
         )
       )
       expect(yield* Queue.take(seen)).toEqual(["A"])
@@ -337,7 +337,9 @@ describe("TradingRoutes, loaded on first use (the app's runtime)", () => {
       expect(yield* Queue.take(seen)).toEqual(["A", "B"])
     }).pipe(
       Effect.scoped,
-      Effect.provide(layer({ [TRADING_ROUTES_KEY]: JSON.stringify([route("custom-a", "A")]) }, KeyValueStore.layerMemory, service))
+      Effect.provide(
+        layer({ [TRADING_ROUTES_KEY]: JSON.stringify([route("custom-a", "A")]) }, KeyValueStore.layerMemory, service)
+      )
     )
   })
 })

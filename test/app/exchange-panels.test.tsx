@@ -483,9 +483,7 @@ describe("Network Activity", () => {
     // Settled meanwhile: Refresh shows it, without waiting for the timer.
     latest = [record({ tx_in: "txid_mine", status: "completed" })]
     await userEvent.click(within(screen.getByTestId("network-activity")).getByRole("button", { name: "Refresh" }))
-    await waitFor(() =>
-      expect(within(rows()[0]!).getByTestId("transaction-status")).toHaveTextContent("completed")
-    )
+    await waitFor(() => expect(within(rows()[0]!).getByTestId("transaction-status")).toHaveTextContent("completed"))
     expect(calls()).toBe(atLoad + 2)
     // The server is down at the next tick: the list stays, the failure is logged.
     down = true

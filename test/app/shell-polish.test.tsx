@@ -131,7 +131,9 @@ describe("the validator dialog waits for the user", () => {
       expect(messagesAt(h.logs, "WARN")).toContain(
         `the stored '${VALIDATOR_DISMISSED_KEY}' is not a flag; it is ignored and removed`
       )
-      const dismissed = await h.run(Effect.flatMap(KeyValueStore.KeyValueStore, (kv) => kv.get(VALIDATOR_DISMISSED_KEY)))
+      const dismissed = await h.run(
+        Effect.flatMap(KeyValueStore.KeyValueStore, (kv) => kv.get(VALIDATOR_DISMISSED_KEY))
+      )
       expect(Option.isNone(dismissed)).toBe(true)
     })
   }

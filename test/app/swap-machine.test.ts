@@ -1258,23 +1258,26 @@ describe("SwapMachine: the atomic swap", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
-  it.scoped("a cancel the wallet cannot confirm says the pre-authorisation may still be signed, else nothing moves", () => {
-    const t = make({ price: atomicPrice(), preauth: "hold", atomicSubmit: committed })
-    t.cancelAnswer.value = "unconfirmed"
-    return Effect.gen(function* () {
-      const { m } = yield* started
-      yield* prepareAndExecute(m, "0.05")
-      yield* untilState((s) => s.swap?._tag === "signing")
-      yield* m.cancel
-      yield* m.awaitBackground
-      const queued = yield* Effect.flatMap(Toaster, (toaster) => toaster.queue)
-      const texts = queued.map((x) => `${x.title}: ${x.description ?? ""}`)
-      expect(texts).toContain(
-        "Cancel not confirmed: Your wallet may still sign the pre-authorisation. If it does, the swap goes ahead at this quote and shows in Your Transactions; if not, nothing moves."
-      )
-      expect(texts.some((x) => x.includes("deposit"))).toBe(false)
-    }).pipe(Effect.provide(t.layer))
-  })
+  it.scoped(
+    "a cancel the wallet cannot confirm says the pre-authorisation may still be signed, else nothing moves",
+    () => {
+      const t = make({ price: atomicPrice(), preauth: "hold", atomicSubmit: committed })
+      t.cancelAnswer.value = "unconfirmed"
+      return Effect.gen(function* () {
+        const { m } = yield* started
+        yield* prepareAndExecute(m, "0.05")
+        yield* untilState((s) => s.swap?._tag === "signing")
+        yield* m.cancel
+        yield* m.awaitBackground
+        const queued = yield* Effect.flatMap(Toaster, (toaster) => toaster.queue)
+        const texts = queued.map((x) => `${x.title}: ${x.description ?? ""}`)
+        expect(texts).toContain(
+          "Cancel not confirmed: Your wallet may still sign the pre-authorisation. If it does, the swap goes ahead at this quote and shows in Your Transactions; if not, nothing moves."
+        )
+        expect(texts.some((x) => x.includes("deposit"))).toBe(false)
+      }).pipe(Effect.provide(t.layer))
+    }
+  )
 
   it.scoped("a wallet that will not sign so close to the quote's end: nothing moved", () => {
     const t = make({ price: atomicPrice(), preauth: "expired" })

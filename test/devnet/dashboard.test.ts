@@ -110,13 +110,18 @@ describe("devnet dashboard", () => {
   it.effect("unknown transactions, malformed addresses and unknown paths get an escaped 404 page", () =>
     withDashboard((dashboard) =>
       Effect.gen(function* () {
-        const unknownTx = yield* dashboard.render("/transaction/txid_loc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq")
+        const unknownTx = yield* dashboard.render(
+          "/transaction/txid_loc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+        )
         expect(unknownTx.status).toBe(404)
-        const hostile = yield* dashboard.render(`/account/${encodeURIComponent('<svg onload=alert(1)>')}`)
+        const hostile = yield* dashboard.render(`/account/${encodeURIComponent("<svg onload=alert(1)>")}`)
         expect(hostile.status).toBe(404)
         expect(hostile.html).toContain("&lt;svg onload=alert(1)&gt;")
         expect(hostile.html).not.toContain("<svg")
-        expect((yield* dashboard.render("/account/account_rdx12xsvygvltz4uhsht6tdrfxktzpmnl77r0d40j8agmujgdj022sudkk")).status).toBe(404)
+        expect(
+          (yield* dashboard.render("/account/account_rdx12xsvygvltz4uhsht6tdrfxktzpmnl77r0d40j8agmujgdj022sudkk"))
+            .status
+        ).toBe(404)
         expect((yield* dashboard.render("/validator/x")).status).toBe(404)
         expect((yield* dashboard.render("/account/%E0%A4%A")).status).toBe(404)
         const index = yield* dashboard.render("/")

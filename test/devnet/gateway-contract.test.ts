@@ -31,7 +31,9 @@ const fromSource = (name: string): Answer & { readonly request: Json | undefined
 
 /** The value at a dotted path (`a.b.0.c`), undefined when any step is absent. */
 const at = (json: unknown, path: string): unknown =>
-  path.split(".").reduce<unknown>((v, key) => (typeof v === "object" && v !== null ? (v as Json)[key] : undefined), json)
+  path
+    .split(".")
+    .reduce<unknown>((v, key) => (typeof v === "object" && v !== null ? (v as Json)[key] : undefined), json)
 
 const { XRD, hUSDC } = DevnetAddresses.resources
 const [user1 = "", user2 = ""] = DevnetAddresses.users
@@ -84,7 +86,9 @@ beforeAll(async () => {
   ledger = await runtime.runPromise(Ledger)
   emulator = await runtime.runPromise(makeGatewayEmulator)
   const ok = await transferHex(0, user1, "1")
-  expect((await post("/transaction/submit", { notarized_transaction_hex: ok.notarizedTransactionHex })).status).toBe(200)
+  expect((await post("/transaction/submit", { notarized_transaction_hex: ok.notarizedTransactionHex })).status).toBe(
+    200
+  )
   committed = { intentHash: ok.intentHash, hex: ok.notarizedTransactionHex }
   // Signed by user2 while user1's account locks the fee: the owner's proof is missing — a temporary rejection.
   const unsigned = await transferHex(1, user1, "2")
@@ -117,7 +121,12 @@ const cases: ReadonlyArray<Case> = [
     name: "status of a payload the Gateway is still handling (recorded, Stokenet; legacy status Pending)",
     real: recorded("transaction_status__pending.json"),
     emulator: () => post("/transaction/status", { intent_hash: pendingIntent }),
-    equal: ["status", "known_payloads.0.status", "known_payloads.0.handling_status", "known_payloads.0.handling_status_reason"],
+    equal: [
+      "status",
+      "known_payloads.0.status",
+      "known_payloads.0.handling_status",
+      "known_payloads.0.handling_status_reason"
+    ],
     presence: ["committed_state_version", "permanently_rejects_at_epoch", "known_payloads.0.payload_hash"]
   },
   {
@@ -187,7 +196,9 @@ const cases: ReadonlyArray<Case> = [
       const refused = await post("/transaction/submit", { notarized_transaction_hex: built.notarizedTransactionHex })
       expect(refused.status).toBe(400)
       expect(at(refused.json, "details.type")).toBe("InvalidTransactionError")
-      expect(refused.json["message"]).toMatch(/^Transaction start epoch 50 is not yet close enough to current epoch \d+$/)
+      expect(refused.json["message"]).toMatch(
+        /^Transaction start epoch 50 is not yet close enough to current epoch \d+$/
+      )
       return post("/transaction/status", { intent_hash: built.intentHash })
     },
     equal: ["status", "intent_status", "intent_status_description", "known_payloads"],
@@ -313,7 +324,10 @@ const cases: ReadonlyArray<Case> = [
     name: "key-value store data of an unknown store: EntityNotFoundError (source)",
     real: fromSource("key_value_store_data__unknown.json"),
     emulator: () =>
-      post("/state/key-value-store/data", { key_value_store_address: unknownResource, keys: [{ key_hex: "5c0c0161" }] }),
+      post("/state/key-value-store/data", {
+        key_value_store_address: unknownResource,
+        keys: [{ key_hex: "5c0c0161" }]
+      }),
     equal: ["message", "code", "details.type"],
     presence: [...errorShape, "details.address"]
   }
@@ -357,7 +371,10 @@ describe("Gateway contract: the emulator answers as the real Gateway v1.10.1", (
     const config = await post("/status/network-configuration")
     const badge = at(config.json, "well_known_addresses.ed25519_signature_virtual_badge") as string
     const details = await post("/state/entity/details", { addresses: [badge] })
-    expect(at(details.json, "items.0.details")).toMatchObject({ type: "NonFungibleResource", non_fungible_id_type: "Bytes" })
+    expect(at(details.json, "items.0.details")).toMatchObject({
+      type: "NonFungibleResource",
+      non_fungible_id_type: "Bytes"
+    })
     const ids = await post("/state/non-fungible/ids", { resource_address: badge })
     expect(ids.json).toMatchObject({ resource_address: badge, non_fungible_ids: { total_count: 0, items: [] } })
     const data = await post("/state/non-fungible/data", { resource_address: badge, non_fungible_ids: ["[00]"] })

@@ -42,7 +42,10 @@ const sdk = () =>
       const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url)
       const text = typeof init?.body === "string" ? init.body : ""
       const res = await post(url.pathname.replace(/^\/gateway/, ""), text === "" ? undefined : JSON.parse(text))
-      return new Response(JSON.stringify(res.json), { status: res.status, headers: { "content-type": "application/json" } })
+      return new Response(JSON.stringify(res.json), {
+        status: res.status,
+        headers: { "content-type": "application/json" }
+      })
     }
   })
 
@@ -76,7 +79,11 @@ describe("devnet gateway emulator", () => {
   it("serves gateway-status, network-configuration and construction with ledger_state", async () => {
     const status = await post("/status/gateway-status")
     expect(status.status).toBe(200)
-    expect(status.json["ledger_state"]).toMatchObject({ network: "localnet", epoch: expect.any(Number), round: expect.any(Number) })
+    expect(status.json["ledger_state"]).toMatchObject({
+      network: "localnet",
+      epoch: expect.any(Number),
+      round: expect.any(Number)
+    })
     expect(status.json["release_info"]).toMatchObject({ release_version: expect.any(String) })
     const config = await post("/status/network-configuration")
     expect(config.json["network_id"]).toBe(240)
@@ -125,7 +132,12 @@ describe("devnet gateway emulator", () => {
     expect(tx["manifest_instructions"]).toContain("try_deposit_or_abort")
     expect(tx["balance_changes"]).toEqual({
       fungible_fee_balance_changes: [
-        { type: "FeePayment", entity_address: user1, resource_address: XRD, balance_change: `-${tx["fee_paid"] as string}` }
+        {
+          type: "FeePayment",
+          entity_address: user1,
+          resource_address: XRD,
+          balance_change: `-${tx["fee_paid"] as string}`
+        }
       ],
       fungible_balance_changes: expect.arrayContaining([
         { entity_address: user1, resource_address: hUSDC, balance_change: "-25.5" },
@@ -183,14 +195,17 @@ describe("devnet gateway emulator", () => {
     const unsupported = await post("/state/validators/list", {})
     expect(unsupported.status).toBe(404)
     expect(unsupported.json["message"]).toContain("not supported by devnet")
-    const get = await runtime.runPromise(emulator.handle({ method: "GET", path: "/status/gateway-status", body: undefined }))
+    const get = await runtime.runPromise(
+      emulator.handle({ method: "GET", path: "/status/gateway-status", body: undefined })
+    )
     expect(get.status).toBe(405)
   })
 
   it("stream/transactions: filters, order and cursor", async () => {
     const a = await transfer(2, user1, hUSDC, "1")
     const b = await transfer(2, user2, hUSDC, "2")
-    for (const built of [a, b]) await post("/transaction/submit", { notarized_transaction_hex: built.notarizedTransactionHex })
+    for (const built of [a, b])
+      await post("/transaction/submit", { notarized_transaction_hex: built.notarizedTransactionHex })
     const desc = await post("/stream/transactions", { manifest_accounts_withdrawn_from_filter: [user3] })
     expect((desc.json["items"] as Array<Json>).map((t) => t["intent_hash"])).toEqual([b.intentHash, a.intentHash])
     const deposited = await post("/stream/transactions", {
@@ -221,7 +236,13 @@ describe("devnet gateway emulator", () => {
     const holder = ledger.genesis.fund.address
     for (let i = 0; i < 250; i++) {
       await runtime.runPromise(
-        ledger.createFungibleResource({ symbol: `T${i}`, name: `Token ${i}`, divisibility: 18, initialSupply: `${i + 1}`, to: holder })
+        ledger.createFungibleResource({
+          symbol: `T${i}`,
+          name: `Token ${i}`,
+          divisibility: 18,
+          initialSupply: `${i + 1}`,
+          to: holder
+        })
       )
     }
     const first = await post("/state/entity/details", { addresses: [holder] })
@@ -274,13 +295,16 @@ describe("devnet gateway emulator", () => {
     const [account] = await client.state.getEntityDetailsVaultAggregated([user2])
     const xrd = account?.fungible_resources.items.find((r) => r.resource_address === XRD)
     const json = await post("/state/entity/details", { addresses: [user2], aggregation_level: "Vault" })
-    const jsonXrd = (((json.json["items"] as Array<Json>)[0]?.["fungible_resources"] as Json)["items"] as Array<Json>).find(
-      (r) => r["resource_address"] === XRD
-    )
+    const jsonXrd = (
+      ((json.json["items"] as Array<Json>)[0]?.["fungible_resources"] as Json)["items"] as Array<Json>
+    ).find((r) => r["resource_address"] === XRD)
     expect(xrd?.vaults.items[0]?.amount).toBe(((jsonXrd?.["vaults"] as Json)["items"] as Array<Json>)[0]?.["amount"])
     const missing = await client.transaction
       .getCommittedDetails("txid_loc1hatxlvla7zcmxeclhl07lghgptvy9v8xma8ppehqpztyndjyenfqzhg8ca")
-      .then(() => "found", (e: unknown) => e)
+      .then(
+        () => "found",
+        (e: unknown) => e
+      )
     expect(missing).toMatchObject({ status: 404, errorResponse: { details: { type: "TransactionNotFoundError" } } })
   })
 
@@ -307,4 +331,3 @@ describe("devnet gateway emulator", () => {
     }
   })
 })
-

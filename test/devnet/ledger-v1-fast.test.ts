@@ -40,10 +40,7 @@ const build = async (options: {
     instructions: { kind: "String", value: options.manifest },
     blobs: [...(options.blobs ?? [])]
   })
-  const signed = (options.signers ?? []).reduce(
-    (b, s) => b.sign(new RET.PrivateKey.Ed25519(seedHex(s))),
-    withManifest
-  )
+  const signed = (options.signers ?? []).reduce((b, s) => b.sign(new RET.PrivateKey.Ed25519(seedHex(s))), withManifest)
   const tx = await signed.notarize(notary)
   return Buffer.from(await RET.RadixEngineToolkit.NotarizedTransaction.compile(tx)).toString("hex")
 }
@@ -87,7 +84,12 @@ describe("V1 submissions decoded natively equal the toolkit's decoding", () => {
           [[11], false],
           [[11, 12], true]
         ] as const) {
-          const hex = await build({ manifest, ...(message === undefined ? {} : { message }), signers, notaryIsSignatory })
+          const hex = await build({
+            manifest,
+            ...(message === undefined ? {} : { message }),
+            signers,
+            notaryIsSignatory
+          })
           expect(fastOf(hex), `case ${n}`).toBeDefined()
           const ours = await decoded(hex, true)
           const theirs = await decoded(hex, false)
@@ -100,7 +102,13 @@ describe("V1 submissions decoded natively equal the toolkit's decoding", () => {
   }, 120_000)
 
   it("for the exchange's own payouts", async () => {
-    const signer = makeSigner({ networkId: NETWORK, account, privateKeyHex: seedHex(3), feeLockXrd: "5", epochWindow: 10 })
+    const signer = makeSigner({
+      networkId: NETWORK,
+      account,
+      privateKeyHex: seedHex(3),
+      feeLockXrd: "5",
+      epochWindow: 10
+    })
     for (const amount of ["1", "0.1", "98765.4321", "0.000001"]) {
       const t = await Effect.runPromise(
         signer.transfer({ resource: hETH, amount, to: account, message: `hSwap payout for ${amount}`, epoch: 5 })
@@ -130,7 +138,7 @@ TAKE_ALL_FROM_WORKTOP Address("${hUSDC}") Bucket("b");`
     // A notary signature altered: the toolkit rejects it, in its words.
     const good = await build({ manifest: PLAIN_MANIFESTS[0] ?? "" })
     const last = Number.parseInt(good.slice(-2), 16)
-    const bad = good.slice(0, -2) + ((last ^ 1).toString(16).padStart(2, "0"))
+    const bad = good.slice(0, -2) + (last ^ 1).toString(16).padStart(2, "0")
     expect(fastOf(bad)).toBeUndefined()
     const refused = await decoded(bad, true)
     expect(Either.isLeft(refused) && refused.left.reason).toMatch(/^Invalid transaction: /)

@@ -358,7 +358,9 @@ describe("what bad V2 input gets", () => {
     const status = await post("/transaction/status", { intent_hash: wrongSigner.ids.transactionIntent })
     expect(status.json).toMatchObject({ status: "Pending", intent_status: "LikelyButNotCertainRejection" })
     expect(String(status.json["error_message"])).toMatch(
-      new RegExp(`^ErrorBeforeLoanAndDeferredCostsRepaid\\(.*fn_identifier: "Account::lock_fee", address: "${exchange}"`)
+      new RegExp(
+        `^ErrorBeforeLoanAndDeferredCostsRepaid\\(.*fn_identifier: "Account::lock_fee", address: "${exchange}"`
+      )
     )
     expect(await stateVersion()).toBe(version)
     expect(await balances()).toEqual(before)

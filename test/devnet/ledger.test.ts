@@ -1,12 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import {
-  ManifestBuilder,
-  address,
-  bucket,
-  decimal,
-  enumeration,
-  expression
-} from "@radixdlt/radix-engine-toolkit"
+import { ManifestBuilder, address, bucket, decimal, enumeration, expression } from "@radixdlt/radix-engine-toolkit"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { BigDecimal, Cause, Effect, Either, Exit, Option, TestClock } from "effect"
@@ -126,7 +119,9 @@ describe("devnet Ledger", () => {
       const manifest = new ManifestBuilder()
         .callMethod(user1, "lock_fee", [decimal(5)])
         .callMethod(user1, "withdraw", [address(XRD), decimal("100.123456789012345678")])
-        .takeAllFromWorktop(XRD, (b, id) => b.callMethod(exchange, "try_deposit_or_abort", [bucket(id), enumeration(0)]))
+        .takeAllFromWorktop(XRD, (b, id) =>
+          b.callMethod(exchange, "try_deposit_or_abort", [bucket(id), enumeration(0)])
+        )
         .callMethod(exchange, "withdraw", [address(hUSDC), decimal("4.25")])
         .assertWorktopContains(hUSDC, decimal("4.25").value)
         .callMethod(user1, "try_deposit_batch_or_abort", [expression("EntireWorktop"), enumeration(0)])
@@ -153,8 +148,12 @@ describe("devnet Ledger", () => {
         [`${exchange}|${XRD}`]: formatPlain(BigDecimal.sum(b(`${exchange}|${XRD}`), moved)),
         [`${exchange}|${hUSDC}`]: formatPlain(BigDecimal.subtract(b(`${exchange}|${hUSDC}`), amount("4.25")))
       })
-      expect(tx.feeBalanceChanges).toEqual([{ entity: user1, resource: XRD, change: formatPlain(BigDecimal.negate(fee)) }])
-      expect([...tx.balanceChanges].sort((x, y) => (x.entity + x.resource).localeCompare(y.entity + y.resource))).toEqual(
+      expect(tx.feeBalanceChanges).toEqual([
+        { entity: user1, resource: XRD, change: formatPlain(BigDecimal.negate(fee)) }
+      ])
+      expect(
+        [...tx.balanceChanges].sort((x, y) => (x.entity + x.resource).localeCompare(y.entity + y.resource))
+      ).toEqual(
         [
           { entity: user1, resource: XRD, change: "-100.123456789012345678" },
           { entity: user1, resource: hUSDC, change: "4.25" },
@@ -162,7 +161,11 @@ describe("devnet Ledger", () => {
           { entity: exchange, resource: hUSDC, change: "-4.25" }
         ].sort((x, y) => (x.entity + x.resource).localeCompare(y.entity + y.resource))
       )
-      expect(tx.message).toEqual({ type: "Plaintext", mime_type: "text/plain", content: { type: "String", value: "swap 100 XRD" } })
+      expect(tx.message).toEqual({
+        type: "Plaintext",
+        mime_type: "text/plain",
+        content: { type: "String", value: "swap 100 XRD" }
+      })
       expect(tx.manifest).toContain('"try_deposit_or_abort"')
       expect(tx.affectedGlobalEntities).toEqual(expect.arrayContaining([user1, exchange, XRD, hUSDC]))
       const stream = yield* ledger.transactions({
@@ -321,38 +324,42 @@ describe("devnet Ledger", () => {
     }).pipe(Effect.provide(Ledger.memory()))
   )
 
-  it.effect("a fee lock above the balance is a temporary rejection; the Gateway's resubmission commits it once funded", () =>
-    Effect.gen(function* () {
-      const ledger = yield* Ledger
-      const poor = ledger.genesis.users[2]
-      // user3 sends away all but 1 XRD, then locks 5 XRD: ErrorBeforeLoanAndDeferredCostsRepaid (temporary).
-      const drain = yield* submitManifest(transferManifest(poor.address, user1, XRD, "9994.9"), [poor.key])
-      expect(committedOf(Either.getOrThrow(drain.result)).status).toBe("CommittedSuccess")
-      const remaining = yield* ledger.balance(poor.address, XRD)
-      expect(BigDecimal.lessThan(amount(remaining), amount("5"))).toBe(true)
-      const { built, result } = yield* submitManifest(transferManifest(poor.address, user1, hUSDC, "1"), [poor.key])
-      expect(Either.isLeft(result) && result.left.permanence).toBe("Temporary")
-      const pending = yield* ledger.intentStatus(built.intentHash)
-      expect(pending.committed).toBeUndefined()
-      expect(pending.payloads).toMatchObject([
-        { payloadStatus: "TransientlyRejected", intentStatus: "LikelyButNotCertainRejection", submissionCount: 1 }
-      ])
-      expect(pending.payloads[0]?.latestRejectionReason).toContain("ErrorBeforeLoanAndDeferredCostsRepaid")
-      // The same payload again: a duplicate, not re-executed.
-      const again = yield* ledger.submit(built.notarizedTransactionHex)
-      expect(again).toMatchObject({ duplicate: true, transaction: undefined })
-      // Fund the account; resubmissions at +10 s, +30 s, +70 s meet the node's cached rejection (2 minutes),
-      // the one at +150 s is executed afresh and commits.
-      const fund = yield* submitManifest(transferManifest(user1, poor.address, XRD, "100"), [ledger.genesis.users[0].key])
-      expect(Either.isRight(fund.result)).toBe(true)
-      yield* TestClock.adjust("100 seconds")
-      yield* ledger.state
-      expect((yield* ledger.intentStatus(built.intentHash)).committed).toBeUndefined()
-      yield* TestClock.adjust("51 seconds")
-      const done = yield* ledger.intentStatus(built.intentHash)
-      expect(done.committed?.status).toBe("CommittedSuccess")
-      expect(done.payloads[0]).toMatchObject({ payloadStatus: "Committed", resubmitFromMs: undefined })
-    }).pipe(Effect.provide(Ledger.memory()))
+  it.effect(
+    "a fee lock above the balance is a temporary rejection; the Gateway's resubmission commits it once funded",
+    () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const poor = ledger.genesis.users[2]
+        // user3 sends away all but 1 XRD, then locks 5 XRD: ErrorBeforeLoanAndDeferredCostsRepaid (temporary).
+        const drain = yield* submitManifest(transferManifest(poor.address, user1, XRD, "9994.9"), [poor.key])
+        expect(committedOf(Either.getOrThrow(drain.result)).status).toBe("CommittedSuccess")
+        const remaining = yield* ledger.balance(poor.address, XRD)
+        expect(BigDecimal.lessThan(amount(remaining), amount("5"))).toBe(true)
+        const { built, result } = yield* submitManifest(transferManifest(poor.address, user1, hUSDC, "1"), [poor.key])
+        expect(Either.isLeft(result) && result.left.permanence).toBe("Temporary")
+        const pending = yield* ledger.intentStatus(built.intentHash)
+        expect(pending.committed).toBeUndefined()
+        expect(pending.payloads).toMatchObject([
+          { payloadStatus: "TransientlyRejected", intentStatus: "LikelyButNotCertainRejection", submissionCount: 1 }
+        ])
+        expect(pending.payloads[0]?.latestRejectionReason).toContain("ErrorBeforeLoanAndDeferredCostsRepaid")
+        // The same payload again: a duplicate, not re-executed.
+        const again = yield* ledger.submit(built.notarizedTransactionHex)
+        expect(again).toMatchObject({ duplicate: true, transaction: undefined })
+        // Fund the account; resubmissions at +10 s, +30 s, +70 s meet the node's cached rejection (2 minutes),
+        // the one at +150 s is executed afresh and commits.
+        const fund = yield* submitManifest(transferManifest(user1, poor.address, XRD, "100"), [
+          ledger.genesis.users[0].key
+        ])
+        expect(Either.isRight(fund.result)).toBe(true)
+        yield* TestClock.adjust("100 seconds")
+        yield* ledger.state
+        expect((yield* ledger.intentStatus(built.intentHash)).committed).toBeUndefined()
+        yield* TestClock.adjust("51 seconds")
+        const done = yield* ledger.intentStatus(built.intentHash)
+        expect(done.committed?.status).toBe("CommittedSuccess")
+        expect(done.payloads[0]).toMatchObject({ payloadStatus: "Committed", resubmitFromMs: undefined })
+      }).pipe(Effect.provide(Ledger.memory()))
   )
 
   it.effect("a temporary rejection that never clears: 5 submissions, then the Gateway concludes", () =>
@@ -449,7 +456,9 @@ describe("devnet Ledger", () => {
       const user = [ledger.genesis.users[0].key]
       const ok = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), user, { message: "x".repeat(2048) })
       expect(Either.isRight(ok.result)).toBe(true)
-      const long = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), user, { message: "x".repeat(2049) })
+      const long = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), user, {
+        message: "x".repeat(2049)
+      })
       expect(Either.isLeft(long.result) && long.result.left.reason).toContain("PlaintextMessageTooLong")
       const mime = yield* submitManifest(transferManifest(user1, user2, hUSDC, "1"), user, {
         message: { mimeType: "a".repeat(129), text: "hi" }

@@ -68,7 +68,10 @@ const minus = (a: string, b: string) => formatPlain(BigDecimal.subtract(decimal(
 // npm start, in process
 // ---------------------------------------------------------------------------------------------------------------
 
-class NpmStart extends Context.Tag("test/NpmStart")<NpmStart, { readonly url: string; readonly printed: ReadonlyArray<string> }>() {}
+class NpmStart extends Context.Tag("test/NpmStart")<
+  NpmStart,
+  { readonly url: string; readonly printed: ReadonlyArray<string> }
+>() {}
 
 /**
  * `npm start`'s Layer with a fresh data directory, port 0 and no drain time. The app's build is not under test: a
@@ -83,7 +86,10 @@ const npmStart = Layer.scoped(
     )
     const dist = join(dir, "dist")
     mkdirSync(dist)
-    writeFileSync(join(dist, "index.html"), "<!doctype html><html><head><title>hSwap</title></head><body></body></html>")
+    writeFileSync(
+      join(dist, "index.html"),
+      "<!doctype html><html><head><title>hSwap</title></head><body></body></html>"
+    )
     const printed: Array<string> = []
     const console = yield* Effect.console
     yield* Layer.build(
@@ -254,182 +260,204 @@ const balances = Effect.gen(function* () {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-layer(npmStart, { timeout: Duration.seconds(90), excludeTestServices: true })("the pre-authorisation path on npm start", (it) => {
-  it.effect("serves npm start's composition: the app with the wallet script, the gateway, the relay, the wallet", () =>
-    Effect.gen(function* () {
-      const { url, printed } = yield* NpmStart
-      expect(printed.join("\n")).toContain(`relay       ${url}/relay/api/v1`)
-      const page = yield* Effect.promise(async () => (await fetch(`${url}/`)).text())
-      expect(page).toContain(`<script defer src="/devnet/wallet.js"></script>`)
-      // The genesis the stack runs is the one whose keys this test signs with.
-      expect(genesis.users.map((u) => u.address)).toEqual(DevnetAddresses.users)
-    })
-  )
-
-  it.effect(
-    "the toolkit's request is signed by the devnet wallet, wrapped in another account's V2 parent, committed once",
-    () =>
-      withToolkit((p) =>
+layer(npmStart, { timeout: Duration.seconds(90), excludeTestServices: true })(
+  "the pre-authorisation path on npm start",
+  (it) => {
+    it.effect(
+      "serves npm start's composition: the app with the wallet script, the gateway, the relay, the wallet",
+      () =>
         Effect.gen(function* () {
-          const wr = yield* WalletRequest
-          const before = yield* balances
-
-          // 1. The toolkit asks; the wallet signs; the toolkit reads the answer from the relay.
-          const committed = yield* Deferred.make<string>()
-          const signed = yield* wr.sendPreAuthorizationRequest(
-            SubintentRequestBuilder.manifest(sellerManifest)
-              .setExpiration("afterDelay", 600)
-              .message("100 hUSDC for at least 0.05 hETH")
-              .onSubmittedSuccess((hash) => Deferred.unsafeDone(committed, Exit.succeed(hash)))
-              .build()
-          )
-          expect(yield* Queue.take(p.answers)).toMatchObject({
-            discriminator: "success",
-            items: { discriminator: "preAuthorizationResponse", response: signed }
-          })
-          const [pending] = yield* wr.getRequestItems
-          expect(pending).toMatchObject({
-            type: "preAuthorizationRequest",
-            status: "pendingCommit",
-            transactionIntentHash: signed.subintentHash
-          })
-
-          // 2. What the toolkit got decodes with txv2: the seller's signature over the subintent it names.
-          const child = right(decodeSignedPartialTransactionV2(fromHex(signed.signedPartialTransaction) ?? new Uint8Array()))
-          right(verifySignedPartialTransactionV2(child))
-          const childId = subintentId(right(subintentHash(child.partialTransaction.rootSubintent)), NETWORK)
-          expect(childId).toBe(signed.subintentHash)
-          const core = child.partialTransaction.rootSubintent.intentCore
-          expect(core.instructions).toEqual(right(compileManifest(sellerManifest, NETWORK)).instructions)
-          expect(core.message).toMatchObject({ type: "Plaintext", message: { value: "100 hUSDC for at least 0.05 hETH" } })
-          expect(child.partialTransaction.rootSubintent.intentCore.header.maxProposerTimestampExclusive).toBe(
-            BigInt(signed.expirationTimestamp)
-          )
-          const unknown = yield* gateway("/transaction/subintent-status", { subintent_hash: childId })
-          expect(unknown.json).toMatchObject({ subintent_status: "Unknown" })
-
-          // 3. The buyer's parent, built with txv2, through the gateway emulator's HTTP submit.
-          const parent = yield* parentTransaction(child, childId, AT_LEAST)
-          const submitted = yield* gateway("/transaction/submit", { notarized_transaction_hex: toHex(parent.payload) })
-          expect(submitted).toEqual({ status: 200, json: { duplicate: false } })
-          const txid = parent.ids.transactionIntent
-          const status = yield* gateway("/transaction/status", { intent_hash: txid })
-          expect(status.json).toMatchObject({ status: "CommittedSuccess", intent_status: "CommittedSuccess" })
-
-          // 4. Both legs on the ledger, through /state/entity/details; the fee is the buyer's alone.
-          const details = yield* gateway("/transaction/committed-details", {
-            intent_hash: txid,
-            opt_ins: { balance_changes: true }
-          })
-          const info = details.json["transaction"] as Json
-          const fee = String(info["fee_paid"])
-          expect(BigDecimal.isPositive(decimal(fee))).toBe(true)
-          const after = yield* balances
-          expect(after).toEqual({
-            seller: { XRD: before.seller.XRD, hUSDC: minus(before.seller.hUSDC, SELL), hETH: plus(before.seller.hETH, AT_LEAST) },
-            buyer: {
-              XRD: minus(before.buyer.XRD, fee),
-              hUSDC: plus(before.buyer.hUSDC, SELL),
-              hETH: minus(before.buyer.hETH, AT_LEAST)
-            }
-          })
-
-          // 5. ... and through the committed details and the stream: one transaction, both intents.
-          expect(info).toMatchObject({
-            transaction_status: "CommittedSuccess",
-            intent_hash: txid,
-            child_subintent_hashes: [childId]
-          })
-          expect((info["subintent_details"] as ReadonlyArray<Json>).map((d) => d["subintent_hash"])).toEqual([childId])
-          const legs = (changes: Json) =>
-            (changes["fungible_balance_changes"] as ReadonlyArray<Json>)
-              .filter((c) => c["resource_address"] !== XRD)
-              .map((c) => [c["entity_address"], c["resource_address"], c["balance_change"]])
-              .sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`))
-          const expectedLegs = [
-            [seller, hUSDC, `-${SELL}`],
-            [seller, hETH, AT_LEAST],
-            [buyer, hUSDC, SELL],
-            [buyer, hETH, `-${AT_LEAST}`]
-          ].sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`))
-          expect(legs(info["balance_changes"] as Json)).toEqual(expectedLegs)
-          const stream = yield* gateway("/stream/transactions", {
-            manifest_accounts_withdrawn_from_filter: [seller],
-            opt_ins: { balance_changes: true },
-            limit_per_page: 1
-          })
-          const [latest] = stream.json["items"] as ReadonlyArray<Json>
-          expect(latest).toMatchObject({
-            intent_hash: txid,
-            transaction_status: "CommittedSuccess",
-            subintent_details: [{ subintent_hash: childId }]
-          })
-          expect(legs(latest?.["balance_changes"] as Json)).toEqual(expectedLegs)
-
-          // 6. subintent-status names the parent; the toolkit's own poll reads it and settles the request.
-          const finalized = yield* gateway("/transaction/subintent-status", { subintent_hash: childId })
-          expect(finalized.json).toMatchObject({
-            subintent_status: "CommittedSuccess",
-            finalized_at_state_version: status.json["committed_state_version"],
-            finalized_at_transaction_intent_hash: txid
-          })
-          expect(yield* Deferred.await(committed)).toBe(txid)
-          const [done] = yield* wr.getRequestItems
-          expect(done).toMatchObject({
-            status: "success",
-            metadata: { parentTransactionIntentHash: txid, subintentHash: childId }
-          })
-
-          // 7. The same signed subintent under a new parent: refused for good, nothing committed, nothing moves.
-          const replay = yield* parentTransaction(child, childId, AT_LEAST)
-          expect(replay.ids.transactionIntent).not.toBe(txid)
-          const refused = yield* gateway("/transaction/submit", { notarized_transaction_hex: toHex(replay.payload) })
-          expect(refused.status).toBe(400)
-          const reason = `IntentHashPreviouslyCommitted(Subintent(${childId}))`
-          expect(refused.json["message"]).toBe(reason)
-          expect(yield* balances).toEqual(after)
-          const replayStatus = yield* gateway("/transaction/status", { intent_hash: replay.ids.transactionIntent })
-          expect(replayStatus.json).toMatchObject({
-            status: "Rejected",
-            intent_status: "PermanentlyRejected",
-            error_message: reason
-          })
-          const notCommitted = yield* gateway("/transaction/committed-details", {
-            intent_hash: replay.ids.transactionIntent
-          })
-          expect(notCommitted.status).toBe(404)
-          // The ledger's own round updates go on; no user transaction has been committed since the parent.
-          const users = yield* gateway("/stream/transactions", { kind_filter: "User", limit_per_page: 1 })
-          expect((users.json["items"] as ReadonlyArray<Json>)[0]?.["intent_hash"]).toBe(txid)
+          const { url, printed } = yield* NpmStart
+          expect(printed.join("\n")).toContain(`relay       ${url}/relay/api/v1`)
+          const page = yield* Effect.promise(async () => (await fetch(`${url}/`)).text())
+          expect(page).toContain(`<script defer src="/devnet/wallet.js"></script>`)
+          // The genesis the stack runs is the one whose keys this test signs with.
+          expect(genesis.users.map((u) => u.address)).toEqual(DevnetAddresses.users)
         })
-      )
-  )
-
-  it.effect("an expiration already past or too close: the wallet refuses, the toolkit fails with its catalogue error", () =>
-    withToolkit((p) =>
-      Effect.gen(function* () {
-        const wr = yield* WalletRequest
-        const now = Math.floor(Date.now() / 1000)
-        const ask = (at: number) =>
-          Effect.flip(
-            wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest(sellerManifest).setExpiration("atTime", at).build())
-          )
-        const expired = yield* ask(now - 60)
-        expect(expired).toBeInstanceOf(ExpiredSubintent)
-        expect(expired.message).toMatch(/^The pre-authorization expired at .+, before it was signed$/)
-        const tooClose = yield* ask(now + 10)
-        expect(tooClose).toBeInstanceOf(SubintentExpirationTooClose)
-        expect(tooClose.message).toMatch(/the wallet needs at least 30 s$/)
-        const answers = [yield* Queue.take(p.answers), yield* Queue.take(p.answers)]
-        expect(answers.map((a) => (a.discriminator === "failure" ? a.error : a.discriminator))).toEqual([
-          "expiredSubintent",
-          "subintentExpirationTooClose"
-        ])
-        expect((yield* wr.getRequestItems).map((i) => [i.status, i.error])).toEqual([
-          ["fail", "expiredSubintent"],
-          ["fail", "subintentExpirationTooClose"]
-        ])
-      })
     )
-  )
-})
+
+    it.effect(
+      "the toolkit's request is signed by the devnet wallet, wrapped in another account's V2 parent, committed once",
+      () =>
+        withToolkit((p) =>
+          Effect.gen(function* () {
+            const wr = yield* WalletRequest
+            const before = yield* balances
+
+            // 1. The toolkit asks; the wallet signs; the toolkit reads the answer from the relay.
+            const committed = yield* Deferred.make<string>()
+            const signed = yield* wr.sendPreAuthorizationRequest(
+              SubintentRequestBuilder.manifest(sellerManifest)
+                .setExpiration("afterDelay", 600)
+                .message("100 hUSDC for at least 0.05 hETH")
+                .onSubmittedSuccess((hash) => Deferred.unsafeDone(committed, Exit.succeed(hash)))
+                .build()
+            )
+            expect(yield* Queue.take(p.answers)).toMatchObject({
+              discriminator: "success",
+              items: { discriminator: "preAuthorizationResponse", response: signed }
+            })
+            const [pending] = yield* wr.getRequestItems
+            expect(pending).toMatchObject({
+              type: "preAuthorizationRequest",
+              status: "pendingCommit",
+              transactionIntentHash: signed.subintentHash
+            })
+
+            // 2. What the toolkit got decodes with txv2: the seller's signature over the subintent it names.
+            const child = right(
+              decodeSignedPartialTransactionV2(fromHex(signed.signedPartialTransaction) ?? new Uint8Array())
+            )
+            right(verifySignedPartialTransactionV2(child))
+            const childId = subintentId(right(subintentHash(child.partialTransaction.rootSubintent)), NETWORK)
+            expect(childId).toBe(signed.subintentHash)
+            const core = child.partialTransaction.rootSubintent.intentCore
+            expect(core.instructions).toEqual(right(compileManifest(sellerManifest, NETWORK)).instructions)
+            expect(core.message).toMatchObject({
+              type: "Plaintext",
+              message: { value: "100 hUSDC for at least 0.05 hETH" }
+            })
+            expect(child.partialTransaction.rootSubintent.intentCore.header.maxProposerTimestampExclusive).toBe(
+              BigInt(signed.expirationTimestamp)
+            )
+            const unknown = yield* gateway("/transaction/subintent-status", { subintent_hash: childId })
+            expect(unknown.json).toMatchObject({ subintent_status: "Unknown" })
+
+            // 3. The buyer's parent, built with txv2, through the gateway emulator's HTTP submit.
+            const parent = yield* parentTransaction(child, childId, AT_LEAST)
+            const submitted = yield* gateway("/transaction/submit", {
+              notarized_transaction_hex: toHex(parent.payload)
+            })
+            expect(submitted).toEqual({ status: 200, json: { duplicate: false } })
+            const txid = parent.ids.transactionIntent
+            const status = yield* gateway("/transaction/status", { intent_hash: txid })
+            expect(status.json).toMatchObject({ status: "CommittedSuccess", intent_status: "CommittedSuccess" })
+
+            // 4. Both legs on the ledger, through /state/entity/details; the fee is the buyer's alone.
+            const details = yield* gateway("/transaction/committed-details", {
+              intent_hash: txid,
+              opt_ins: { balance_changes: true }
+            })
+            const info = details.json["transaction"] as Json
+            const fee = String(info["fee_paid"])
+            expect(BigDecimal.isPositive(decimal(fee))).toBe(true)
+            const after = yield* balances
+            expect(after).toEqual({
+              seller: {
+                XRD: before.seller.XRD,
+                hUSDC: minus(before.seller.hUSDC, SELL),
+                hETH: plus(before.seller.hETH, AT_LEAST)
+              },
+              buyer: {
+                XRD: minus(before.buyer.XRD, fee),
+                hUSDC: plus(before.buyer.hUSDC, SELL),
+                hETH: minus(before.buyer.hETH, AT_LEAST)
+              }
+            })
+
+            // 5. ... and through the committed details and the stream: one transaction, both intents.
+            expect(info).toMatchObject({
+              transaction_status: "CommittedSuccess",
+              intent_hash: txid,
+              child_subintent_hashes: [childId]
+            })
+            expect((info["subintent_details"] as ReadonlyArray<Json>).map((d) => d["subintent_hash"])).toEqual([
+              childId
+            ])
+            const legs = (changes: Json) =>
+              (changes["fungible_balance_changes"] as ReadonlyArray<Json>)
+                .filter((c) => c["resource_address"] !== XRD)
+                .map((c) => [c["entity_address"], c["resource_address"], c["balance_change"]])
+                .sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`))
+            const expectedLegs = [
+              [seller, hUSDC, `-${SELL}`],
+              [seller, hETH, AT_LEAST],
+              [buyer, hUSDC, SELL],
+              [buyer, hETH, `-${AT_LEAST}`]
+            ].sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`))
+            expect(legs(info["balance_changes"] as Json)).toEqual(expectedLegs)
+            const stream = yield* gateway("/stream/transactions", {
+              manifest_accounts_withdrawn_from_filter: [seller],
+              opt_ins: { balance_changes: true },
+              limit_per_page: 1
+            })
+            const [latest] = stream.json["items"] as ReadonlyArray<Json>
+            expect(latest).toMatchObject({
+              intent_hash: txid,
+              transaction_status: "CommittedSuccess",
+              subintent_details: [{ subintent_hash: childId }]
+            })
+            expect(legs(latest?.["balance_changes"] as Json)).toEqual(expectedLegs)
+
+            // 6. subintent-status names the parent; the toolkit's own poll reads it and settles the request.
+            const finalized = yield* gateway("/transaction/subintent-status", { subintent_hash: childId })
+            expect(finalized.json).toMatchObject({
+              subintent_status: "CommittedSuccess",
+              finalized_at_state_version: status.json["committed_state_version"],
+              finalized_at_transaction_intent_hash: txid
+            })
+            expect(yield* Deferred.await(committed)).toBe(txid)
+            const [done] = yield* wr.getRequestItems
+            expect(done).toMatchObject({
+              status: "success",
+              metadata: { parentTransactionIntentHash: txid, subintentHash: childId }
+            })
+
+            // 7. The same signed subintent under a new parent: refused for good, nothing committed, nothing moves.
+            const replay = yield* parentTransaction(child, childId, AT_LEAST)
+            expect(replay.ids.transactionIntent).not.toBe(txid)
+            const refused = yield* gateway("/transaction/submit", { notarized_transaction_hex: toHex(replay.payload) })
+            expect(refused.status).toBe(400)
+            const reason = `IntentHashPreviouslyCommitted(Subintent(${childId}))`
+            expect(refused.json["message"]).toBe(reason)
+            expect(yield* balances).toEqual(after)
+            const replayStatus = yield* gateway("/transaction/status", { intent_hash: replay.ids.transactionIntent })
+            expect(replayStatus.json).toMatchObject({
+              status: "Rejected",
+              intent_status: "PermanentlyRejected",
+              error_message: reason
+            })
+            const notCommitted = yield* gateway("/transaction/committed-details", {
+              intent_hash: replay.ids.transactionIntent
+            })
+            expect(notCommitted.status).toBe(404)
+            // The ledger's own round updates go on; no user transaction has been committed since the parent.
+            const users = yield* gateway("/stream/transactions", { kind_filter: "User", limit_per_page: 1 })
+            expect((users.json["items"] as ReadonlyArray<Json>)[0]?.["intent_hash"]).toBe(txid)
+          })
+        )
+    )
+
+    it.effect(
+      "an expiration already past or too close: the wallet refuses, the toolkit fails with its catalogue error",
+      () =>
+        withToolkit((p) =>
+          Effect.gen(function* () {
+            const wr = yield* WalletRequest
+            const now = Math.floor(Date.now() / 1000)
+            const ask = (at: number) =>
+              Effect.flip(
+                wr.sendPreAuthorizationRequest(
+                  SubintentRequestBuilder.manifest(sellerManifest).setExpiration("atTime", at).build()
+                )
+              )
+            const expired = yield* ask(now - 60)
+            expect(expired).toBeInstanceOf(ExpiredSubintent)
+            expect(expired.message).toMatch(/^The pre-authorization expired at .+, before it was signed$/)
+            const tooClose = yield* ask(now + 10)
+            expect(tooClose).toBeInstanceOf(SubintentExpirationTooClose)
+            expect(tooClose.message).toMatch(/the wallet needs at least 30 s$/)
+            const answers = [yield* Queue.take(p.answers), yield* Queue.take(p.answers)]
+            expect(answers.map((a) => (a.discriminator === "failure" ? a.error : a.discriminator))).toEqual([
+              "expiredSubintent",
+              "subintentExpirationTooClose"
+            ])
+            expect((yield* wr.getRequestItems).map((i) => [i.status, i.error])).toEqual([
+              ["fail", "expiredSubintent"],
+              ["fail", "subintentExpirationTooClose"]
+            ])
+          })
+        )
+    )
+  }
+)

@@ -119,7 +119,9 @@ describe("wallet emulator HTTP endpoints", () => {
       persona: { identityAddress: DevnetAddresses.persona },
       dashboardUrl: "/devnet/dashboard"
     })
-    expect((info as { accounts: Array<{ address: string }> }).accounts.map((a) => a.address)).toEqual(DevnetAddresses.users)
+    expect((info as { accounts: Array<{ address: string }> }).accounts.map((a) => a.address)).toEqual(
+      DevnetAddresses.users
+    )
   })
 
   it("reviews and answers over HTTP; refuses other origins, non-JSON bodies and bad input", async () => {
@@ -136,7 +138,11 @@ CALL_METHOD Address("${DevnetAddresses.exchangeAccount}") "try_deposit_or_abort"
     expect(review.status).toBe(200)
     expect(await review.json()).toMatchObject({ kind: "transaction", transaction: { predicted: "CommittedSuccess" } })
 
-    const crossSite = await postJson("/devnet/wallet/respond", { interaction, decision: { approve: true } }, { origin: "https://evil.example" })
+    const crossSite = await postJson(
+      "/devnet/wallet/respond",
+      { interaction, decision: { approve: true } },
+      { origin: "https://evil.example" }
+    )
     expect(crossSite.status).toBe(403)
     const plain = await fetch(`${url}/devnet/wallet/respond`, {
       method: "POST",
@@ -150,11 +156,18 @@ CALL_METHOD Address("${DevnetAddresses.exchangeAccount}") "try_deposit_or_abort"
     expect((await postJson("/devnet/wallet/nothing", {})).status).toBe(404)
     expect((await fetch(`${url}/devnet/wallet/respond`)).status).toBe(405)
 
-    const answered = await postJson("/devnet/wallet/respond", { interaction, decision: { approve: true } }, { origin: url })
+    const answered = await postJson(
+      "/devnet/wallet/respond",
+      { interaction, decision: { approve: true } },
+      { origin: url }
+    )
     expect(answered.status).toBe(200)
     const { response } = (await answered.json()) as { response: WalletInteractionResponse }
-    if (response.discriminator !== "success" || response.items.discriminator !== "transaction") throw new Error("no hash")
-    const status = await postJson("/gateway/transaction/status", { intent_hash: response.items.send.transactionIntentHash })
+    if (response.discriminator !== "success" || response.items.discriminator !== "transaction")
+      throw new Error("no hash")
+    const status = await postJson("/gateway/transaction/status", {
+      intent_hash: response.items.send.transactionIntentHash
+    })
     expect(await status.json()).toMatchObject({ status: "CommittedSuccess" })
   })
 })
@@ -174,8 +187,14 @@ describe("mobile mode through the relay emulator, with the toolkit's Relay", () 
 
   const answerLink = (link: string, decision?: { approve: boolean }) =>
     Effect.promise(async () => {
-      const res = await postJson("/devnet/mobile-wallet/deeplink", decision === undefined ? { url: link } : { url: link, decision })
-      return { status: res.status, json: (await res.json()) as { response?: WalletInteractionResponse; error?: string; sessionId?: string } }
+      const res = await postJson(
+        "/devnet/mobile-wallet/deeplink",
+        decision === undefined ? { url: link } : { url: link, decision }
+      )
+      return {
+        status: res.status,
+        json: (await res.json()) as { response?: WalletInteractionResponse; error?: string; sessionId?: string }
+      }
     })
 
   it.live("a connect, then a transaction: each deep link is answered, relayed, decrypted and delivered once", () =>
@@ -196,7 +215,10 @@ describe("mobile mode through the relay emulator, with the toolkit's Relay", () 
       expect(answered.json.response).toMatchObject({
         discriminator: "success",
         interactionId: connect.interactionId,
-        items: { auth: { persona: { identityAddress: DevnetAddresses.persona } }, ongoingAccounts: { accounts: [{ address: user1 }] } }
+        items: {
+          auth: { persona: { identityAddress: DevnetAddresses.persona } },
+          ongoingAccounts: { accounts: [{ address: user1 }] }
+        }
       })
       const delivered = yield* relay.getResponses(session.sessionId)
       expect(delivered).toEqual([{ _tag: "Response", response: answered.json.response }])
@@ -216,11 +238,13 @@ CALL_METHOD Address("${DevnetAddresses.exchangeAccount}") "try_deposit_or_abort"
       const [txDelivery] = yield* relay.getResponses(session.sessionId)
       if (txDelivery?._tag !== "Response") throw new Error(`no response: ${JSON.stringify(txDelivery)}`)
       const response = txDelivery.response
-      if (response.discriminator !== "success" || response.items.discriminator !== "transaction") throw new Error("no hash")
+      if (response.discriminator !== "success" || response.items.discriminator !== "transaction")
+        throw new Error("no hash")
       const committed = yield* Effect.promise(async () =>
         (
           await postJson("/gateway/transaction/committed-details", {
-            intent_hash: response.items.discriminator === "transaction" ? response.items.send.transactionIntentHash : "",
+            intent_hash:
+              response.items.discriminator === "transaction" ? response.items.send.transactionIntentHash : "",
             opt_ins: { balance_changes: true, message: true }
           })
         ).json()
@@ -244,8 +268,14 @@ CALL_METHOD Address("${DevnetAddresses.exchangeAccount}") "try_deposit_or_abort"
       })
       const link = yield* relay.deepLink(request)
       const rejected = yield* answerLink(link, { approve: false })
-      expect(rejected.json.response).toEqual({ discriminator: "failure", interactionId: request.interactionId, error: "rejectedByUser" })
-      expect(yield* relay.getResponses(session.sessionId)).toEqual([{ _tag: "Response", response: rejected.json.response }])
+      expect(rejected.json.response).toEqual({
+        discriminator: "failure",
+        interactionId: request.interactionId,
+        error: "rejectedByUser"
+      })
+      expect(yield* relay.getResponses(session.sessionId)).toEqual([
+        { _tag: "Response", response: rejected.json.response }
+      ])
 
       const tampered = link.replace(/signature=([0-9a-f])/, (_, c: string) => `signature=${c === "0" ? "1" : "0"}`)
       const refused = yield* answerLink(tampered)
@@ -315,7 +345,10 @@ describe("pre-authorisations through the toolkit", () => {
       const wr = yield* WalletRequest
       const before = Math.floor(Date.now() / 1000)
       const result = yield* wr.sendPreAuthorizationRequest(
-        SubintentRequestBuilder.manifest(preAuthManifest).setExpiration("afterDelay", 600).message("hSwap order").build()
+        SubintentRequestBuilder.manifest(preAuthManifest)
+          .setExpiration("afterDelay", 600)
+          .message("hSwap order")
+          .build()
       )
       const after = Math.floor(Date.now() / 1000)
       expect(result.expirationTimestamp).toBeGreaterThanOrEqual(before + 600)
@@ -324,7 +357,11 @@ describe("pre-authorisations through the toolkit", () => {
       expect(root.intentCore.header.maxProposerTimestampExclusive).toBe(BigInt(result.expirationTimestamp))
       expect(root.intentCore.message).toMatchObject({ type: "Plaintext", message: { value: "hSwap order" } })
       const [item] = yield* wr.getRequestItems
-      expect(item).toMatchObject({ type: "preAuthorizationRequest", status: "pendingCommit", transactionIntentHash: result.subintentHash })
+      expect(item).toMatchObject({
+        type: "preAuthorizationRequest",
+        status: "pendingCommit",
+        transactionIntentHash: result.subintentHash
+      })
     }).pipe(Effect.provide(toolkitLayer(true)))
   )
 
@@ -332,7 +369,9 @@ describe("pre-authorisations through the toolkit", () => {
     Effect.gen(function* () {
       const wr = yield* WalletRequest
       const result = yield* Effect.either(
-        wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest(preAuthManifest).setExpiration("afterDelay", 600).build())
+        wr.sendPreAuthorizationRequest(
+          SubintentRequestBuilder.manifest(preAuthManifest).setExpiration("afterDelay", 600).build()
+        )
       )
       expect(Either.isLeft(result) && result.left._tag).toBe("rejectedByUser")
     }).pipe(Effect.provide(toolkitLayer(false)))
@@ -353,7 +392,9 @@ describe("pre-authorisations through the toolkit", () => {
         }
       })
       const res = yield* Effect.promise(async () => {
-        const r = await postJson("/devnet/mobile-wallet/deeplink", { url: await Effect.runPromise(relay.deepLink(request)) })
+        const r = await postJson("/devnet/mobile-wallet/deeplink", {
+          url: await Effect.runPromise(relay.deepLink(request))
+        })
         return { status: r.status, json: (await r.json()) as { response?: WalletInteractionResponse } }
       })
       expect(res.status).toBe(200)
@@ -361,7 +402,11 @@ describe("pre-authorisations through the toolkit", () => {
       if (delivered?._tag !== "Response") throw new Error(`no response: ${JSON.stringify(delivered)}`)
       expect(delivered.response).toEqual(res.json.response)
       const response = delivered.response
-      if (response.discriminator !== "success" || response.items.discriminator !== "preAuthorizationResponse" || !response.items.response)
+      if (
+        response.discriminator !== "success" ||
+        response.items.discriminator !== "preAuthorizationResponse" ||
+        !response.items.response
+      )
         throw new Error(`expected a signed subintent: ${JSON.stringify(response)}`)
       verifySignedPartial(response.items.response)
 
@@ -376,7 +421,9 @@ describe("pre-authorisations through the toolkit", () => {
         }
       })
       const refused = yield* Effect.promise(async () => {
-        const r = await postJson("/devnet/mobile-wallet/deeplink", { url: await Effect.runPromise(relay.deepLink(foreign)) })
+        const r = await postJson("/devnet/mobile-wallet/deeplink", {
+          url: await Effect.runPromise(relay.deepLink(foreign))
+        })
         return (await r.json()) as { response?: WalletInteractionResponse }
       })
       expect(refused.response).toMatchObject({ discriminator: "failure", error: "failedToSignTransaction" })

@@ -303,7 +303,9 @@ describe("pre-authorisations in the in-page wallet", () => {
       const guarantees = card.querySelector('[data-testid="devnet-wallet-guarantees"]')
       expect(guarantees?.textContent).toContain("at least 2")
       expect(guarantees?.textContent).toContain("hUSDC")
-      expect(card.querySelector('[data-testid="devnet-wallet-expiry"]')?.textContent).toBe("Expires 600 s after approval")
+      expect(card.querySelector('[data-testid="devnet-wallet-expiry"]')?.textContent).toBe(
+        "Expires 600 s after approval"
+      )
       expect(card.textContent).toContain(hostile)
       expect(shadow().querySelector("img")).toBeNull()
       card.querySelector<HTMLButtonElement>('[data-testid="devnet-wallet-reject"]')?.click()
@@ -324,7 +326,10 @@ describe("pre-authorisations in the in-page wallet", () => {
       expect(safeParse(RDT.WalletInteractionResponse, yes).success).toBe(true)
       expect(yes).toMatchObject({
         discriminator: "success",
-        items: { discriminator: "preAuthorizationResponse", response: { subintentHash: expect.stringMatching(/^subtxid_loc1/) } }
+        items: {
+          discriminator: "preAuthorizationResponse",
+          response: { subintentHash: expect.stringMatching(/^subtxid_loc1/) }
+        }
       })
       yield* waitFor(() => (shadow().textContent?.includes("Signed subtxid_loc1") === true ? true : undefined))
     }).pipe(Effect.provide(extensionLayer()))

@@ -61,11 +61,17 @@ const preAuth = (
     }
   },
   interactionId: `00000000-0000-4000-9000-${String(++counter).padStart(12, "0")}`,
-  metadata: { version: 2, dAppDefinitionAddress: dApp, networkId: extra.networkId ?? 240, origin: "http://127.0.0.1:8080" }
+  metadata: {
+    version: 2,
+    dAppDefinitionAddress: dApp,
+    networkId: extra.networkId ?? 240,
+    origin: "http://127.0.0.1:8080"
+  }
 })
 
-const withWallet = <A, E>(f: (wallet: Effect.Effect.Success<typeof makeWalletEmulator>) => Effect.Effect<A, E, Ledger>) =>
-  Effect.flatMap(makeWalletEmulator, f).pipe(Effect.provide(Ledger.memory()))
+const withWallet = <A, E>(
+  f: (wallet: Effect.Effect.Success<typeof makeWalletEmulator>) => Effect.Effect<A, E, Ledger>
+) => Effect.flatMap(makeWalletEmulator, f).pipe(Effect.provide(Ledger.memory()))
 
 const signedOf = (r: WalletInteractionResponse) => {
   if (r.discriminator !== "success" || r.items.discriminator !== "preAuthorizationResponse" || !r.items.response)
@@ -115,9 +121,13 @@ describe("wallet emulator: pre-authorisations", () => {
     withWallet((wallet) =>
       Effect.gen(function* () {
         yield* TestClock.adjust("12 minutes") // epoch 3 (5-minute epochs from genesis at 0)
-        const interaction = preAuth(swapManifest(user1), { discriminator: "expireAfterDelay", expireAfterSeconds: 3600 }, {
-          message: "swap 100 XRD"
-        })
+        const interaction = preAuth(
+          swapManifest(user1),
+          { discriminator: "expireAfterDelay", expireAfterSeconds: 3600 },
+          {
+            message: "swap 100 XRD"
+          }
+        )
         const review = yield* wallet.review(interaction)
         expect(review.kind).toBe("preAuthorization")
         expect(review.problem).toBeUndefined()
@@ -131,7 +141,12 @@ describe("wallet emulator: pre-authorisations", () => {
           { resource: hUSDC, symbol: "hUSDC", amount: "at least 1.5", where: "nextCall" },
           { resource: hUSDC, symbol: "hUSDC", amount: "at least 1.5", where: "worktop" }
         ])
-        expect(preview.expiry).toEqual({ startEpochInclusive: 3, endEpochExclusive: 17, expiresAt: 720 + 3600, headerFromDapp: false })
+        expect(preview.expiry).toEqual({
+          startEpochInclusive: 3,
+          endEpochExclusive: 17,
+          expiresAt: 720 + 3600,
+          headerFromDapp: false
+        })
         expect(preview.message).toBe("swap 100 XRD")
         expect(review.lines.join("\n")).toContain("Sign with Devnet Account 1")
 
@@ -169,9 +184,12 @@ describe("wallet emulator: pre-authorisations", () => {
         yield* TestClock.adjust("12 minutes")
         const at = 720 + 15 * 60
         const { signed, root } = checkSigned(
-          yield* wallet.answer(preAuth(swapManifest(user2), { discriminator: "expireAtTime", unixTimestampSeconds: at }), {
-            approve: true
-          }),
+          yield* wallet.answer(
+            preAuth(swapManifest(user2), { discriminator: "expireAtTime", unixTimestampSeconds: at }),
+            {
+              approve: true
+            }
+          ),
           user2
         )
         expect(signed.expirationTimestamp).toBe(at)
@@ -211,7 +229,9 @@ describe("wallet emulator: pre-authorisations", () => {
     expect(err({ discriminator: "expireAtTime", unixTimestampSeconds: 1000 }, 1000)).toBe("expiredSubintent")
     expect(err({ discriminator: "expireAtTime", unixTimestampSeconds: 1015 }, 1000)).toBe("subintentExpirationTooClose")
     expect(err({ discriminator: "expireAfterDelay", expireAfterSeconds: 0 }, 1000)).toBe("expiredSubintent")
-    expect(err({ discriminator: "expireAfterDelay", expireAfterSeconds: MAX_EXPIRATION_SECONDS + 1 }, 0)).toBe("invalidRequest")
+    expect(err({ discriminator: "expireAfterDelay", expireAfterSeconds: MAX_EXPIRATION_SECONDS + 1 }, 0)).toBe(
+      "invalidRequest"
+    )
     expect(err({ discriminator: "expireAfterDelay", expireAfterSeconds: 1e300 }, 0)).toBe("invalidRequest")
     expect(err({ discriminator: "expireAfterDelay", expireAfterSeconds: -5 }, 0)).toBe("invalidRequest")
     expect(err({ discriminator: "expireAfterDelay", expireAfterSeconds: 1.5 }, 0)).toBe("invalidRequest")
@@ -219,60 +239,82 @@ describe("wallet emulator: pre-authorisations", () => {
     expect(err({ discriminator: "expireAtTime", unixTimestampSeconds: 10 ** 12 }, 0)).toBe("invalidRequest")
   })
 
-  it.effect("bad input gets the wallet's failures, in the review and in the answer; a rejection is rejectedByUser", () =>
-    withWallet((wallet) =>
-      Effect.gen(function* () {
-        yield* TestClock.adjust("10 minutes")
-        const delay = { discriminator: "expireAfterDelay", expireAfterSeconds: 600 } as const
-        const header = { startEpochInclusive: 3, endEpochExclusive: 9, intentDiscriminator: 7 }
-        const cases: ReadonlyArray<readonly [WalletInteraction, string, string]> = [
-          [preAuth(`CALL_METHOD Address("${user1}") "withdraw";\nBURN_RESOURCE Bucket("x");`, delay), "failedToPrepareTransaction", "line 2"],
-          [preAuth("not a manifest", delay), "failedToPrepareTransaction", "does not compile"],
-          [preAuth(swapManifest(exchange), delay), "failedToSignTransaction", exchange],
-          [preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 60 }), "expiredSubintent", "expired"],
-          [preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 610 }), "subintentExpirationTooClose", "30 s"],
-          [preAuth(swapManifest(user1), { discriminator: "expireAfterDelay", expireAfterSeconds: 1e15 }), "invalidRequest", "30 days"],
-          [preAuth(swapManifest(user1), delay, { message: "x".repeat(2049) }), "invalidRequest", "2048 bytes"],
-          [preAuth(swapManifest(user1), delay, { networkId: 1 }), "wrongNetwork", "network"],
-          // A header given by the dApp does not skip the expiration check.
-          [
-            preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 599 }, { header }),
-            "expiredSubintent",
-            "expired"
-          ],
-          [
-            preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 620 }, { header }),
-            "subintentExpirationTooClose",
-            "20 s"
+  it.effect(
+    "bad input gets the wallet's failures, in the review and in the answer; a rejection is rejectedByUser",
+    () =>
+      withWallet((wallet) =>
+        Effect.gen(function* () {
+          yield* TestClock.adjust("10 minutes")
+          const delay = { discriminator: "expireAfterDelay", expireAfterSeconds: 600 } as const
+          const header = { startEpochInclusive: 3, endEpochExclusive: 9, intentDiscriminator: 7 }
+          const cases: ReadonlyArray<readonly [WalletInteraction, string, string]> = [
+            [
+              preAuth(`CALL_METHOD Address("${user1}") "withdraw";\nBURN_RESOURCE Bucket("x");`, delay),
+              "failedToPrepareTransaction",
+              "line 2"
+            ],
+            [preAuth("not a manifest", delay), "failedToPrepareTransaction", "does not compile"],
+            [preAuth(swapManifest(exchange), delay), "failedToSignTransaction", exchange],
+            [
+              preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 60 }),
+              "expiredSubintent",
+              "expired"
+            ],
+            [
+              preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 610 }),
+              "subintentExpirationTooClose",
+              "30 s"
+            ],
+            [
+              preAuth(swapManifest(user1), { discriminator: "expireAfterDelay", expireAfterSeconds: 1e15 }),
+              "invalidRequest",
+              "30 days"
+            ],
+            [preAuth(swapManifest(user1), delay, { message: "x".repeat(2049) }), "invalidRequest", "2048 bytes"],
+            [preAuth(swapManifest(user1), delay, { networkId: 1 }), "wrongNetwork", "network"],
+            // A header given by the dApp does not skip the expiration check.
+            [
+              preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 599 }, { header }),
+              "expiredSubintent",
+              "expired"
+            ],
+            [
+              preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 620 }, { header }),
+              "subintentExpirationTooClose",
+              "20 s"
+            ]
           ]
-        ]
-        for (const [interaction, error, text] of cases) {
-          const review = yield* wallet.review(interaction)
-          expect(review.problem?.error).toBe(error)
-          expect(review.problem?.message).toContain(text)
-          const answered = failureOf(yield* wallet.answer(interaction, { approve: true }))
-          expect(answered.error).toBe(error)
-          expect(answered.message).toContain(text)
-        }
-        const hostile = `<img src=x onerror="globalThis.__pwned=1">\u202e\u0000`
-        const ok = preAuth(swapManifest(user1), delay, { message: hostile })
-        expect((yield* wallet.review(ok)).preAuthorization?.message).toBe(hostile)
-        expect(yield* wallet.answer(ok, { approve: false })).toEqual({
-          discriminator: "failure",
-          interactionId: ok.interactionId,
-          error: "rejectedByUser"
+          for (const [interaction, error, text] of cases) {
+            const review = yield* wallet.review(interaction)
+            expect(review.problem?.error).toBe(error)
+            expect(review.problem?.message).toContain(text)
+            const answered = failureOf(yield* wallet.answer(interaction, { approve: true }))
+            expect(answered.error).toBe(error)
+            expect(answered.message).toContain(text)
+          }
+          const hostile = `<img src=x onerror="globalThis.__pwned=1">\u202e\u0000`
+          const ok = preAuth(swapManifest(user1), delay, { message: hostile })
+          expect((yield* wallet.review(ok)).preAuthorization?.message).toBe(hostile)
+          expect(yield* wallet.answer(ok, { approve: false })).toEqual({
+            discriminator: "failure",
+            interactionId: ok.interactionId,
+            error: "rejectedByUser"
+          })
+          const { root } = checkSigned(yield* wallet.answer(ok, { approve: true }), user1)
+          expect(root.intentCore.message).toMatchObject({ message: { value: hostile } })
+          // With the dApp's header and an expiration far enough away, the header is signed as given.
+          const given = preAuth(
+            swapManifest(user1),
+            { discriminator: "expireAtTime", unixTimestampSeconds: 900 },
+            { header }
+          )
+          const signedHeader = checkSigned(yield* wallet.answer(given, { approve: true }), user1).root.intentCore.header
+          expect([
+            signedHeader.startEpochInclusive,
+            signedHeader.endEpochExclusive,
+            signedHeader.intentDiscriminator
+          ]).toEqual([3n, 9n, 7n])
         })
-        const { root } = checkSigned(yield* wallet.answer(ok, { approve: true }), user1)
-        expect(root.intentCore.message).toMatchObject({ message: { value: hostile } })
-        // With the dApp's header and an expiration far enough away, the header is signed as given.
-        const given = preAuth(swapManifest(user1), { discriminator: "expireAtTime", unixTimestampSeconds: 900 }, { header })
-        const signedHeader = checkSigned(yield* wallet.answer(given, { approve: true }), user1).root.intentCore.header
-        expect([signedHeader.startEpochInclusive, signedHeader.endEpochExclusive, signedHeader.intentDiscriminator]).toEqual([
-          3n,
-          9n,
-          7n
-        ])
-      })
-    )
+      )
   )
 })

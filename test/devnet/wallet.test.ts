@@ -20,14 +20,18 @@ const origin = "http://127.0.0.1:8080"
 const challenge = "7807c2904fd1867738639c8e402fe55320da2c6275189ef0513de36dda20f7ee"
 
 let counter = 0
-const interactionOf = (items: WalletInteractionItems, overrides: Partial<WalletInteraction["metadata"]> = {}): WalletInteraction => ({
+const interactionOf = (
+  items: WalletInteractionItems,
+  overrides: Partial<WalletInteraction["metadata"]> = {}
+): WalletInteraction => ({
   items,
   interactionId: `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`,
   metadata: { version: 2, dAppDefinitionAddress: dApp, networkId: 240, origin, ...overrides }
 })
 
-const withWallet = <A, E>(f: (wallet: Effect.Effect.Success<typeof makeWalletEmulator>) => Effect.Effect<A, E, Ledger>) =>
-  Effect.flatMap(makeWalletEmulator, f).pipe(Effect.provide(Ledger.memory()))
+const withWallet = <A, E>(
+  f: (wallet: Effect.Effect.Success<typeof makeWalletEmulator>) => Effect.Effect<A, E, Ledger>
+) => Effect.flatMap(makeWalletEmulator, f).pipe(Effect.provide(Ledger.memory()))
 
 const success = (r: WalletInteractionResponse) => {
   if (r.discriminator !== "success") throw new Error(`expected success, got ${JSON.stringify(r)}`)
@@ -36,9 +40,18 @@ const success = (r: WalletInteractionResponse) => {
 
 /** ROLA's signed message, built independently: blake2b-256('R' ‖ challenge ‖ len ‖ dApp definition ‖ origin). */
 const rolaHash = (c: string, o: string) =>
-  blake2b(Buffer.concat([Buffer.from("R"), Buffer.from(c, "hex"), Buffer.from([dApp.length]), Buffer.from(dApp), Buffer.from(o)]), {
-    dkLen: 32
-  })
+  blake2b(
+    Buffer.concat([
+      Buffer.from("R"),
+      Buffer.from(c, "hex"),
+      Buffer.from([dApp.length]),
+      Buffer.from(dApp),
+      Buffer.from(o)
+    ]),
+    {
+      dkLen: 32
+    }
+  )
 
 /** The ROLA check a dApp backend makes: the signature verifies and the key owns the address. */
 const verifyProof = (
@@ -48,7 +61,9 @@ const verifyProof = (
 ) => {
   expect(proof.curve).toBe("curve25519")
   const hash = rolaHash(c, origin)
-  expect(Buffer.from(rolaMessageHash({ challenge: c, dAppDefinitionAddress: dApp, origin })).equals(Buffer.from(hash))).toBe(true)
+  expect(
+    Buffer.from(rolaMessageHash({ challenge: c, dAppDefinitionAddress: dApp, origin })).equals(Buffer.from(hash))
+  ).toBe(true)
   expect(primitives.ed25519Verify(fromHex(proof.signature), hash, fromHex(proof.publicKey))).toBe(true)
   const derive = address.startsWith("identity_") ? virtualIdentityAddress : virtualAccountAddress
   expect(derive(fromHex(proof.publicKey))).toBe(address)
@@ -63,37 +78,47 @@ TAKE_ALL_FROM_WORKTOP Address("${resource}") Bucket("b");
 CALL_METHOD Address("${to}") "try_deposit_or_abort" Bucket("b") Enum<0u8>();`
 
 describe("wallet emulator: login, accounts, persona data and proofs", () => {
-  it.effect("login with a challenge, accounts with proofs and persona data; every proof is a valid ROLA signature", () =>
-    withWallet((wallet) =>
-      Effect.gen(function* () {
-        const interaction = interactionOf({
-          discriminator: "authorizedRequest",
-          auth: { discriminator: "loginWithChallenge", challenge },
-          reset: { accounts: false, personaData: false },
-          ongoingAccounts: { challenge, numberOfAccounts: { quantifier: "atLeast", quantity: 1 } },
-          ongoingPersonaData: { isRequestingName: true, numberOfRequestedEmailAddresses: { quantifier: "exactly", quantity: 1 } }
+  it.effect(
+    "login with a challenge, accounts with proofs and persona data; every proof is a valid ROLA signature",
+    () =>
+      withWallet((wallet) =>
+        Effect.gen(function* () {
+          const interaction = interactionOf({
+            discriminator: "authorizedRequest",
+            auth: { discriminator: "loginWithChallenge", challenge },
+            reset: { accounts: false, personaData: false },
+            ongoingAccounts: { challenge, numberOfAccounts: { quantifier: "atLeast", quantity: 1 } },
+            ongoingPersonaData: {
+              isRequestingName: true,
+              numberOfRequestedEmailAddresses: { quantifier: "exactly", quantity: 1 }
+            }
+          })
+          const review = yield* wallet.review(interaction)
+          expect(review.kind).toBe("login")
+          expect(review.problem).toBeUndefined()
+          expect(review.accounts).toEqual([
+            {
+              kind: "ongoing",
+              numberOfAccounts: { quantifier: "atLeast", quantity: 1 },
+              withProof: true,
+              suggested: [user1]
+            }
+          ])
+          const items = success(yield* wallet.answer(interaction, { approve: true, accounts: [user2, user3] }))
+          if (items.discriminator !== "authorizedRequest") throw new Error("not authorized")
+          if (items.auth.discriminator !== "loginWithChallenge") throw new Error("no challenge login")
+          expect(items.auth.persona).toEqual({ identityAddress: DevnetAddresses.persona, label: "Devnet Persona" })
+          expect(items.auth.challenge).toBe(challenge)
+          verifyProof(items.auth.proof, DevnetAddresses.persona)
+          expect(items.ongoingAccounts?.accounts.map((a) => a.address)).toEqual([user2, user3])
+          expect(items.ongoingAccounts?.challenge).toBe(challenge)
+          for (const p of items.ongoingAccounts?.proofs ?? []) verifyProof(p.proof, p.accountAddress)
+          expect(items.ongoingAccounts?.proofs?.length).toBe(2)
+          expect(items.ongoingPersonaData?.name?.familyName).toBe("Devnet")
+          expect(items.ongoingPersonaData?.emailAddresses?.length).toBe(1)
+          expect(items.ongoingPersonaData?.phoneNumbers).toBeUndefined()
         })
-        const review = yield* wallet.review(interaction)
-        expect(review.kind).toBe("login")
-        expect(review.problem).toBeUndefined()
-        expect(review.accounts).toEqual([
-          { kind: "ongoing", numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, withProof: true, suggested: [user1] }
-        ])
-        const items = success(yield* wallet.answer(interaction, { approve: true, accounts: [user2, user3] }))
-        if (items.discriminator !== "authorizedRequest") throw new Error("not authorized")
-        if (items.auth.discriminator !== "loginWithChallenge") throw new Error("no challenge login")
-        expect(items.auth.persona).toEqual({ identityAddress: DevnetAddresses.persona, label: "Devnet Persona" })
-        expect(items.auth.challenge).toBe(challenge)
-        verifyProof(items.auth.proof, DevnetAddresses.persona)
-        expect(items.ongoingAccounts?.accounts.map((a) => a.address)).toEqual([user2, user3])
-        expect(items.ongoingAccounts?.challenge).toBe(challenge)
-        for (const p of items.ongoingAccounts?.proofs ?? []) verifyProof(p.proof, p.accountAddress)
-        expect(items.ongoingAccounts?.proofs?.length).toBe(2)
-        expect(items.ongoingPersonaData?.name?.familyName).toBe("Devnet")
-        expect(items.ongoingPersonaData?.emailAddresses?.length).toBe(1)
-        expect(items.ongoingPersonaData?.phoneNumbers).toBeUndefined()
-      })
-    )
+      )
   )
 
   it.effect("login without a challenge answers the persona and the suggested accounts without proofs", () =>
@@ -111,7 +136,10 @@ describe("wallet emulator: login, accounts, persona data and proofs", () => {
         )
         expect(items).toEqual({
           discriminator: "authorizedRequest",
-          auth: { discriminator: "loginWithoutChallenge", persona: { identityAddress: DevnetAddresses.persona, label: "Devnet Persona" } },
+          auth: {
+            discriminator: "loginWithoutChallenge",
+            persona: { identityAddress: DevnetAddresses.persona, label: "Devnet Persona" }
+          },
           ongoingAccounts: {
             accounts: [
               { address: user1, label: "Devnet Account 1", appearanceId: 0 },
@@ -182,7 +210,9 @@ describe("wallet emulator: login, accounts, persona data and proofs", () => {
           error: "rejectedByUser",
           message: "Choose exactly 1 account"
         })
-        expect(yield* wallet.answer(oneTime, { approve: true, accounts: [exchange] })).toMatchObject({ discriminator: "failure" })
+        expect(yield* wallet.answer(oneTime, { approve: true, accounts: [exchange] })).toMatchObject({
+          discriminator: "failure"
+        })
         expect(yield* wallet.answer(oneTime, { approve: false })).toEqual({
           discriminator: "failure",
           interactionId: oneTime.interactionId,
@@ -190,9 +220,14 @@ describe("wallet emulator: login, accounts, persona data and proofs", () => {
         })
         const stokenet = interactionOf(oneTime.items, { networkId: 2 })
         expect((yield* wallet.review(stokenet)).problem?.error).toBe("wrongNetwork")
-        expect(yield* wallet.answer(stokenet, { approve: true })).toMatchObject({ discriminator: "failure", error: "wrongNetwork" })
+        expect(yield* wallet.answer(stokenet, { approve: true })).toMatchObject({
+          discriminator: "failure",
+          error: "wrongNetwork"
+        })
         const badDapp = interactionOf(oneTime.items, { dAppDefinitionAddress: "account_rdx1nope" })
-        expect(yield* wallet.answer(badDapp, { approve: true })).toMatchObject({ error: "unknownDappDefinitionAddress" })
+        expect(yield* wallet.answer(badDapp, { approve: true })).toMatchObject({
+          error: "unknownDappDefinitionAddress"
+        })
       })
     )
   )
@@ -212,7 +247,11 @@ describe("wallet emulator: transactions", () => {
         }
         const interaction = interactionOf({
           discriminator: "transaction",
-          send: { transactionManifest: transfer(user1, exchange, hUSDC, "125.5"), version: 1, message: "swap 125.5 hUSDC" }
+          send: {
+            transactionManifest: transfer(user1, exchange, hUSDC, "125.5"),
+            version: 1,
+            message: "swap 125.5 hUSDC"
+          }
         })
         const review = yield* wallet.review(interaction)
         const t = review.transaction
@@ -241,8 +280,12 @@ describe("wallet emulator: transactions", () => {
           mime_type: "text/plain",
           content: { type: "String", value: "swap 125.5 hUSDC" }
         })
-        expect(yield* ledger.balance(user1, hUSDC)).toBe(formatPlain(BigDecimal.subtract(before.userUsdc, amount("125.5"))))
-        expect(yield* ledger.balance(exchange, hUSDC)).toBe(formatPlain(BigDecimal.sum(before.exchangeUsdc, amount("125.5"))))
+        expect(yield* ledger.balance(user1, hUSDC)).toBe(
+          formatPlain(BigDecimal.subtract(before.userUsdc, amount("125.5")))
+        )
+        expect(yield* ledger.balance(exchange, hUSDC)).toBe(
+          formatPlain(BigDecimal.sum(before.exchangeUsdc, amount("125.5")))
+        )
         expect(yield* ledger.balance(user1, XRD)).toBe(formatPlain(BigDecimal.subtract(before.userXrd, devnetFee(4))))
       })
     )
@@ -275,7 +318,10 @@ describe("wallet emulator: transactions", () => {
         const ledger = yield* Ledger
         const versionBefore = yield* ledger.currentStateVersion
         const broken = yield* wallet.answer(
-          interactionOf({ discriminator: "transaction", send: { transactionManifest: "CALL_METHOD nonsense;", version: 1 } }),
+          interactionOf({
+            discriminator: "transaction",
+            send: { transactionManifest: "CALL_METHOD nonsense;", version: 1 }
+          }),
           { approve: true }
         )
         expect(broken).toMatchObject({ discriminator: "failure", error: "failedToPrepareTransaction" })

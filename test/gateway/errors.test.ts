@@ -239,7 +239,9 @@ forEachTransport(() => {
         let n = 0
         const fake = fakeHttp(() =>
           Effect.succeed(
-            n++ === 0 ? { status: 429, body: "Too Many Requests", headers: { "retry-after": "7" } } : { body: statusBody }
+            n++ === 0
+              ? { status: 429, body: "Too Many Requests", headers: { "retry-after": "7" } }
+              : { body: statusBody }
           )
         )
         const fiber = yield* Effect.fork(withGateway(fake, (g) => g.transaction.status("txid_1")))

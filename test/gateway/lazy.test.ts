@@ -11,8 +11,19 @@ import {
   makeLazyGatewayWithFetch
 } from "../../src/gateway/lazy.js"
 
-const ledgerState = { network: "stokenet", state_version: 7, proposer_round_timestamp: "2024-04-10T08:21:27.466Z", epoch: 1, round: 1 }
-const config = { networkId: 2, basePath: "https://gw.test", applicationName: "hSwap", applicationDappDefinitionAddress: "account_x" }
+const ledgerState = {
+  network: "stokenet",
+  state_version: 7,
+  proposer_round_timestamp: "2024-04-10T08:21:27.466Z",
+  epoch: 1,
+  round: 1
+}
+const config = {
+  networkId: 2,
+  basePath: "https://gw.test",
+  applicationName: "hSwap",
+  applicationDappDefinitionAddress: "account_x"
+}
 
 /** A metadata page of `account_x` whose `name` is hSwap. */
 const metadataPage = () =>
@@ -23,7 +34,11 @@ const metadataPage = () =>
       items: [
         {
           key: "name",
-          value: { raw_hex: "00", programmatic_json: { kind: "String", value: "hSwap" }, typed: { type: "String", value: "hSwap" } },
+          value: {
+            raw_hex: "00",
+            programmatic_json: { kind: "String", value: "hSwap" },
+            typed: { type: "String", value: "hSwap" }
+          },
           is_locked: false,
           last_updated_at_state_version: 1
         }
@@ -38,9 +53,7 @@ const recordingHttp = () => {
   const client = HttpClient.make((request) =>
     Effect.sync(() => {
       urls.push(request.url)
-      return HttpClientResponse.fromWeb(
-        request,
-metadataPage())
+      return HttpClientResponse.fromWeb(request, metadataPage())
     })
   )
   return { urls, client }
@@ -57,42 +70,46 @@ const countingLoader = (failures = 0) => {
 }
 
 describe("the lazy Gateway client", () => {
-  it.effect("resolves its configuration at once but loads the client only on the first call, once for concurrent calls", () =>
-    Effect.gen(function* () {
-      const { urls, client } = recordingHttp()
-      const { calls, load } = countingLoader()
-      const gateway = yield* makeLazyGateway(config, load).pipe(Effect.provideService(HttpClient.HttpClient, client))
-      expect(calls.count).toBe(0)
-      expect(gateway.config.basePath).toBe("https://gw.test")
-      expect(gateway.config.headers["RDX-App-Name"]).toBe("hSwap")
-      const names = yield* Effect.all([gateway.dAppName("account_x"), gateway.dAppName("account_y")], {
-        concurrency: "unbounded"
+  it.effect(
+    "resolves its configuration at once but loads the client only on the first call, once for concurrent calls",
+    () =>
+      Effect.gen(function* () {
+        const { urls, client } = recordingHttp()
+        const { calls, load } = countingLoader()
+        const gateway = yield* makeLazyGateway(config, load).pipe(Effect.provideService(HttpClient.HttpClient, client))
+        expect(calls.count).toBe(0)
+        expect(gateway.config.basePath).toBe("https://gw.test")
+        expect(gateway.config.headers["RDX-App-Name"]).toBe("hSwap")
+        const names = yield* Effect.all([gateway.dAppName("account_x"), gateway.dAppName("account_y")], {
+          concurrency: "unbounded"
+        })
+        expect(names).toEqual(["hSwap", "hSwap"])
+        expect(calls.count).toBe(1)
+        // A grouped method goes to the same client, with no second load.
+        const page = yield* gateway.state.entityMetadataPage({ address: "account_z" })
+        expect(page.ledger_state.state_version).toBe(7)
+        expect(calls.count).toBe(1)
+        expect(urls).toEqual([
+          "https://gw.test/state/entity/page/metadata",
+          "https://gw.test/state/entity/page/metadata",
+          "https://gw.test/state/entity/page/metadata"
+        ])
       })
-      expect(names).toEqual(["hSwap", "hSwap"])
-      expect(calls.count).toBe(1)
-      // A grouped method goes to the same client, with no second load.
-      const page = yield* gateway.state.entityMetadataPage({ address: "account_z" })
-      expect(page.ledger_state.state_version).toBe(7)
-      expect(calls.count).toBe(1)
-      expect(urls).toEqual([
-        "https://gw.test/state/entity/page/metadata",
-        "https://gw.test/state/entity/page/metadata",
-        "https://gw.test/state/entity/page/metadata"
-      ])
-    })
   )
 
-  it.effect("a client that cannot be loaded fails the call with GatewayTransportError, and the next call loads again", () =>
-    Effect.gen(function* () {
-      const { client } = recordingHttp()
-      const { calls, load } = countingLoader(1)
-      const gateway = yield* makeLazyGateway(config, load).pipe(Effect.provideService(HttpClient.HttpClient, client))
-      const first = yield* Effect.either(gateway.transaction.status("txid_1"))
-      expect(Either.isLeft(first) && first.left._tag).toBe("GatewayTransportError")
-      expect(Either.isLeft(first) && first.left.message).toContain("transaction.status")
-      expect(yield* gateway.dAppName("account_x")).toBe("hSwap")
-      expect(calls.count).toBe(2)
-    })
+  it.effect(
+    "a client that cannot be loaded fails the call with GatewayTransportError, and the next call loads again",
+    () =>
+      Effect.gen(function* () {
+        const { client } = recordingHttp()
+        const { calls, load } = countingLoader(1)
+        const gateway = yield* makeLazyGateway(config, load).pipe(Effect.provideService(HttpClient.HttpClient, client))
+        const first = yield* Effect.either(gateway.transaction.status("txid_1"))
+        expect(Either.isLeft(first) && first.left._tag).toBe("GatewayTransportError")
+        expect(Either.isLeft(first) && first.left.message).toContain("transaction.status")
+        expect(yield* gateway.dAppName("account_x")).toBe("hSwap")
+        expect(calls.count).toBe(2)
+      })
   )
 
   it.effect("an unknown network without a base path fails when the layer is built, before any load", () =>
@@ -100,7 +117,9 @@ describe("the lazy Gateway client", () => {
       const { client } = recordingHttp()
       const { calls, load } = countingLoader()
       const exit = yield* Effect.exit(
-        Effect.provide(Gateway, lazyGateway({ networkId: 99, applicationName: "hSwap" }, load)).pipe(Effect.provideService(HttpClient.HttpClient, client))
+        Effect.provide(Gateway, lazyGateway({ networkId: 99, applicationName: "hSwap" }, load)).pipe(
+          Effect.provideService(HttpClient.HttpClient, client)
+        )
       )
       expect(Exit.isFailure(exit)).toBe(true)
       expect(JSON.stringify(exit)).toContain("UnknownNetworkError")

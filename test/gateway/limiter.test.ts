@@ -87,7 +87,13 @@ describe("adaptive limiter", () => {
       const limiter = yield* makeLimiter({ initial: 1, max: 1 })
       const order: Array<string> = []
       const job = (name: string, priority: boolean) =>
-        Effect.fork(limiter.run(Effect.sync(() => order.push(name)), healthy, priority))
+        Effect.fork(
+          limiter.run(
+            Effect.sync(() => order.push(name)),
+            healthy,
+            priority
+          )
+        )
       const holder = yield* Effect.fork(limiter.run(Effect.sleep("10 millis"), healthy))
       yield* TestClock.adjust("0 millis")
       const queued = [yield* job("first", false), yield* job("retry-1", true), yield* job("retry-2", true)]

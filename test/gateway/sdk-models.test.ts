@@ -45,7 +45,9 @@ describe("Schemas match the SDK's models", () => {
     const byValue = new Map(schemas.map(([name, schema]) => [schema, name]))
     const missing: Array<string> = []
     for (const group of Object.values(Gateway.Endpoints))
-      for (const endpoint of Object.values(group) as ReadonlyArray<Gateway.Endpoint<unknown, unknown, unknown, unknown>>)
+      for (const endpoint of Object.values(group) as ReadonlyArray<
+        Gateway.Endpoint<unknown, unknown, unknown, unknown>
+      >)
         for (const schema of [endpoint.request, endpoint.response]) {
           if (schema === undefined) continue
           const name = byValue.get(schema as Schema.Schema.Any)
@@ -57,7 +59,10 @@ describe("Schemas match the SDK's models", () => {
   it("the comparison itself fails on a wrong required/optional split and on a struct where the SDK has a union", () => {
     const loose = Schema.Struct({
       role_key: Gateway.RoleKey,
-      assignment: Schema.Struct({ resolution: Gateway.RoleAssignmentResolution, explicit_rule: Gateway.opt(Gateway.JsonObject) }),
+      assignment: Schema.Struct({
+        resolution: Gateway.RoleAssignmentResolution,
+        explicit_rule: Gateway.opt(Gateway.JsonObject)
+      }),
       updater_roles: Schema.Array(Gateway.RoleKey)
     })
     const { mismatches } = compareSchema("loose", loose.ast, "ComponentEntityRoleAssignmentEntry")
@@ -119,7 +124,11 @@ const mutate = (value: unknown, path: ReadonlyArray<string | number>, change: "d
 const fixtureModels: ReadonlyArray<readonly [string, string, Schema.Schema<unknown, unknown, never>]> = [
   ["state_entity_details__", "StateEntityDetailsResponse", Gateway.StateEntityDetailsResponse as never],
   ["transaction_status__", "TransactionStatusResponse", Gateway.TransactionStatusResponse as never],
-  ["transaction_committed-details__", "TransactionCommittedDetailsResponse", Gateway.TransactionCommittedDetailsResponse as never]
+  [
+    "transaction_committed-details__",
+    "TransactionCommittedDetailsResponse",
+    Gateway.TransactionCommittedDetailsResponse as never
+  ]
 ]
 
 describe("the client rejects what the SDK's models reject (mutated real fixtures)", () => {
@@ -149,9 +158,10 @@ describe("the client rejects what the SDK's models reject (mutated real fixtures
     })
   }
 
-  const fungible = () => fixture("state_entity_details__single_fungible_resource.json") as {
-    items: Array<{ details: { role_assignments: { entries: Array<{ assignment: Record<string, unknown> }> } } }>
-  }
+  const fungible = () =>
+    fixture("state_entity_details__single_fungible_resource.json") as {
+      items: Array<{ details: { role_assignments: { entries: Array<{ assignment: Record<string, unknown> }> } } }>
+    }
 
   it('a role assignment with resolution "Explicit" and no explicit_rule is rejected, with its path', () => {
     const body = fungible()

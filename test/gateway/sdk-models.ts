@@ -63,7 +63,8 @@ const typeOf = (node: ts.TypeNode, enums: ReadonlyMap<string, ReadonlyArray<stri
     return local === undefined ? { kind: "ref", name } : { kind: "literals", values: local }
   }
   if (ts.isArrayTypeNode(node)) return { kind: "array", item: typeOf(node.elementType, enums) }
-  if (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal)) return { kind: "literals", values: [node.literal.text] }
+  if (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal))
+    return { kind: "literals", values: [node.literal.text] }
   throw new Error(`unsupported SDK type ${ts.SyntaxKind[node.kind]}: ${node.getText()}`)
 }
 
@@ -75,7 +76,10 @@ const enumsOf = (file: ts.SourceFile): Map<string, ReadonlyArray<string>> => {
     for (const decl of statement.declarationList.declarations) {
       if (decl.type === undefined || !ts.isTypeLiteralNode(decl.type)) continue
       const values = decl.type.members.flatMap((m) =>
-        ts.isPropertySignature(m) && m.type !== undefined && ts.isLiteralTypeNode(m.type) && ts.isStringLiteral(m.type.literal)
+        ts.isPropertySignature(m) &&
+        m.type !== undefined &&
+        ts.isLiteralTypeNode(m.type) &&
+        ts.isStringLiteral(m.type.literal)
           ? [m.type.literal.text]
           : []
       )
@@ -99,7 +103,10 @@ const parseModel = (name: string, text: string): SdkModel | undefined => {
         return [
           {
             // The generator renames fields that are reserved words (`class` → `_class`, `package` → `_package`); the wire name is the JSON one.
-            name: m.name.getText().replace(/^['"]|['"]$/g, "").replace(/^_(class|package)$/, "$1"),
+            name: m.name
+              .getText()
+              .replace(/^['"]|['"]$/g, "")
+              .replace(/^_(class|package)$/, "$1"),
             optional: m.questionToken !== undefined,
             nullable: nonNull.length !== parts.length,
             type: typeOf(only, enums)
@@ -190,7 +197,9 @@ const encodedNode = (ast: SchemaAST.AST): SchemaAST.AST => {
 }
 
 /** The members of a union other than `null` / `undefined`, and whether it had them. */
-const withoutNull = (ast: SchemaAST.AST): { readonly types: ReadonlyArray<SchemaAST.AST>; readonly nullable: boolean } => {
+const withoutNull = (
+  ast: SchemaAST.AST
+): { readonly types: ReadonlyArray<SchemaAST.AST>; readonly nullable: boolean } => {
   const node = encodedNode(ast)
   if (node._tag !== "Union") return { types: [node], nullable: false }
   const types = node.types.filter((t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword")
@@ -244,7 +253,9 @@ export const compareSchema = (root: string, ast: SchemaAST.AST, model: string, o
         const missing = sdk.values.filter((v) => !ourValues.includes(v))
         const extra = ourValues.filter((v) => !sdk.values.includes(v as string))
         if (missing.length + extra.length > 0)
-          result.mismatches.push(`${path}: enum differs (ours lacks ${missing.join("|")}; ours adds ${extra.join("|")})`)
+          result.mismatches.push(
+            `${path}: enum differs (ours lacks ${missing.join("|")}; ours adds ${extra.join("|")})`
+          )
         return
       }
       case "array": {
@@ -308,7 +319,9 @@ export const compareSchema = (root: string, ast: SchemaAST.AST, model: string, o
       // A required field the SDK types `T | null`: the Gateway omits nulls, so it may arrive absent.
       const sdkOptional = field.optional || field.nullable
       if (ps.isOptional !== sdkOptional)
-        result.mismatches.push(`${at}: ours ${ps.isOptional ? "optional" : "required"}, SDK ${field.optional ? "optional" : field.nullable ? "required but nullable" : "required"}`)
+        result.mismatches.push(
+          `${at}: ours ${ps.isOptional ? "optional" : "required"}, SDK ${field.optional ? "optional" : field.nullable ? "required but nullable" : "required"}`
+        )
       if (tag !== undefined && field.name === tag[0]) {
         // A member shared by several discriminator values (e.g. every string-valued metadata type).
         if (!(literalValues(ps.type) ?? []).includes(tag[1])) result.mismatches.push(`${at}: does not accept ${tag[1]}`)

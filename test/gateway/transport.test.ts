@@ -65,10 +65,15 @@ describe("fetch transport", () => {
         sent.push({ url: String(input), init })
         return Promise.resolve(new Response(statusBody, { status: 200 }))
       }
-      const result = yield* overFetch(fetch, (g) => g.transaction.status("txid_1"), {}, {
-        credentials: "include",
-        headers: { "X-Api-Key": "k", "RDX-Client-Name": "spoofed" }
-      })
+      const result = yield* overFetch(
+        fetch,
+        (g) => g.transaction.status("txid_1"),
+        {},
+        {
+          credentials: "include",
+          headers: { "X-Api-Key": "k", "RDX-Client-Name": "spoofed" }
+        }
+      )
       expect(result.status).toBe("CommittedSuccess")
       // The body does not decode as a gateway status; only the request matters here.
       yield* Effect.either(overFetch(fetch, (g) => g.status.gatewayStatus(), { retry: { retries: 0 } }))
@@ -148,7 +153,9 @@ describe("fetch transport", () => {
             { status: 200 }
           )
         )
-      const error = yield* Effect.flip(overFetch(fetch, (g) => g.transaction.status("txid_1"), { retry: { retries: 0 } }))
+      const error = yield* Effect.flip(
+        overFetch(fetch, (g) => g.transaction.status("txid_1"), { retry: { retries: 0 } })
+      )
       expect(error._tag).toBe("GatewayTransportError")
       expect(error._tag === "GatewayTransportError" ? error.reason : "").toBe("Decode")
     })
@@ -159,7 +166,9 @@ describe("fetch transport", () => {
       const fetch: typeof globalThis.fetch = () => {
         throw new TypeError("Invalid URL")
       }
-      const error = yield* Effect.flip(overFetch(fetch, (g) => g.transaction.status("txid_1"), { retry: { retries: 0 } }))
+      const error = yield* Effect.flip(
+        overFetch(fetch, (g) => g.transaction.status("txid_1"), { retry: { retries: 0 } })
+      )
       expect(error._tag).toBe("GatewayTransportError")
       expect(error.message).toBe("Gateway request to /transaction/status failed: Transport")
     })

@@ -6,7 +6,12 @@ import { Effect, Either, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { QUOTE_ID_PATTERN } from "../../src/exchange/api"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
-import { ExchangeApi, ExchangeApiConfig, type ExchangeServiceError, serverMessage } from "../../src/exchange/ExchangeApi"
+import {
+  ExchangeApi,
+  ExchangeApiConfig,
+  type ExchangeServiceError,
+  serverMessage
+} from "../../src/exchange/ExchangeApi"
 import { ApiHttp } from "../../src/exchange/http"
 import { type ExchangeServer, listenExchangeServer } from "../../src/server/index"
 import { type Devnet, startLedger, startServer, swapMessage, transfer, unsubmittedIntent } from "./harness"
@@ -96,7 +101,11 @@ describe("the exchange API, read by the app's client", () => {
       max_amount_in: "200",
       fee_out: "0.00000167"
     })
-    expect(await quote(XRD, hUSDC)).toMatchObject({ effective_rate: "0.01998", min_amount_in: "50", max_amount_in: "10000" })
+    expect(await quote(XRD, hUSDC)).toMatchObject({
+      effective_rate: "0.01998",
+      min_amount_in: "50",
+      max_amount_in: "10000"
+    })
     expect(await quote(hUSDC, XRD)).toMatchObject({ effective_rate: "49.95" })
     expect(await quote(hETH, hBTC)).toEqual({ in_symbol: "hETH", out_symbol: "hBTC", error: "Route not available" })
     expect(await quote(hUSDT, hUSDT)).toEqual({ in_symbol: "hUSDT", out_symbol: "hUSDT", error: "Forbidden route" })
@@ -110,8 +119,17 @@ describe("the exchange API, read by the app's client", () => {
   it("liquidity: the exchange account's vaults through the gateway, native token first", async () => {
     const liquidity = right(await api((a) => a.liquidity))
     expect(liquidity.assets.map((a) => a.symbol)).toEqual(["XRD", "hUSDC", "hUSDT", "hETH", "hBTC"])
-    expect(liquidity.assets[0]).toMatchObject({ resource_address: XRD, amount: "100000000", amount_usd: 2000000, decimals: 18 })
-    expect(liquidity.assets.find((a) => a.symbol === "hBTC")).toMatchObject({ amount: "25", amount_usd: 1500000, decimals: 8 })
+    expect(liquidity.assets[0]).toMatchObject({
+      resource_address: XRD,
+      amount: "100000000",
+      amount_usd: 2000000,
+      decimals: 18
+    })
+    expect(liquidity.assets.find((a) => a.symbol === "hBTC")).toMatchObject({
+      amount: "25",
+      amount_usd: 1500000,
+      decimals: 8
+    })
     expect(liquidity.total_usd_value).toBe(2_000_000 + 1_000_000 + 1_000_000 + 1_500_000 + 1_500_000)
     const allocation = liquidity.assets.reduce((sum, a) => sum + a.allocation_percentage, 0)
     expect(Math.abs(allocation - 100)).toBeLessThan(0.05)
@@ -120,7 +138,13 @@ describe("the exchange API, read by the app's client", () => {
   it("swap registration, transactions, latest and stats", async () => {
     const user = devnet.ledger.genesis.users[0]
     expect(right(await api((a) => a.transactions(user.address)))).toEqual([])
-    const tx = await transfer(devnet, { from: user, to: exchange, resource: hUSDC, amount: "100", message: swapMessage("hUSDC", "hETH") })
+    const tx = await transfer(devnet, {
+      from: user,
+      to: exchange,
+      resource: hUSDC,
+      amount: "100",
+      message: swapMessage("hUSDC", "hETH")
+    })
     const registered = right(await api((a) => a.registerSwap(tx)))
     expect(registered).toMatchObject({ tx_hash: tx, status: "completed" })
     const record = registered.transaction
@@ -167,10 +191,17 @@ describe("the exchange API, read by the app's client", () => {
     const big = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", body: "x".repeat(10_000) })
     expect(big.status).toBe(413)
     expect(await big.json()).toEqual({ error: "Request body too large", message: "Request body too large" })
-    const mismatch = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", headers: json, body: JSON.stringify({ tx_hash: "txid_loc1other" }) })
+    const mismatch = await fetch(`${http.url}/api/swap/${tx}`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ tx_hash: "txid_loc1other" })
+    })
     expect(mismatch.status).toBe(400)
     const notJson = await fetch(`${http.url}/api/swap/${tx}`, { method: "POST", headers: json, body: "{" })
-    expect([notJson.status, await notJson.json()]).toEqual([400, { error: "The body must be JSON { tx_hash }", message: "The body must be JSON { tx_hash }" }])
+    expect([notJson.status, await notJson.json()]).toEqual([
+      400,
+      { error: "The body must be JSON { tx_hash }", message: "The body must be JSON { tx_hash }" }
+    ])
     const preflight = await fetch(`${http.url}/api/swap/${tx}`, { method: "OPTIONS" })
     expect(preflight.status).toBe(204)
     // No CORS configured: no CORS header at all.

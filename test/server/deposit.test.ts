@@ -39,46 +39,201 @@ const swap = "hswap.app | Radix | hUSDC -> hETH"
 
 describe("what counts as a swap deposit (trusting only the ledger)", () => {
   it("a single account's deposit of an accepted token, with a route in the message", () => {
-    const result = depositOf(config, tx([[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"]], swap))
-    expect(Either.getOrThrow(result)).toMatchObject({ sender: alice, amount: "12.5", routeText: "hUSDC -> hETH", stateVersion: 42 })
+    const result = depositOf(
+      config,
+      tx(
+        [
+          [alice, hUSDC, "-12.5"],
+          [exchange, hUSDC, "12.5"]
+        ],
+        swap
+      )
+    )
+    expect(Either.getOrThrow(result)).toMatchObject({
+      sender: alice,
+      amount: "12.5",
+      routeText: "hUSDC -> hETH",
+      stateVersion: 42
+    })
     expect(Either.getOrThrow(result).token?.symbol).toBe("hUSDC")
     expect(Either.getOrThrow(result)).toMatchObject({ resource: hUSDC, symbol: "hUSDC" })
   })
 
   it("an unlisted token with a route in the message is a deposit too (settlement refunds it), under its address", () => {
-    const result = depositOf(config, tx([[alice, GKS, "-3"], [exchange, GKS, "3"]], swap))
-    expect(Either.getOrThrow(result)).toMatchObject({ sender: alice, resource: GKS, symbol: GKS, amount: "3", token: undefined })
+    const result = depositOf(
+      config,
+      tx(
+        [
+          [alice, GKS, "-3"],
+          [exchange, GKS, "3"]
+        ],
+        swap
+      )
+    )
+    expect(Either.getOrThrow(result)).toMatchObject({
+      sender: alice,
+      resource: GKS,
+      symbol: GKS,
+      amount: "3",
+      token: undefined
+    })
   })
 
   it("a table token beside an unlisted one is the deposit", () => {
-    const result = depositOf(config, tx([[alice, GKS, "-3"], [exchange, GKS, "3"], [alice, hUSDC, "-5"], [exchange, hUSDC, "5"]], swap))
+    const result = depositOf(
+      config,
+      tx(
+        [
+          [alice, GKS, "-3"],
+          [exchange, GKS, "3"],
+          [alice, hUSDC, "-5"],
+          [exchange, hUSDC, "5"]
+        ],
+        swap
+      )
+    )
     expect(Either.getOrThrow(result)).toMatchObject({ resource: hUSDC, symbol: "hUSDC", amount: "5" })
   })
 
   it("accepts a sender whose change also carries the XRD fee", () => {
-    const result = depositOf(config, tx([[alice, XRD, "-1000.25"], [exchange, XRD, "1000"]], "hswap.app | Radix | XRD -> hUSDC"))
+    const result = depositOf(
+      config,
+      tx(
+        [
+          [alice, XRD, "-1000.25"],
+          [exchange, XRD, "1000"]
+        ],
+        "hswap.app | Radix | XRD -> hUSDC"
+      )
+    )
     expect(Either.getOrThrow(result)).toMatchObject({ sender: alice, amount: "1000" })
   })
 
   it.each([
-    ["a failed transaction", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], swap, "CommittedFailure"), "The transaction did not succeed on the ledger"],
-    ["nothing into the exchange", tx([[alice, hUSDC, "-1"], [bob, hUSDC, "1"]], swap), "The transaction deposited no token into the exchange account"],
-    ["two unlisted tokens at once", tx([[alice, GKS, "-1"], [exchange, GKS, "1"], [alice, hWBTC, "-1"], [exchange, hWBTC, "1"]], swap), "The transaction deposited more than one token into the exchange account"],
-    ["an unlisted token without a route in the message", tx([[alice, GKS, "-1"], [exchange, GKS, "1"]], "hello"), "The transaction message names no route (FROM -> TO)"],
-    ["two tokens at once", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"], [alice, XRD, "-50"], [exchange, XRD, "50"]], swap), "The transaction deposited more than one token into the exchange account"],
-    ["two senders", tx([[alice, hUSDC, "-1"], [bob, hUSDC, "-1"], [exchange, hUSDC, "2"]], swap), "The deposit did not come from exactly one account"],
-    ["a withdrawal short of the deposit", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "2"]], swap), "The sender's withdrawal does not cover the deposit"],
-    ["no message", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], undefined), "The transaction message names no route (FROM -> TO)"],
-    ["a message without a route", tx([[alice, hUSDC, "-1"], [exchange, hUSDC, "1"]], "hello"), "The transaction message names no route (FROM -> TO)"]
+    [
+      "a failed transaction",
+      tx(
+        [
+          [alice, hUSDC, "-1"],
+          [exchange, hUSDC, "1"]
+        ],
+        swap,
+        "CommittedFailure"
+      ),
+      "The transaction did not succeed on the ledger"
+    ],
+    [
+      "nothing into the exchange",
+      tx(
+        [
+          [alice, hUSDC, "-1"],
+          [bob, hUSDC, "1"]
+        ],
+        swap
+      ),
+      "The transaction deposited no token into the exchange account"
+    ],
+    [
+      "two unlisted tokens at once",
+      tx(
+        [
+          [alice, GKS, "-1"],
+          [exchange, GKS, "1"],
+          [alice, hWBTC, "-1"],
+          [exchange, hWBTC, "1"]
+        ],
+        swap
+      ),
+      "The transaction deposited more than one token into the exchange account"
+    ],
+    [
+      "an unlisted token without a route in the message",
+      tx(
+        [
+          [alice, GKS, "-1"],
+          [exchange, GKS, "1"]
+        ],
+        "hello"
+      ),
+      "The transaction message names no route (FROM -> TO)"
+    ],
+    [
+      "two tokens at once",
+      tx(
+        [
+          [alice, hUSDC, "-1"],
+          [exchange, hUSDC, "1"],
+          [alice, XRD, "-50"],
+          [exchange, XRD, "50"]
+        ],
+        swap
+      ),
+      "The transaction deposited more than one token into the exchange account"
+    ],
+    [
+      "two senders",
+      tx(
+        [
+          [alice, hUSDC, "-1"],
+          [bob, hUSDC, "-1"],
+          [exchange, hUSDC, "2"]
+        ],
+        swap
+      ),
+      "The deposit did not come from exactly one account"
+    ],
+    [
+      "a withdrawal short of the deposit",
+      tx(
+        [
+          [alice, hUSDC, "-1"],
+          [exchange, hUSDC, "2"]
+        ],
+        swap
+      ),
+      "The sender's withdrawal does not cover the deposit"
+    ],
+    [
+      "no message",
+      tx(
+        [
+          [alice, hUSDC, "-1"],
+          [exchange, hUSDC, "1"]
+        ],
+        undefined
+      ),
+      "The transaction message names no route (FROM -> TO)"
+    ],
+    [
+      "a message without a route",
+      tx(
+        [
+          [alice, hUSDC, "-1"],
+          [exchange, hUSDC, "1"]
+        ],
+        "hello"
+      ),
+      "The transaction message names no route (FROM -> TO)"
+    ]
   ])("refuses %s", (_, transaction, reason) => {
     expect(depositOf(config, transaction)).toEqual(Either.left(reason))
   })
 
   it("a balance change that is not a decimal decides nothing: a BalanceChangeInvalid, never a change of 0", () => {
     for (const changes of [
-      [[alice, hUSDC, "-12.5"], [exchange, hUSDC, "n/a"]],
-      [[alice, hUSDC, ""], [exchange, hUSDC, "12.5"]],
-      [[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"], [bob, XRD, "1,5"]]
+      [
+        [alice, hUSDC, "-12.5"],
+        [exchange, hUSDC, "n/a"]
+      ],
+      [
+        [alice, hUSDC, ""],
+        [exchange, hUSDC, "12.5"]
+      ],
+      [
+        [alice, hUSDC, "-12.5"],
+        [exchange, hUSDC, "12.5"],
+        [bob, XRD, "1,5"]
+      ]
     ] as const) {
       const result = depositOf(config, tx(changes, swap))
       expect(Either.isLeft(result) && result.left).toBeInstanceOf(BalanceChangeInvalid)
@@ -101,7 +256,16 @@ describe("what counts as a swap deposit (trusting only the ledger)", () => {
   })
 
   const paid = (message: string, extra: Partial<CommittedTransactionInfo> = {}) =>
-    depositOf(config, { ...tx([[alice, hUSDC, "-12.5"], [exchange, hUSDC, "12.5"]], message), ...extra })
+    depositOf(config, {
+      ...tx(
+        [
+          [alice, hUSDC, "-12.5"],
+          [exchange, hUSDC, "12.5"]
+        ],
+        message
+      ),
+      ...extra
+    })
 
   it("reads the route at the end of the message", () => {
     expect(Either.getOrThrow(paid("hswap.app | Radix | hBTC -> hUSDC")).routeText).toBe("hBTC -> hUSDC")
@@ -134,6 +298,8 @@ describe("what counts as a swap deposit (trusting only the ledger)", () => {
     expect(Either.getOrThrow(paid(swap, { confirmed_at: "2026-01-01T00:00:05.250Z" })).committedMs).toBe(
       Date.parse("2026-01-01T00:00:05.250Z")
     )
-    expect(Either.getOrThrow(paid(swap, { confirmed_at: "never", round_timestamp: "not a time" })).committedMs).toBeUndefined()
+    expect(
+      Either.getOrThrow(paid(swap, { confirmed_at: "never", round_timestamp: "not a time" })).committedMs
+    ).toBeUndefined()
   })
 })

@@ -61,7 +61,11 @@ export const tempDir = (): { readonly dir: string; readonly remove: () => void }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-export const startServer = (devnet: Devnet, dataDir: string | undefined, overrides: Partial<ExchangeServerOptions> = {}) =>
+export const startServer = (
+  devnet: Devnet,
+  dataDir: string | undefined,
+  overrides: Partial<ExchangeServerOptions> = {}
+) =>
   startExchangeServer({
     ...devnetExchangeServerOptions(dataDir, devnet.gateway),
     rateLimitPerMinute: 0,
@@ -89,7 +93,9 @@ export const transfer = async (devnet: Devnet, spec: TransferSpec): Promise<stri
       manifest: new ManifestBuilder()
         .callMethod(spec.from.address, "lock_fee", [decimal(5)])
         .callMethod(spec.from.address, "withdraw", [address(spec.resource), decimal(spec.amount)])
-        .takeAllFromWorktop(spec.resource, (b, id) => b.callMethod(spec.to, "try_deposit_or_abort", [bucket(id), enumeration(0)]))
+        .takeAllFromWorktop(spec.resource, (b, id) =>
+          b.callMethod(spec.to, "try_deposit_or_abort", [bucket(id), enumeration(0)])
+        )
         .build(),
       signers: [spec.from.key],
       notary: devnet.ledger.genesis.notary,

@@ -43,10 +43,11 @@ const serverLayer = (overrides: Partial<ServerConfigShape>, priceHttp = gatewayD
   const config = makeServerConfig({ networkId: 240, exchangeAccount: DevnetAddresses.exchangeAccount, ...overrides })
   return exchangeServerLayer({
     config,
-    gateway: Gateway.layer({ basePath: "http://gateway.test", applicationName: "hswap-test", retry: { retries: 0 } }).pipe(
-      Layer.provide(gatewayDown),
-      Layer.orDie
-    ),
+    gateway: Gateway.layer({
+      basePath: "http://gateway.test",
+      applicationName: "hswap-test",
+      retry: { retries: 0 }
+    }).pipe(Layer.provide(gatewayDown), Layer.orDie),
     db: DbLive.sqlite(":memory:"),
     signer: Signer.layer({
       networkId: 240,
@@ -60,8 +61,7 @@ const serverLayer = (overrides: Partial<ServerConfigShape>, priceHttp = gatewayD
   })
 }
 
-const call = (method: string, path: string, ip = "203.0.113.7", body?: string) =>
-  handleApi({ method, path, ip, body })
+const call = (method: string, path: string, ip = "203.0.113.7", body?: string) => handleApi({ method, path, ip, body })
 
 const get = (path: string, ip?: string) => call("GET", path, ip)
 
@@ -161,26 +161,32 @@ describe("maintenance", () => {
     ["GET", "/transactions/latest"]
   ] as const
 
-  it.effect("from the environment flag: 409 on price, health, swap and transactions, until the admin turns it off", () =>
-    Effect.gen(function* () {
-      for (const [method, path] of gated) {
-        const r = yield* call(method, path)
-        expect([path, r.status, r.json]).toEqual([path, 409, { error: "Service in maintenance", message: "Service in maintenance" }])
-      }
-      expect((yield* get("/btcbridge/price")).status).toBe(200)
-      yield* TestClock.adjust("1 hour")
-      expect((yield* get("/health")).status).toBe(409)
+  it.effect(
+    "from the environment flag: 409 on price, health, swap and transactions, until the admin turns it off",
+    () =>
+      Effect.gen(function* () {
+        for (const [method, path] of gated) {
+          const r = yield* call(method, path)
+          expect([path, r.status, r.json]).toEqual([
+            path,
+            409,
+            { error: "Service in maintenance", message: "Service in maintenance" }
+          ])
+        }
+        expect((yield* get("/btcbridge/price")).status).toBe(200)
+        yield* TestClock.adjust("1 hour")
+        expect((yield* get("/health")).status).toBe(409)
 
-      expect((yield* call("GET", "/admin/maintenance", "127.0.0.1")).json).toEqual({ maintenance: true })
-      const remote = yield* call("POST", "/admin/maintenance", "203.0.113.7", JSON.stringify({ enabled: false }))
-      expect(remote.status).toBe(403)
-      expect((yield* get("/health")).status).toBe(409)
-      expect((yield* call("POST", "/admin/maintenance", "::1", "{not json")).status).toBe(400)
+        expect((yield* call("GET", "/admin/maintenance", "127.0.0.1")).json).toEqual({ maintenance: true })
+        const remote = yield* call("POST", "/admin/maintenance", "203.0.113.7", JSON.stringify({ enabled: false }))
+        expect(remote.status).toBe(403)
+        expect((yield* get("/health")).status).toBe(409)
+        expect((yield* call("POST", "/admin/maintenance", "::1", "{not json")).status).toBe(400)
 
-      const off = yield* call("POST", "/admin/maintenance", "::1", JSON.stringify({ enabled: false }))
-      expect(off.json).toEqual({ maintenance: false })
-      for (const [method, path] of gated) expect((yield* call(method, path)).status).not.toBe(409)
-    }).pipe(Effect.provide(serverLayer({ maintenance: true, rateLimitPerMinute: 0 })))
+        const off = yield* call("POST", "/admin/maintenance", "::1", JSON.stringify({ enabled: false }))
+        expect(off.json).toEqual({ maintenance: false })
+        for (const [method, path] of gated) expect((yield* call(method, path)).status).not.toBe(409)
+      }).pipe(Effect.provide(serverLayer({ maintenance: true, rateLimitPerMinute: 0 })))
   )
 
   it.effect("the loopback admin toggle turns it on", () =>
@@ -214,7 +220,9 @@ describe("prices on the Clock", () => {
       let expected = first
       for (let i = 0; i < 3; i++) expected = walkStep(expected, token("hETH"), random)
       expect(formatPlain((yield* feed.snapshot).get("hETH")!.usd)).toBe(formatPlain(expected))
-      const health = (yield* get("/health")).json as { pairs_status: Record<string, { last_update: number; price_available: boolean }> }
+      const health = (yield* get("/health")).json as {
+        pairs_status: Record<string, { last_update: number; price_available: boolean }>
+      }
       expect(health.pairs_status["hETH"]).toMatchObject({ last_update: 60, price_available: true })
     }).pipe(Effect.provide(serverLayer({ priceSeed: "seed-a", rateLimitPerMinute: 0 })))
   )
@@ -228,13 +236,24 @@ describe("prices on the Clock", () => {
       return yield* Effect.gen(function* () {
         const live = yield* get(`/liveprice/${hUSDC}/${hETH}`)
         expect(live.json).toMatchObject({ effective_rate: "0.0003996", min_amount_in: "1", max_amount_in: "200" })
-        expect((yield* get("/btcbridge/price")).json).toMatchObject({ price: 50000.5, source: "http", last_update: 0, expire: 60 })
+        expect((yield* get("/btcbridge/price")).json).toMatchObject({
+          price: 50000.5,
+          source: "http",
+          last_update: 0,
+          expire: 60
+        })
         yield* TestClock.adjust("60 seconds")
         expect((yield* get(`/liveprice/${hUSDC}/${hETH}`)).status).toBe(200)
         yield* TestClock.adjust("1 second")
         const stale = yield* get(`/liveprice/${hUSDC}/${hETH}`)
-        expect([stale.status, stale.json]).toEqual([503, { error: "Price not available", message: "Price not available" }])
-        const health = (yield* get("/health")).json as { status: string; pairs_status: Record<string, { price_available: boolean }> }
+        expect([stale.status, stale.json]).toEqual([
+          503,
+          { error: "Price not available", message: "Price not available" }
+        ])
+        const health = (yield* get("/health")).json as {
+          status: string
+          pairs_status: Record<string, { price_available: boolean }>
+        }
         expect(health.status).toBe("healthy")
         expect(health.pairs_status["hETH"]?.price_available).toBe(false)
         expect(health.pairs_status["hUSDT"]?.price_available).toBe(false)
@@ -273,8 +292,17 @@ describe("bad input is a 4xx JSON error, never a 500", () => {
         expect([method, path, r.status]).toEqual([method, path, status])
         expect(r.json).toMatchObject({ error: expect.any(String) })
       }
-      const oversized = yield* handleApi({ method: "POST", path: "/swap/x", ip: "1.2.3.4", body: "", bodyTooLarge: true })
-      expect([oversized.status, oversized.json]).toEqual([413, { error: "Request body too large", message: "Request body too large" }])
+      const oversized = yield* handleApi({
+        method: "POST",
+        path: "/swap/x",
+        ip: "1.2.3.4",
+        body: "",
+        bodyTooLarge: true
+      })
+      expect([oversized.status, oversized.json]).toEqual([
+        413,
+        { error: "Request body too large", message: "Request body too large" }
+      ])
       const forbidden = (yield* get(`/liveprice/${hUSDC}/${hUSDC}`)).json
       expect(forbidden).toEqual({ in_symbol: "hUSDC", out_symbol: "hUSDC", error: "Forbidden route" })
       const notRoute = (yield* get(`/liveprice/${hETH}/${DevnetAddresses.resources.hBTC}`)).json

@@ -50,7 +50,6 @@ interface Replica {
   readonly output: () => string
 }
 
-
 describe.skipIf(postgresUnavailable !== undefined)("three replicas on one PostgreSQL database", () => {
   let devnet: Devnet
   let http: Server

@@ -37,4 +37,3 @@ export const captureLogs = (lines: Array<LogLine>) =>
 /** The messages logged at `level` (e.g. "WARN"), in order. */
 export const messagesAt = (lines: ReadonlyArray<LogLine>, level: string) =>
   lines.filter((l) => l.level === level).map((l) => l.message)
-

@@ -4,7 +4,11 @@ import { type ChildProcess, spawn } from "node:child_process"
 export const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
 
 /** Polls `probe` every 50 ms until it gives a value, or fails after `ms` naming `what`. */
-export const until = async <A>(what: string, probe: () => A | undefined | Promise<A | undefined>, ms: number): Promise<A> => {
+export const until = async <A>(
+  what: string,
+  probe: () => A | undefined | Promise<A | undefined>,
+  ms: number
+): Promise<A> => {
   const deadline = Date.now() + ms
   for (;;) {
     const value = await probe()

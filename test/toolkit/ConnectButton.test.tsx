@@ -36,7 +36,9 @@ const connected: Partial<ConnectButtonState> = {
   connected: true,
   personaLabel: "Persona One",
   personaData: [{ field: "emailAddress", value: "p@example.com" }],
-  accounts: [{ address: "account_tdx_2_12yf9gd53yfep7a669fv2t3wm7nz9zeezwd04n02a433ker8vza6rhe", label: "Main", appearanceId: 0 }],
+  accounts: [
+    { address: "account_tdx_2_12yf9gd53yfep7a669fv2t3wm7nz9zeezwd04n02a433ker8vza6rhe", label: "Main", appearanceId: 0 }
+  ],
   isExtensionAvailable: true,
   isWalletLinked: true,
   dashboardUrl: "https://stokenet-dashboard.radixdlt.com"
@@ -86,7 +88,11 @@ describe("ConnectButton popover, not connected", () => {
   })
 
   it("pending requests are shown as cards with Cancel", async () => {
-    const { user, h } = setup({ isExtensionAvailable: true, isWalletLinked: true, requestItems: [item("a", { type: "loginRequest" })] })
+    const { user, h } = setup({
+      isExtensionAvailable: true,
+      isWalletLinked: true,
+      requestItems: [item("a", { type: "loginRequest" })]
+    })
     await user.click(screen.getByTestId("connect-button"))
     const cards = await screen.findAllByTestId("request-card")
     expect(cards.map((c) => c.textContent)).toEqual([expect.stringContaining("Pending Login")])
@@ -99,7 +105,9 @@ describe("ConnectButton popover, not connected", () => {
     screen.getByTestId("connect-button").focus()
     await user.keyboard("{Enter}")
     const connect = await screen.findByRole("button", { name: "Connect Now" })
-    expect(screen.getByRole("link", { name: "Don't have the Radix Wallet?" }).getAttribute("href")).toBe("https://app.radixdlt.com/qr-code")
+    expect(screen.getByRole("link", { name: "Don't have the Radix Wallet?" }).getAttribute("href")).toBe(
+      "https://app.radixdlt.com/qr-code"
+    )
     connect.focus()
     await user.keyboard("{Enter}")
     expect(h.onConnect).toHaveBeenCalledTimes(1)
@@ -154,7 +162,13 @@ describe("ConnectButton popover, connected", () => {
       ...connected,
       requestItems: [
         item("newest", { createdAt: 3, showCancel: false }),
-        item("pre", { type: "preAuthorizationRequest", status: "pendingCommit", createdAt: 2, showCancel: false, transactionIntentHash: "subtxid_1" }),
+        item("pre", {
+          type: "preAuthorizationRequest",
+          status: "pendingCommit",
+          createdAt: 2,
+          showCancel: false,
+          transactionIntentHash: "subtxid_1"
+        }),
         item("done", { status: "success", createdAt: 1, transactionIntentHash: "txid_1" })
       ]
     })
@@ -164,8 +178,12 @@ describe("ConnectButton popover, connected", () => {
     const cards = screen.getAllByTestId("request-card")
     expect(cards.map((c) => c.getAttribute("data-status"))).toEqual(["pending", "pendingCommit", "success"])
     expect(within(cards[1]!).getByText("Preauthorization Lookup")).toBeTruthy()
-    expect(within(cards[1]!).getByRole("link").getAttribute("href")).toBe("https://stokenet-dashboard.radixdlt.com/subintent/subtxid_1")
-    expect(within(cards[2]!).getByRole("link").getAttribute("href")).toBe("https://stokenet-dashboard.radixdlt.com/transaction/txid_1")
+    expect(within(cards[1]!).getByRole("link").getAttribute("href")).toBe(
+      "https://stokenet-dashboard.radixdlt.com/subintent/subtxid_1"
+    )
+    expect(within(cards[2]!).getByRole("link").getAttribute("href")).toBe(
+      "https://stokenet-dashboard.radixdlt.com/transaction/txid_1"
+    )
     expect(within(cards[2]!).queryByRole("button")).toBeNull()
     await user.click(within(cards[0]!).getByRole("button", { name: "Ignore" }))
     expect(h.onIgnoreTransaction).toHaveBeenCalledWith("newest")

@@ -53,8 +53,16 @@ describe("Crypto vectors", () => {
       for (const v of sharedSecretVectors.vectors) {
         expect(toHex(yield* crypto.x25519PublicKey(fromHex(v.privateKey1)))).toBe(v.publicKey1)
         expect(toHex(yield* crypto.x25519PublicKey(fromHex(v.privateKey2)))).toBe(v.publicKey2)
-        const a = yield* crypto.deriveSharedSecret(fromHex(v.privateKey1), fromHex(v.publicKey2), sharedSecretVectors.salt)
-        const b = yield* crypto.deriveSharedSecret(fromHex(v.privateKey2), fromHex(v.publicKey1), sharedSecretVectors.salt)
+        const a = yield* crypto.deriveSharedSecret(
+          fromHex(v.privateKey1),
+          fromHex(v.publicKey2),
+          sharedSecretVectors.salt
+        )
+        const b = yield* crypto.deriveSharedSecret(
+          fromHex(v.privateKey2),
+          fromHex(v.publicKey1),
+          sharedSecretVectors.salt
+        )
         expect(toHex(a)).toBe(v.sharedSecret)
         expect(toHex(b)).toBe(v.sharedSecret)
       }
@@ -82,9 +90,7 @@ describe("Crypto vectors", () => {
         fromHex("f0f1f2f3f4f5f6f7f8f9"),
         42
       )
-      expect(toHex(okm)).toBe(
-        "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
-      )
+      expect(toHex(okm)).toBe("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
     }).pipe(Effect.provide(Crypto.Live))
   )
 

@@ -17,19 +17,34 @@ const connectRequest = DataRequestBuilder.request(DataRequestBuilder.accounts())
 
 describe("toWalletRequest", () => {
   it("connect: the observed login request, byte for byte", () => {
-    const items = toWalletRequest({ dataRequest: connectRequest, isConnect: true, oneTime: false, challenge: undefined, walletData: emptyWalletData })
+    const items = toWalletRequest({
+      dataRequest: connectRequest,
+      isConnect: true,
+      oneTime: false,
+      challenge: undefined,
+      walletData: emptyWalletData
+    })
     expect(JSON.stringify(items)).toBe(
       '{"discriminator":"authorizedRequest","auth":{"discriminator":"loginWithoutChallenge"},"ongoingAccounts":{"numberOfAccounts":{"quantifier":"atLeast","quantity":1}},"reset":{"accounts":false,"personaData":false}}'
     )
   })
 
   it("logged in: usePersona", () => {
-    const items = toWalletRequest({ dataRequest: connectRequest, isConnect: false, oneTime: false, challenge: undefined, walletData: loggedIn })
+    const items = toWalletRequest({
+      dataRequest: connectRequest,
+      isConnect: false,
+      oneTime: false,
+      challenge: undefined,
+      walletData: loggedIn
+    })
     expect(items).toMatchObject({ auth: { discriminator: "usePersona", identityAddress: "identity_x" } })
   })
 
   it("with proofs: loginWithChallenge and the accounts challenge", () => {
-    const dataRequest = DataRequestBuilder.request(DataRequestBuilder.accounts().withProof(), DataRequestBuilder.persona().withProof())
+    const dataRequest = DataRequestBuilder.request(
+      DataRequestBuilder.accounts().withProof(),
+      DataRequestBuilder.persona().withProof()
+    )
     const items = toWalletRequest({ dataRequest, isConnect: false, oneTime: false, challenge, walletData: loggedIn })
     expect(JSON.stringify(items)).toBe(
       `{"discriminator":"authorizedRequest","auth":{"discriminator":"loginWithChallenge","challenge":"${challenge}"},"ongoingAccounts":{"challenge":"${challenge}","numberOfAccounts":{"quantifier":"atLeast","quantity":1}},"reset":{"accounts":false,"personaData":false}}`
@@ -41,7 +56,13 @@ describe("toWalletRequest", () => {
       DataRequestBuilder.accounts().exactly(1).reset(),
       DataRequestBuilder.personaData().fullName()
     )
-    const items = toWalletRequest({ dataRequest, isConnect: false, oneTime: true, challenge: undefined, walletData: loggedIn })
+    const items = toWalletRequest({
+      dataRequest,
+      isConnect: false,
+      oneTime: true,
+      challenge: undefined,
+      walletData: loggedIn
+    })
     expect(JSON.stringify(items)).toBe(
       '{"discriminator":"unauthorizedRequest","oneTimeAccounts":{"numberOfAccounts":{"quantifier":"exactly","quantity":1}},"oneTimePersonaData":{"isRequestingName":true}}'
     )
@@ -52,7 +73,13 @@ describe("toWalletRequest", () => {
       DataRequestBuilder.accounts().atLeast(2).reset(),
       DataRequestBuilder.personaData().fullName().emailAddresses().phoneNumbers(false)
     )
-    const items = toWalletRequest({ dataRequest, isConnect: false, oneTime: false, challenge: undefined, walletData: loggedIn })
+    const items = toWalletRequest({
+      dataRequest,
+      isConnect: false,
+      oneTime: false,
+      challenge: undefined,
+      walletData: loggedIn
+    })
     expect(items).toEqual({
       discriminator: "authorizedRequest",
       auth: { discriminator: "usePersona", identityAddress: "identity_x" },
@@ -67,7 +94,9 @@ describe("toWalletRequest", () => {
   })
 
   it("proof of ownership: authorized, with the challenge and addresses", () => {
-    const dataRequest = DataRequestBuilder.oneTime(DataRequestBuilder.proofOfOwnership().accounts(["account_a"]).identity("identity_x"))
+    const dataRequest = DataRequestBuilder.oneTime(
+      DataRequestBuilder.proofOfOwnership().accounts(["account_a"]).identity("identity_x")
+    )
     const items = toWalletRequest({ dataRequest, isConnect: false, oneTime: true, challenge, walletData: loggedIn })
     expect(items).toMatchObject({
       discriminator: "authorizedRequest",
@@ -81,7 +110,10 @@ describe("the cache rule", () => {
   const shared: RdtState = {
     ...defaultRdtState,
     walletData: loggedIn,
-    sharedData: { persona: { proof: false }, ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, proof: false } }
+    sharedData: {
+      persona: { proof: false },
+      ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, proof: false }
+    }
   }
   const request = (dataRequest = connectRequest, c?: string) =>
     toWalletRequest({ dataRequest, isConnect: false, oneTime: false, challenge: c, walletData: loggedIn })
@@ -90,21 +122,42 @@ describe("the cache rule", () => {
     expect(canBeAnsweredFromState(request(), shared)).toBe(true)
   })
   it("not when the quantity differs, on reset, one-time, or with a challenge", () => {
-    expect(canBeAnsweredFromState(request(DataRequestBuilder.request(DataRequestBuilder.accounts().atLeast(2))), shared)).toBe(false)
-    expect(canBeAnsweredFromState(request(DataRequestBuilder.request(DataRequestBuilder.accounts().reset())), shared)).toBe(false)
+    expect(
+      canBeAnsweredFromState(request(DataRequestBuilder.request(DataRequestBuilder.accounts().atLeast(2))), shared)
+    ).toBe(false)
+    expect(
+      canBeAnsweredFromState(request(DataRequestBuilder.request(DataRequestBuilder.accounts().reset())), shared)
+    ).toBe(false)
     expect(
       canBeAnsweredFromState(
-        toWalletRequest({ dataRequest: DataRequestBuilder.oneTime(DataRequestBuilder.accounts()), isConnect: false, oneTime: true, challenge: undefined, walletData: loggedIn }),
+        toWalletRequest({
+          dataRequest: DataRequestBuilder.oneTime(DataRequestBuilder.accounts()),
+          isConnect: false,
+          oneTime: true,
+          challenge: undefined,
+          walletData: loggedIn
+        }),
         shared
       )
     ).toBe(false)
-    expect(canBeAnsweredFromState(request(DataRequestBuilder.request(DataRequestBuilder.accounts().withProof()), challenge), shared)).toBe(false)
+    expect(
+      canBeAnsweredFromState(
+        request(DataRequestBuilder.request(DataRequestBuilder.accounts().withProof()), challenge),
+        shared
+      )
+    ).toBe(false)
     expect(canBeAnsweredFromState(request(), defaultRdtState)).toBe(false)
   })
   it("persona data must equal what was shared", () => {
-    const withName = DataRequestBuilder.request(DataRequestBuilder.accounts(), DataRequestBuilder.personaData().fullName())
+    const withName = DataRequestBuilder.request(
+      DataRequestBuilder.accounts(),
+      DataRequestBuilder.personaData().fullName()
+    )
     expect(canBeAnsweredFromState(request(withName), shared)).toBe(false)
-    const sharedName: RdtState = { ...shared, sharedData: { ...shared.sharedData, ongoingPersonaData: { isRequestingName: true } } }
+    const sharedName: RdtState = {
+      ...shared,
+      sharedData: { ...shared.sharedData, ongoingPersonaData: { isRequestingName: true } }
+    }
     expect(canBeAnsweredFromState(request(withName), sharedName)).toBe(true)
   })
 })
@@ -114,24 +167,48 @@ describe("response mapping", () => {
     const proof = { publicKey: "pk", signature: "sig", curve: "curve25519" as const }
     const data = toWalletData({
       discriminator: "authorizedRequest",
-      auth: { discriminator: "loginWithChallenge", persona: { identityAddress: "identity_x", label: "P" }, challenge, proof },
-      ongoingAccounts: { accounts: [{ address: "account_a", label: "A", appearanceId: 0 }], challenge, proofs: [{ accountAddress: "account_a", proof }] },
-      ongoingPersonaData: { name: { variant: "western", familyName: "F", givenNames: "G", nickname: "" }, emailAddresses: ["a@b.c"] }
+      auth: {
+        discriminator: "loginWithChallenge",
+        persona: { identityAddress: "identity_x", label: "P" },
+        challenge,
+        proof
+      },
+      ongoingAccounts: {
+        accounts: [{ address: "account_a", label: "A", appearanceId: 0 }],
+        challenge,
+        proofs: [{ accountAddress: "account_a", proof }]
+      },
+      ongoingPersonaData: {
+        name: { variant: "western", familyName: "F", givenNames: "G", nickname: "" },
+        emailAddresses: ["a@b.c"]
+      }
     })
     expect(data.accounts.map((a) => a.address)).toEqual(["account_a"])
     expect(data.persona?.label).toBe("P")
     expect(data.personaData.map((e) => e.entry)).toEqual(["fullName", "emailAddresses"])
-    expect(data.proofs.map((p) => [p.type, p.address])).toEqual([["persona", "identity_x"], ["account", "account_a"]])
+    expect(data.proofs.map((p) => [p.type, p.address])).toEqual([
+      ["persona", "identity_x"],
+      ["account", "account_a"]
+    ])
   })
 
   it("shared data round-trips into the updateSharedAccounts request (accounts reset)", () => {
     const interaction = {
       interactionId: "i",
       metadata: { version: 2 as const, dAppDefinitionAddress: "a", networkId: 2, origin: "o" },
-      items: toWalletRequest({ dataRequest: connectRequest, isConnect: true, oneTime: false, challenge: undefined, walletData: emptyWalletData })
+      items: toWalletRequest({
+        dataRequest: connectRequest,
+        isConnect: true,
+        oneTime: false,
+        challenge: undefined,
+        walletData: emptyWalletData
+      })
     }
     const shared = toSharedData(interaction, {})
-    expect(shared).toEqual({ persona: { proof: false }, ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, proof: false } })
+    expect(shared).toEqual({
+      persona: { proof: false },
+      ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, proof: false }
+    })
     expect(sharedDataToDataRequest(shared)).toEqual({
       accounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, withProof: false, reset: true },
       persona: { withProof: false }
@@ -142,7 +219,12 @@ describe("response mapping", () => {
 describe("SubintentRequestBuilder", () => {
   it("builds a subintent with expiration, header, message and blobs", () => {
     const header = { startEpochInclusive: 1, endEpochExclusive: 10, intentDiscriminator: 7 }
-    const request = SubintentRequestBuilder.manifest("M").header(header).message("hi").addBlobs("ab").setExpiration("afterDelay", 3600).build()
+    const request = SubintentRequestBuilder.manifest("M")
+      .header(header)
+      .message("hi")
+      .addBlobs("ab")
+      .setExpiration("afterDelay", 3600)
+      .build()
     expect(request.item).toEqual({
       discriminator: "subintent",
       version: 1,

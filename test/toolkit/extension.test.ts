@@ -38,7 +38,11 @@ describe("Extension detection", () => {
     return Effect.gen(function* () {
       const ext = yield* Extension
       yield* ext.detected
-      expect(yield* ext.getStatus).toEqual({ isExtensionAvailable: true, isWalletLinked: true, canHandleSessions: true })
+      expect(yield* ext.getStatus).toEqual({
+        isExtensionAvailable: true,
+        isWalletLinked: true,
+        canHandleSessions: true
+      })
       expect(fake.received[0]).toMatchObject({ discriminator: "extensionStatus" })
       expect(idOf(fake.received[0] ?? {})).toMatch(/^[0-9a-f-]{36}$/)
     }).pipe(Effect.provide(withFake(fake)))
@@ -74,7 +78,12 @@ describe("Extension detection", () => {
     return Effect.gen(function* () {
       const ext = yield* Extension
       yield* ext.detected
-      fake.reply({ eventType: "extensionStatus", isExtensionAvailable: true, isWalletLinked: true, canHandleSessions: true })
+      fake.reply({
+        eventType: "extensionStatus",
+        isExtensionAvailable: true,
+        isWalletLinked: true,
+        canHandleSessions: true
+      })
       expect((yield* ext.getStatus).isWalletLinked).toBe(true)
     }).pipe(Effect.provide(withFake(fake)))
   })
@@ -122,7 +131,10 @@ describe("Extension send", () => {
   })
 
   it.effect("legacy mode: the bare interaction when canHandleSessions is false", () => {
-    const fake = fakeExtension({ canHandleSessions: false, onInteraction: (m, f) => void f.replyLater(success(idOf(m))) })
+    const fake = fakeExtension({
+      canHandleSessions: false,
+      onInteraction: (m, f) => void f.replyLater(success(idOf(m)))
+    })
     return Effect.gen(function* () {
       const ext = yield* Extension
       yield* ext.send(transaction("t-1"))
@@ -136,7 +148,9 @@ describe("Extension send", () => {
     return Effect.gen(function* () {
       const ext = yield* Extension
       const events: Array<string> = []
-      const fiber = yield* Effect.fork(ext.send(transaction("t-1"), { onLifecycleEvent: (e) => Effect.sync(() => events.push(e)) }))
+      const fiber = yield* Effect.fork(
+        ext.send(transaction("t-1"), { onLifecycleEvent: (e) => Effect.sync(() => events.push(e)) })
+      )
       yield* Effect.yieldNow()
       fake.reply({ eventType: "receivedByWallet", interactionId: "t-1" })
       fake.reply(success("other"))
@@ -205,7 +219,11 @@ describe("Extension cancel and popup", () => {
       yield* ext.detected
       const cancel = yield* Effect.fork(ext.cancel(transaction("t-1")))
       yield* Effect.yieldNow()
-      expect(fake.received.at(-1)).toEqual({ interactionId: "t-1", metadata, items: { discriminator: "cancelRequest" } })
+      expect(fake.received.at(-1)).toEqual({
+        interactionId: "t-1",
+        metadata,
+        items: { discriminator: "cancelRequest" }
+      })
       fake.reply(success("t-1"))
       expect(yield* Fiber.join(cancel)).toBe("requestCancelFail")
     }).pipe(Effect.provide(withFake(fake)))

@@ -25,11 +25,20 @@ export interface FakeExtension {
   readonly detach: () => void
 }
 
-export const fakeExtension = (options: FakeExtensionOptions = {}, target: EventTarget = new EventTarget()): FakeExtension => {
+export const fakeExtension = (
+  options: FakeExtensionOptions = {},
+  target: EventTarget = new EventTarget()
+): FakeExtension => {
   const received: Array<Record<string, unknown>> = []
   const reply = (detail: unknown) => target.dispatchEvent(new CustomEvent(eventType.incomingMessage, { detail }))
   const replyLater = (detail: unknown) => Promise.resolve().then(() => void reply(detail))
-  const fake: FakeExtension = { target, received, reply, replyLater, detach: () => target.removeEventListener(eventType.outgoingMessage, listener) }
+  const fake: FakeExtension = {
+    target,
+    received,
+    reply,
+    replyLater,
+    detach: () => target.removeEventListener(eventType.outgoingMessage, listener)
+  }
   const statusEvent = () => ({
     eventType: "extensionStatus",
     isExtensionAvailable: true,
@@ -68,7 +77,12 @@ export interface FakeRelay {
   /** Entries waiting per session; getResponses returns and deletes them (SMEMBERS + DEL). */
   readonly store: Map<string, Array<unknown>>
   /** Every call: the URL, the body, the content type and the (Test)Clock time. */
-  readonly calls: Array<{ readonly url: string; readonly body: unknown; readonly contentType: string | undefined; readonly at: number }>
+  readonly calls: Array<{
+    readonly url: string
+    readonly body: unknown
+    readonly contentType: string | undefined
+    readonly at: number
+  }>
   mode: RelayMode
 }
 
@@ -82,11 +96,17 @@ export const fakeRelay = (): FakeRelay => {
         const at = yield* Clock.currentTimeMillis
         const text = request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : ""
         const body: unknown = text ? JSON.parse(text) : undefined
-        relay.calls.push({ url: request.url, body, contentType: request.body._tag === "Uint8Array" ? request.body.contentType : undefined, at })
+        relay.calls.push({
+          url: request.url,
+          body,
+          contentType: request.body._tag === "Uint8Array" ? request.body.contentType : undefined,
+          at
+        })
         if (relay.mode === "fetchError") {
           return yield* new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("offline") })
         }
-        if (relay.mode === "status500") return HttpClientResponse.fromWeb(request, new Response("boom", { status: 500 }))
+        if (relay.mode === "status500")
+          return HttpClientResponse.fromWeb(request, new Response("boom", { status: 500 }))
         if (relay.mode === "badJson") return HttpClientResponse.fromWeb(request, new Response("{", { status: 200 }))
         const b = body as { method?: string; sessionId?: string }
         if (b.method === "getResponses" && b.sessionId) {
@@ -94,7 +114,10 @@ export const fakeRelay = (): FakeRelay => {
           relay.store.delete(b.sessionId)
           return HttpClientResponse.fromWeb(request, new Response(JSON.stringify(entries), { status: 200 }))
         }
-        return HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ error: "unknown method" }), { status: 400 }))
+        return HttpClientResponse.fromWeb(
+          request,
+          new Response(JSON.stringify({ error: "unknown method" }), { status: 400 })
+        )
       })
     )
   }

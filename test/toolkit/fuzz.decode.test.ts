@@ -48,7 +48,10 @@ describe(`fuzz (seed ${FUZZ_SEED}): the guarded entry`, () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), recipeArb, (json, recipe) => {
         const copy = toPlainJson(json)
-        check(Either.isRight(copy) && JSON.stringify(copy.right) === JSON.stringify(json), "JSON data to come back equal")
+        check(
+          Either.isRight(copy) && JSON.stringify(copy.right) === JSON.stringify(json),
+          "JSON data to come back equal"
+        )
         const value = materialize(recipe, ID)
         tripwire.calls = 0
         const result = toPlainJson(value)
@@ -60,7 +63,11 @@ describe(`fuzz (seed ${FUZZ_SEED}): the guarded entry`, () => {
   })
 
   it("bounds: depth, size, cycles, accessors, class instances, Proxies", () => {
-    const issue = (v: unknown) => Either.getLeft(toPlainJson(v)).pipe(Option.map((i) => i.message), Option.getOrUndefined)
+    const issue = (v: unknown) =>
+      Either.getLeft(toPlainJson(v)).pipe(
+        Option.map((i) => i.message),
+        Option.getOrUndefined
+      )
     let deep: unknown = 1
     for (let i = 0; i < 65; i++) deep = [deep]
     expect(issue(deep)).toBe("message too deep")
@@ -73,7 +80,18 @@ describe(`fuzz (seed ${FUZZ_SEED}): the guarded entry`, () => {
       "Invalid type: Expected JSON data but received an accessor"
     )
     expect(issue(new Date())).toBe("Invalid type: Expected JSON data but received a class instance")
-    expect(issue(new Proxy({}, { ownKeys: () => { throw new Error("x") } }))).toBe("the value could not be read")
+    expect(
+      issue(
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error("x")
+            }
+          }
+        )
+      )
+    ).toBe("the value could not be read")
     // a shared (non-cyclic) reference is data; a __proto__ key stays an own key
     const shared = { a: 1 }
     expect(Either.getOrThrow(toPlainJson({ x: shared, y: shared }))).toEqual({ x: { a: 1 }, y: { a: 1 } })
@@ -95,7 +113,10 @@ describe(`fuzz (seed ${FUZZ_SEED}): extension incoming messages`, () => {
         check(["Status", "Event", "Response", "Invalid", "Dropped"].includes(result._tag), "a known classification")
         if (result._tag === "Invalid") {
           check(isCatalogueError(result.error), "a catalogue error")
-          check(result.error.interactionId === (result.interactionId ?? ""), "the error to carry the readable interactionId")
+          check(
+            result.error.interactionId === (result.interactionId ?? ""),
+            "the error to carry the readable interactionId"
+          )
         }
         if (result._tag === "Response") check(isResponse(result.response), "a decoded wallet response")
       }),
@@ -114,12 +135,19 @@ describe(`fuzz (seed ${FUZZ_SEED}): wallet responses handled by walletRequest`, 
         const result = decode(input)
         check(tripwire.calls === 0, "no user code to run")
         if (Either.isLeft(result)) {
-          check(result.left._tag === "walletResponseValidation" && isCatalogueError(result.left), "walletResponseValidation")
+          check(
+            result.left._tag === "walletResponseValidation" && isCatalogueError(result.left),
+            "walletResponseValidation"
+          )
           return
         }
         const response = result.right
-        if (response.discriminator === "failure") check(isCatalogueError(fromWalletFailure(response)), "a catalogue error for a failure")
-        else if (response.items.discriminator === "authorizedRequest" || response.items.discriminator === "unauthorizedRequest") {
+        if (response.discriminator === "failure")
+          check(isCatalogueError(fromWalletFailure(response)), "a catalogue error for a failure")
+        else if (
+          response.items.discriminator === "authorizedRequest" ||
+          response.items.discriminator === "unauthorizedRequest"
+        ) {
           check(Array.isArray(toWalletData(response.items).accounts), "wallet data with accounts")
         }
       }),
@@ -147,7 +175,9 @@ describe(`fuzz (seed ${FUZZ_SEED}): deep links`, () => {
   const anyUrlArb = fc
     .tuple(
       fc.constantFrom("radixWallet://connect", "radixwallet:", "https://wallet.radixdlt.com/connect?x=1", "a://"),
-      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...Object.keys(genuine)), fc.string({ maxLength: 4 })), fc.string()), { maxLength: 8 })
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...Object.keys(genuine)), fc.string({ maxLength: 4 })), fc.string()), {
+        maxLength: 8
+      })
     )
     .map(([base, query]) => {
       const url = new URL(base)
@@ -182,7 +212,14 @@ describe(`fuzz (seed ${FUZZ_SEED}): deep links`, () => {
 })
 
 describe(`fuzz (seed ${FUZZ_SEED}): storage reads`, () => {
-  const partitions: ReadonlyArray<PartitionName> = ["state", "requests", "sessions", "identities", "walletResponses", "connectorExtension"]
+  const partitions: ReadonlyArray<PartitionName> = [
+    "state",
+    "requests",
+    "sessions",
+    "identities",
+    "walletResponses",
+    "connectorExtension"
+  ]
   const storedItem = (id: string) => ({
     [id]: {
       type: "sendTransaction",
@@ -211,9 +248,7 @@ describe(`fuzz (seed ${FUZZ_SEED}): storage reads`, () => {
     // nesting past the depth bound (the 100,000-deep one, whose JSON.parse alone takes ~7 ms, is read once below)
     fc.constantFrom("[".repeat(1_000) + "]".repeat(1_000), '{"__proto__":{"status":"success"}}', "null", "1e400")
   )
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(baseLayer(), Logger.replace(Logger.defaultLogger, Logger.none))
-  )
+  const runtime = ManagedRuntime.make(Layer.mergeAll(baseLayer(), Logger.replace(Logger.defaultLogger, Logger.none)))
   it(`${RUNS} generated raw values in every partition: every read succeeds (bad data is reset and reported), none dies`, async () => {
     const kv = await runtime.runPromise(KeyValueStore.KeyValueStore)
     const storage = await runtime.runPromise(Storage)
@@ -247,13 +282,18 @@ describe(`fuzz (seed ${FUZZ_SEED}): relay entries`, () => {
     const runtime = ManagedRuntime.make(layer)
     const relay = await runtime.runPromise(Relay)
     const crypto = await runtime.runPromise(Crypto)
-    await runtime.runPromise(Effect.flatMap(Storage, (s) => s.identities.setItems({ dApp: { secret: relayExample.dAppSecret, createdAt: 1 } })))
+    await runtime.runPromise(
+      Effect.flatMap(Storage, (s) => s.identities.setItems({ dApp: { secret: relayExample.dAppSecret, createdAt: 1 } }))
+    )
     const walletSecret = fromHex(relayExample.walletSecret)
     const dApp = await runtime.runPromise(relay.getIdentity)
-    const key = await runtime.runPromise(crypto.deriveSharedSecret(walletSecret, fromHex(dApp.publicKey), relayExample.dAppDefinitionAddress))
+    const key = await runtime.runPromise(
+      crypto.deriveSharedSecret(walletSecret, fromHex(dApp.publicKey), relayExample.dAppDefinitionAddress)
+    )
     const walletPublicKey = toHex(await runtime.runPromise(crypto.x25519PublicKey(walletSecret)))
     const iv = new Uint8Array(12)
-    const sealed = async (plaintext: string) => toHex(concatBytes(iv, await runtime.runPromise(crypto.aesGcmEncrypt(key, iv, utf8(plaintext)))))
+    const sealed = async (plaintext: string) =>
+      toHex(concatBytes(iv, await runtime.runPromise(crypto.aesGcmEncrypt(key, iv, utf8(plaintext)))))
 
     const entryArb = fc.oneof(
       { weight: 1, arbitrary: recipeArb.map((r) => ({ kind: "sealed" as const, recipe: r })) },
@@ -261,11 +301,13 @@ describe(`fuzz (seed ${FUZZ_SEED}): relay entries`, () => {
       {
         // an envelope with one hostile field; about 1 in 3 still reaches the (WebCrypto, so slow) decryption
         weight: 3,
-        arbitrary: fc.tuple(recipeArb, fc.constantFrom("sessionId", "publicKey", "data", "error")).map(([r, field]) => ({
-          kind: "field" as const,
-          recipe: r,
-          field
-        }))
+        arbitrary: fc
+          .tuple(recipeArb, fc.constantFrom("sessionId", "publicKey", "data", "error"))
+          .map(([r, field]) => ({
+            kind: "field" as const,
+            recipe: r,
+            field
+          }))
       }
     )
     let decoded = 0
@@ -274,9 +316,19 @@ describe(`fuzz (seed ${FUZZ_SEED}): relay entries`, () => {
         let entry: unknown
         if (e.kind === "sealed") {
           // the size bounds are covered by plain entries (a 2.1 MB data field); 20 KB keeps sealing cheap
-          entry = { sessionId: "s", publicKey: walletPublicKey, data: await sealed(textOf(materialize(e.recipe, ID), "{").slice(0, 20_000)) }
+          entry = {
+            sessionId: "s",
+            publicKey: walletPublicKey,
+            data: await sealed(textOf(materialize(e.recipe, ID), "{").slice(0, 20_000))
+          }
         } else if (e.kind === "entry") entry = materialize(e.recipe, ID)
-        else entry = { sessionId: "s", publicKey: walletPublicKey, data: "00".repeat(40), [e.field]: materialize(e.recipe, ID) }
+        else
+          entry = {
+            sessionId: "s",
+            publicKey: walletPublicKey,
+            data: "00".repeat(40),
+            [e.field]: materialize(e.recipe, ID)
+          }
         tripwire.calls = 0
         const exit = await runtime.runPromiseExit(relay.decryptEntry(entry))
         check(tripwire.calls === 0, "no user code to run")

@@ -34,7 +34,11 @@ const params = (numRuns: number) => ({ seed: FUZZ_SEED, numRuns, endOnFailure: t
 class RecordingTarget extends EventTarget {
   thrown = 0
   private readonly wrapped = new Map<unknown, EventListener>()
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean) {
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: AddEventListenerOptions | boolean
+  ) {
     if (typeof listener !== "function") return super.addEventListener(type, listener, options)
     const wrapper = (event: Event) => {
       try {
@@ -46,7 +50,11 @@ class RecordingTarget extends EventTarget {
     this.wrapped.set(listener, wrapper)
     super.addEventListener(type, wrapper, options)
   }
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean) {
+  override removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: EventListenerOptions | boolean
+  ) {
     super.removeEventListener(type, (this.wrapped.get(listener) ?? listener) as EventListener, options)
   }
 }
@@ -75,7 +83,12 @@ const toolkitLayer = (
   Toolkit.layerWith(
     { networkId: 2, dAppDefinitionAddress },
     {
-      environment: Environment.Test({ events: target, origin, ...(o.isMobile ? { isMobile: true } : {}), ...(o.opened ? { opened: o.opened } : {}) }),
+      environment: Environment.Test({
+        events: target,
+        origin,
+        ...(o.isMobile ? { isMobile: true } : {}),
+        ...(o.opened ? { opened: o.opened } : {})
+      }),
       crypto: Crypto.Test("fuzz"),
       gateway: ToolkitGateway.make({
         transactionStatus: () => Effect.succeed("CommittedSuccess"),
@@ -92,7 +105,12 @@ const toolkitLayer = (
 const run = <A>(effect: Effect.Effect<A, unknown>, logs: Array<string>) =>
   Effect.runPromise(
     effect.pipe(
-      Effect.provide(Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void logs.push(String(message))))),
+      Effect.provide(
+        Logger.replace(
+          Logger.defaultLogger,
+          Logger.make(({ message }) => void logs.push(String(message)))
+        )
+      ),
       Effect.provide(TestContext.TestContext)
     )
   )
@@ -175,7 +193,10 @@ const sealer = (dAppPublicKey: string) =>
     const publicKey = toHex(yield* crypto.x25519PublicKey(walletSecret))
     const iv = new Uint8Array(12).fill(7)
     return (plaintext: string) =>
-      Effect.map(crypto.aesGcmEncrypt(key, iv, utf8(plaintext)), (sealed) => ({ publicKey, data: toHex(new Uint8Array([...iv, ...sealed])) }))
+      Effect.map(crypto.aesGcmEncrypt(key, iv, utf8(plaintext)), (sealed) => ({
+        publicKey,
+        data: toHex(new Uint8Array([...iv, ...sealed]))
+      }))
   }).pipe(Effect.provide(Crypto.Live))
 
 const textOf = (value: unknown): string => {
@@ -205,20 +226,31 @@ type EntryRecipe =
 
 const entryRecipeArb: fc.Arbitrary<EntryRecipe> = fc.oneof(
   recipeArb.map((recipe) => ({ kind: "envelope" as const, recipe })),
-  fc.tuple(recipeArb, fc.constantFrom("ours" as const, "other" as const)).map(([recipe, aim]) => ({ kind: "sealed" as const, recipe, aim }))
+  fc
+    .tuple(recipeArb, fc.constantFrom("ours" as const, "other" as const))
+    .map(([recipe, aim]) => ({ kind: "sealed" as const, recipe, aim }))
 )
 
 describe(`fuzz e2e (seed ${FUZZ_SEED}): relay responses and batches`, () => {
   it("a poisoned entry (another interaction, a hostile discriminator) first, then the real answer: the request resolves", async () => {
     const relay = fakeRelay()
-    const opened: Opened = Ref.unsafeMake<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>([])
+    const opened: Opened = Ref.unsafeMake<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>(
+      []
+    )
     const logs: Array<string> = []
     const result = await run(
       Effect.gen(function* () {
         const { fiber, link, seal } = yield* mobileLogin(relay, opened)
         const poisoned = yield* seal('{"discriminator":{"toString":1},"interactionId":"another-interaction"}')
-        const real = yield* seal(JSON.stringify(Schema.decodeUnknownSync(WalletInteractionResponse)(loginSuccess(link.interaction.interactionId))))
-        relay.store.set(link.sessionId, [sendResponseBody(link.sessionId, poisoned), sendResponseBody(link.sessionId, real)])
+        const real = yield* seal(
+          JSON.stringify(
+            Schema.decodeUnknownSync(WalletInteractionResponse)(loginSuccess(link.interaction.interactionId))
+          )
+        )
+        relay.store.set(link.sessionId, [
+          sendResponseBody(link.sessionId, poisoned),
+          sendResponseBody(link.sessionId, real)
+        ])
         yield* TestClock.adjust("1500 millis")
         return yield* Fiber.join(fiber)
       }).pipe(Effect.provide(toolkitLayer(new EventTarget(), { isMobile: true, http: relay.client, opened }))),
@@ -229,32 +261,41 @@ describe(`fuzz e2e (seed ${FUZZ_SEED}): relay responses and batches`, () => {
 
   it(`${Math.round(E2E_RUNS / 2)} batches of 1–3 poisoned entries around the real answer: every request settles`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(entryRecipeArb, { minLength: 1, maxLength: 3 }), fc.nat(), async (entries, position) => {
-        const relay = fakeRelay()
-        const opened: Opened = Ref.unsafeMake<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>([])
-        const logs: Array<string> = []
-        await run(
-          Effect.gen(function* () {
-            const { fiber, link, seal } = yield* mobileLogin(relay, opened)
-            const ours = link.interaction.interactionId
-            const batch: Array<unknown> = []
-            for (const e of entries) {
-              // What the relay serves is JSON text: an envelope is what survives a JSON round trip.
-              if (e.kind === "envelope") batch.push(JSON.parse(textOf(materialize(e.recipe, ours)).replace(/^\{$/, '"junk"')))
-              else {
-                const sealed = yield* seal(textOf(materialize(e.recipe, e.aim === "ours" ? ours : "another-interaction")))
-                batch.push(sendResponseBody(link.sessionId, sealed))
+      fc.asyncProperty(
+        fc.array(entryRecipeArb, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        async (entries, position) => {
+          const relay = fakeRelay()
+          const opened: Opened = Ref.unsafeMake<
+            ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>
+          >([])
+          const logs: Array<string> = []
+          await run(
+            Effect.gen(function* () {
+              const { fiber, link, seal } = yield* mobileLogin(relay, opened)
+              const ours = link.interaction.interactionId
+              const batch: Array<unknown> = []
+              for (const e of entries) {
+                // What the relay serves is JSON text: an envelope is what survives a JSON round trip.
+                if (e.kind === "envelope")
+                  batch.push(JSON.parse(textOf(materialize(e.recipe, ours)).replace(/^\{$/, '"junk"')))
+                else {
+                  const sealed = yield* seal(
+                    textOf(materialize(e.recipe, e.aim === "ours" ? ours : "another-interaction"))
+                  )
+                  batch.push(sendResponseBody(link.sessionId, sealed))
+                }
               }
-            }
-            const real = yield* seal(JSON.stringify(loginSuccess(ours)))
-            batch.splice(position % (batch.length + 1), 0, sendResponseBody(link.sessionId, real))
-            relay.store.set(link.sessionId, batch)
-            yield* TestClock.adjust("1500 millis")
-            return yield* expectSettled(fiber)
-          }).pipe(Effect.provide(toolkitLayer(new EventTarget(), { isMobile: true, http: relay.client, opened }))),
-          logs
-        )
-      }),
+              const real = yield* seal(JSON.stringify(loginSuccess(ours)))
+              batch.splice(position % (batch.length + 1), 0, sendResponseBody(link.sessionId, real))
+              relay.store.set(link.sessionId, batch)
+              yield* TestClock.adjust("1500 millis")
+              return yield* expectSettled(fiber)
+            }).pipe(Effect.provide(toolkitLayer(new EventTarget(), { isMobile: true, http: relay.client, opened }))),
+            logs
+          )
+        }
+      ),
       params(Math.round(E2E_RUNS / 2))
     )
   }, 120_000)

@@ -37,19 +37,37 @@ const account = { address: "account_tdx_2_1a", label: "A", appearanceId: 0 }
 
 /** Genuine messages a wallet or the extension sends, for interaction `id`. */
 export const realMessages: ReadonlyArray<(id: string) => Record<string, unknown>> = [
-  (id) => ({ discriminator: "success", interactionId: id, items: { discriminator: "transaction", send: { transactionIntentHash: "txid_tdx_2_1h" } } }),
+  (id) => ({
+    discriminator: "success",
+    interactionId: id,
+    items: { discriminator: "transaction", send: { transactionIntentHash: "txid_tdx_2_1h" } }
+  }),
   (id) => ({ discriminator: "failure", interactionId: id, error: "rejectedByUser", message: "no" }),
   (id) => ({
     discriminator: "success",
     interactionId: id,
-    items: { discriminator: "authorizedRequest", auth: { discriminator: "loginWithoutChallenge", persona }, ongoingAccounts: { accounts: [account] } }
+    items: {
+      discriminator: "authorizedRequest",
+      auth: { discriminator: "loginWithoutChallenge", persona },
+      ongoingAccounts: { accounts: [account] }
+    }
   }),
   (id) => ({
     discriminator: "success",
     interactionId: id,
-    items: { discriminator: "preAuthorizationResponse", response: { expirationTimestamp: 60, subintentHash: "subtxid_1", signedPartialTransaction: "0d0a" } }
+    items: {
+      discriminator: "preAuthorizationResponse",
+      response: { expirationTimestamp: 60, subintentHash: "subtxid_1", signedPartialTransaction: "0d0a" }
+    }
   }),
-  (id) => ({ discriminator: "success", interactionId: id, items: { discriminator: "unauthorizedRequest", oneTimePersonaData: { name: { variant: "western", familyName: "F", nickname: "N", givenNames: "G" } } } }),
+  (id) => ({
+    discriminator: "success",
+    interactionId: id,
+    items: {
+      discriminator: "unauthorizedRequest",
+      oneTimePersonaData: { name: { variant: "western", familyName: "F", nickname: "N", givenNames: "G" } }
+    }
+  }),
   (id) => ({ eventType: "receivedByExtension", interactionId: id }),
   (id) => ({ eventType: "receivedByWallet", interactionId: id }),
   () => ({ eventType: "extensionStatus", isExtensionAvailable: true, isWalletLinked: true, canHandleSessions: true })
@@ -63,10 +81,16 @@ export const hostileValues: ReadonlyArray<(id: string) => unknown> = [
   () => ({ [Symbol.toPrimitive]: trip, toJSON: 1 }),
   () => Object.create(null),
   (id) => Object.assign(Object.create(null), { discriminator: "failure", interactionId: id, error: "rejectedByUser" }),
-  (id) => Object.assign(Object.create(null), { discriminator: Object.assign(Object.create(null), { toString: 1 }), interactionId: id }),
+  (id) =>
+    Object.assign(Object.create(null), {
+      discriminator: Object.assign(Object.create(null), { toString: 1 }),
+      interactionId: id
+    }),
   () => Object.defineProperty({}, "interactionId", { get: trip, enumerable: true }),
-  (id) => Object.defineProperty({ discriminator: "success", interactionId: id }, "items", { get: trip, enumerable: true }),
-  (id) => Object.defineProperty({ discriminator: "failure", interactionId: id }, "error", { get: trip, enumerable: true }),
+  (id) =>
+    Object.defineProperty({ discriminator: "success", interactionId: id }, "items", { get: trip, enumerable: true }),
+  (id) =>
+    Object.defineProperty({ discriminator: "failure", interactionId: id }, "error", { get: trip, enumerable: true }),
   () => {
     const o: Record<string, unknown> = { discriminator: "success" }
     o["items"] = o
@@ -102,16 +126,34 @@ export const hostileValues: ReadonlyArray<(id: string) => unknown> = [
   () => HUGE,
   () => ({ discriminator: HUGE }),
   () => DEEP,
-  (id) => JSON.parse(`{"__proto__":{"toString":1},"discriminator":"failure","interactionId":${JSON.stringify(id)},"error":"x"}`),
+  (id) =>
+    JSON.parse(
+      `{"__proto__":{"toString":1},"discriminator":"failure","interactionId":${JSON.stringify(id)},"error":"x"}`
+    ),
   (id) => JSON.parse(`{"discriminator":{"__proto__":null,"toString":1},"interactionId":${JSON.stringify(id)}}`),
-  (id) => JSON.parse(`{"discriminator":"success","interactionId":${JSON.stringify(id)},"items":{"discriminator":{"toString":1}}}`),
+  (id) =>
+    JSON.parse(
+      `{"discriminator":"success","interactionId":${JSON.stringify(id)},"items":{"discriminator":{"toString":1}}}`
+    ),
   (id) => ({ eventType: { toString: 1 }, interactionId: id }),
   (id) => ({ eventType: "receivedByWallet", interactionId: { toString: 1, id } }),
   (id) => new Proxy({ discriminator: "failure", interactionId: id, error: "rejectedByUser" }, {}),
   () => new Proxy({}, { get: boom, getOwnPropertyDescriptor: boom, ownKeys: boom, has: boom, getPrototypeOf: boom }),
   (id) => new Proxy({ interactionId: id }, { ownKeys: boom }),
   () => new Proxy([], { getOwnPropertyDescriptor: boom }),
-  () => new Proxy({ a: 1 }, { getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true, get value() { return boom() } }) }),
+  () =>
+    new Proxy(
+      { a: 1 },
+      {
+        getOwnPropertyDescriptor: () => ({
+          configurable: true,
+          enumerable: true,
+          get value() {
+            return boom()
+          }
+        })
+      }
+    ),
   () => {
     const { proxy, revoke } = Proxy.revocable({}, {})
     revoke()
@@ -134,7 +176,19 @@ export type Recipe =
   | { readonly kind: "value"; readonly value: ValueRecipe }
 
 const keyArb = fc.oneof(
-  fc.constantFrom("__proto__", "toString", "valueOf", "constructor", "hasOwnProperty", "interactionId", "discriminator", "items", "eventType", "error", "then"),
+  fc.constantFrom(
+    "__proto__",
+    "toString",
+    "valueOf",
+    "constructor",
+    "hasOwnProperty",
+    "interactionId",
+    "discriminator",
+    "items",
+    "eventType",
+    "error",
+    "then"
+  ),
   fc.string({ maxLength: 6 })
 )
 
@@ -154,9 +208,17 @@ const anythingArb = fc.anything({
 })
 
 export const valueRecipeArb: fc.Arbitrary<ValueRecipe> = fc.oneof(
-  { weight: 3, arbitrary: fc.nat({ max: hostileValues.length - 1 }).map((index) => ({ kind: "hostile" as const, index })) },
+  {
+    weight: 3,
+    arbitrary: fc.nat({ max: hostileValues.length - 1 }).map((index) => ({ kind: "hostile" as const, index }))
+  },
   { weight: 2, arbitrary: anythingArb.map((value) => ({ kind: "data" as const, value })) },
-  { weight: 1, arbitrary: fc.constantFrom("success", "failure", "transaction", "receivedByWallet", "").map((value) => ({ kind: "data" as const, value })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("success", "failure", "transaction", "receivedByWallet", "")
+      .map((value) => ({ kind: "data" as const, value }))
+  },
   { weight: 1, arbitrary: fc.constant({ kind: "id" as const }) }
 )
 
@@ -176,7 +238,12 @@ export const recipeArb: fc.Arbitrary<Recipe> = fc.oneof(
     })
   },
   { weight: 3, arbitrary: valueRecipeArb.map((value) => ({ kind: "value" as const, value })) },
-  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => ({ kind: "value" as const, value: { kind: "data" as const, value } })) }
+  {
+    weight: 1,
+    arbitrary: fc
+      .jsonValue({ maxDepth: 4 })
+      .map((value) => ({ kind: "value" as const, value: { kind: "data" as const, value } }))
+  }
 )
 
 const makeValue = (v: ValueRecipe, id: string): unknown =>

@@ -37,7 +37,11 @@ const walletAnswers = (m: Detail, f: FakeExtension) => {
   const items = interaction["items"] as Detail
   const kind = items["discriminator"]
   if (kind === "transaction") {
-    void f.replyLater({ discriminator: "success", interactionId: id, items: { discriminator: "transaction", send: { transactionIntentHash: "txid" } } })
+    void f.replyLater({
+      discriminator: "success",
+      interactionId: id,
+      items: { discriminator: "transaction", send: { transactionIntentHash: "txid" } }
+    })
   } else if (kind === "preAuthorizationRequest") {
     void f.replyLater({ discriminator: "failure", interactionId: id, error: "rejectedByUser" })
   } else if (kind === "unauthorizedRequest") {
@@ -68,9 +72,17 @@ const everything = Effect.gen(function* () {
       DataRequestBuilder.personaData().fullName().emailAddresses().phoneNumbers()
     )
   )
-  yield* wr.sendOneTimeRequest(DataRequestBuilder.oneTime(DataRequestBuilder.accounts().atLeast(1), DataRequestBuilder.personaData().fullName()))
-  yield* Effect.either(wr.sendOneTimeRequest(DataRequestBuilder.oneTime(DataRequestBuilder.proofOfOwnership().accounts(["account_a"]).identity("identity_p"))))
-  yield* Effect.either(wr.sendTransaction({ transactionManifest: "CALL_METHOD Address(\"a\") \"lock_fee\";", blobs: ["0a0b"], message: "hi" }))
+  yield* wr.sendOneTimeRequest(
+    DataRequestBuilder.oneTime(DataRequestBuilder.accounts().atLeast(1), DataRequestBuilder.personaData().fullName())
+  )
+  yield* Effect.either(
+    wr.sendOneTimeRequest(
+      DataRequestBuilder.oneTime(DataRequestBuilder.proofOfOwnership().accounts(["account_a"]).identity("identity_p"))
+    )
+  )
+  yield* Effect.either(
+    wr.sendTransaction({ transactionManifest: 'CALL_METHOD Address("a") "lock_fee";', blobs: ["0a0b"], message: "hi" })
+  )
   yield* Effect.either(
     wr.sendPreAuthorizationRequest(
       SubintentRequestBuilder.manifest("YIELD_TO_PARENT;")
@@ -98,7 +110,10 @@ const toolkitFor = (fake: FakeExtension) =>
         dAppName: () => Effect.succeed("x")
       })
     }
-  ).pipe(Layer.provideMerge(KeyValueStore.layerMemory), Layer.provide(Layer.succeed(HttpClient.HttpClient, fakeRelay().client)))
+  ).pipe(
+    Layer.provideMerge(KeyValueStore.layerMemory),
+    Layer.provide(Layer.succeed(HttpClient.HttpClient, fakeRelay().client))
+  )
 
 describe("interop: every message we send passes the official schemas", () => {
   for (const canHandleSessions of [true, false]) {
@@ -125,7 +140,9 @@ describe("interop: every message we send passes the official schemas", () => {
         yield* Fiber.join(pending)
 
         const sent = fake.received.filter((m) => m["discriminator"] !== "openPopup")
-        const interactions = sent.filter((m) => m["discriminator"] === "walletInteraction" || ("items" in m && !("discriminator" in m)))
+        const interactions = sent.filter(
+          (m) => m["discriminator"] === "walletInteraction" || ("items" in m && !("discriminator" in m))
+        )
         expect(interactions.length).toBeGreaterThanOrEqual(8)
         for (const message of sent) {
           if ("discriminator" in message) {
@@ -139,13 +156,24 @@ describe("interop: every message we send passes the official schemas", () => {
             expect(result.success, JSON.stringify({ message, issues: result.issues })).toBe(true)
           }
         }
-        const cancels = sent.filter((m) => m["discriminator"] === "cancelWalletInteraction" || (m["items"] as Detail | undefined)?.["discriminator"] === "cancelRequest")
+        const cancels = sent.filter(
+          (m) =>
+            m["discriminator"] === "cancelWalletInteraction" ||
+            (m["items"] as Detail | undefined)?.["discriminator"] === "cancelRequest"
+        )
         expect(cancels).toHaveLength(1)
         // and every interaction decodes with ours, keys in the official order
-        for (const m of interactions.filter((x) => (x["items"] as Detail | undefined)?.["discriminator"] !== "cancelRequest")) {
+        for (const m of interactions.filter(
+          (x) => (x["items"] as Detail | undefined)?.["discriminator"] !== "cancelRequest"
+        )) {
           const wi = (m["discriminator"] === "walletInteraction" ? m["interaction"] : m) as Detail
           expect(Object.keys(wi)).toEqual(["items", "interactionId", "metadata"])
-          expect(Object.keys(wi["metadata"] as Detail)).toEqual(["version", "dAppDefinitionAddress", "networkId", "origin"])
+          expect(Object.keys(wi["metadata"] as Detail)).toEqual([
+            "version",
+            "dAppDefinitionAddress",
+            "networkId",
+            "origin"
+          ])
           expect(Either.isRight(Schema.decodeUnknownEither(WalletInteraction)(wi))).toBe(true)
         }
       }).pipe(Effect.provide(toolkitFor(fake)))
@@ -166,7 +194,9 @@ describe("interop: deep link and relay", () => {
     return Effect.gen(function* () {
       const storage = yield* Storage
       yield* storage.identities.setItems({ dApp: { secret: sig.secret, createdAt: 1 } })
-      yield* storage.sessions.setItems({ "3f1d6c6e-3ea4-4b7b-9df0-2f2a3e3a1c11": { sessionId: "3f1d6c6e-3ea4-4b7b-9df0-2f2a3e3a1c11", createdAt: 1 } })
+      yield* storage.sessions.setItems({
+        "3f1d6c6e-3ea4-4b7b-9df0-2f2a3e3a1c11": { sessionId: "3f1d6c6e-3ea4-4b7b-9df0-2f2a3e3a1c11", createdAt: 1 }
+      })
       const ours = yield* Effect.flatMap(Relay, (r) => r.deepLink(interaction))
 
       const identityModule = RDT.IdentityModule({
@@ -181,7 +211,12 @@ describe("interop: deep link and relay", () => {
       } as never)
       const signed = (yield* Effect.promise(() =>
         identityModule
-          .createSignature({ kind: "dApp", interactionId: interaction.interactionId, dAppDefinitionAddress: sig.dAppDefinitionAddress, origin: sig.origin } as never)
+          .createSignature({
+            kind: "dApp",
+            interactionId: interaction.interactionId,
+            dAppDefinitionAddress: sig.dAppDefinitionAddress,
+            origin: sig.origin
+          } as never)
           .match(
             (v: unknown) => v,
             (e: unknown) => {
@@ -196,20 +231,34 @@ describe("interop: deep link and relay", () => {
           environmentModule: {
             isMobile: () => true,
             isTMA: () => false,
-            globalThis: { location: { get href() { return "x" }, set href(v: string) { theirs = v } } }
+            globalThis: {
+              location: {
+                get href() {
+                  return "x"
+                },
+                set href(v: string) {
+                  theirs = v
+                }
+              }
+            }
           }
         }
       } as never)
       yield* Effect.promise(() =>
-        deepLinkModule.deepLinkToWallet({
-          sessionId: "3f1d6c6e-3ea4-4b7b-9df0-2f2a3e3a1c11",
-          request: Buffer.from(JSON.stringify(interaction)).toString("base64url"),
-          signature: signed.signature,
-          publicKey: signed.publicKey,
-          identity: signed.identity,
-          origin: interaction.metadata.origin,
-          dAppDefinitionAddress: interaction.metadata.dAppDefinitionAddress
-        }).match(() => undefined, () => undefined)
+        deepLinkModule
+          .deepLinkToWallet({
+            sessionId: "3f1d6c6e-3ea4-4b7b-9df0-2f2a3e3a1c11",
+            request: Buffer.from(JSON.stringify(interaction)).toString("base64url"),
+            signature: signed.signature,
+            publicKey: signed.publicKey,
+            identity: signed.identity,
+            origin: interaction.metadata.origin,
+            dAppDefinitionAddress: interaction.metadata.dAppDefinitionAddress
+          })
+          .match(
+            () => undefined,
+            () => undefined
+          )
       )
       expect(theirs).not.toBe("")
       expect(ours).toBe(theirs)
@@ -230,14 +279,19 @@ describe("interop: deep link and relay", () => {
         interactionId: "b25c8587-d08a-48bf-beb6-a80ae98c5106",
         items: { discriminator: "transaction", send: { transactionIntentHash: "txid_tdx_2_1xyz" } }
       })
-      const dAppPublicKey = Buffer.from(RDT.Curve25519(relayExample.dAppSecret).x25519.getPublicKey(), "hex").toString("hex")
+      const dAppPublicKey = Buffer.from(RDT.Curve25519(relayExample.dAppSecret).x25519.getPublicKey(), "hex").toString(
+        "hex"
+      )
       const encrypted = yield* encryptWalletResponse({
         response,
         walletSecret: fromHex(relayExample.walletSecret),
         dAppPublicKey,
         dAppDefinitionAddress
       })
-      vi.stubGlobal("fetch", async () => new Response(JSON.stringify([{ sessionId: "s", ...encrypted }]), { status: 200 }))
+      vi.stubGlobal(
+        "fetch",
+        async () => new Response(JSON.stringify([{ sessionId: "s", ...encrypted }]), { status: 200 })
+      )
       const delivered: Array<unknown> = []
       let polled = false
       let resolveDone: () => void = () => undefined

@@ -64,9 +64,11 @@ const lazyLayer = (
     })
   ).pipe(Layer.provide(KeyValueStore.layerMemory), Layer.orDie)
   // No HttpClient, as in the app: the real toolkit's relay then sends with fetch (Toolkit's httpClientFrom).
-  return lazyWalletRequest(options, { gateway, environment: events === null ? Environment.Browser : Environment.Test({ events }) }, load).pipe(
-    Layer.provideMerge(kv)
-  )
+  return lazyWalletRequest(
+    options,
+    { gateway, environment: events === null ? Environment.Browser : Environment.Test({ events }) },
+    load
+  ).pipe(Layer.provideMerge(kv))
 }
 
 describe("storedSessionNeedsToolkit", () => {
@@ -84,7 +86,9 @@ describe("storedSessionNeedsToolkit", () => {
     expect(storedSessionNeedsToolkit(Option.some(JSON.stringify(session)), none)).toBe(true)
     expect(
       storedSessionNeedsToolkit(
-        Option.some(JSON.stringify({ walletData: { ...emptyWalletData, persona: { identityAddress: "i", label: "p" } } })),
+        Option.some(
+          JSON.stringify({ walletData: { ...emptyWalletData, persona: { identityAddress: "i", label: "p" } } })
+        ),
         none
       )
     ).toBe(true)
@@ -143,24 +147,26 @@ describe("the lazy WalletRequest", () => {
     })
   )
 
-  it.scoped("prepare loads in the background; a toolkit that cannot load fails the request, and the next try loads", () =>
-    Effect.gen(function* () {
-      const { calls, load, loaded } = yield* countingLoader(2)
-      const context = yield* Layer.build(lazyLayer(load))
-      const wr = yield* Effect.provide(WalletRequest, context)
-      const failed = yield* Effect.either(wr.sendTransaction({ transactionManifest: "CALL_METHOD" }))
-      expect(Either.isLeft(failed) && failed.left._tag).toBe("FailedToSendDappRequest")
-      expect(Either.isLeft(failed) && failed.left.message).toBe("the wallet toolkit could not be loaded")
-      expect(yield* wr.cancelRequest("id")).toBe("requestCancelFail")
-      expect(calls.count).toBe(2)
-      // Still answering as before: nothing was loaded.
-      expect(yield* Stream.runHead(wr.walletData)).toEqual(Option.some(emptyWalletData))
-      yield* wr.prepare
-      yield* loaded
-      expect(yield* wr.getRequestItems).toEqual([])
-      yield* wr.prepare
-      expect(calls.count).toBe(3)
-    })
+  it.scoped(
+    "prepare loads in the background; a toolkit that cannot load fails the request, and the next try loads",
+    () =>
+      Effect.gen(function* () {
+        const { calls, load, loaded } = yield* countingLoader(2)
+        const context = yield* Layer.build(lazyLayer(load))
+        const wr = yield* Effect.provide(WalletRequest, context)
+        const failed = yield* Effect.either(wr.sendTransaction({ transactionManifest: "CALL_METHOD" }))
+        expect(Either.isLeft(failed) && failed.left._tag).toBe("FailedToSendDappRequest")
+        expect(Either.isLeft(failed) && failed.left.message).toBe("the wallet toolkit could not be loaded")
+        expect(yield* wr.cancelRequest("id")).toBe("requestCancelFail")
+        expect(calls.count).toBe(2)
+        // Still answering as before: nothing was loaded.
+        expect(yield* Stream.runHead(wr.walletData)).toEqual(Option.some(emptyWalletData))
+        yield* wr.prepare
+        yield* loaded
+        expect(yield* wr.getRequestItems).toEqual([])
+        yield* wr.prepare
+        expect(calls.count).toBe(3)
+      })
   )
 
   it.scoped("another tab's session (a storage event for a toolkit key) loads the toolkit", () =>
@@ -187,8 +193,13 @@ describe("the lazy WalletRequest", () => {
 describe("httpClientFrom (what the lazy toolkit gives the real one)", () => {
   it.effect("the context's HttpClient when it has one, else FetchHttpClient over fetch", () =>
     Effect.gen(function* () {
-      const mine = HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new Response("mine"))))
-      const given = yield* Effect.provide(HttpClient.HttpClient, httpClientFrom(Context.make(HttpClient.HttpClient, mine)))
+      const mine = HttpClient.make((request) =>
+        Effect.succeed(HttpClientResponse.fromWeb(request, new Response("mine")))
+      )
+      const given = yield* Effect.provide(
+        HttpClient.HttpClient,
+        httpClientFrom(Context.make(HttpClient.HttpClient, mine))
+      )
       expect(given).toBe(mine)
       const fallback = yield* Effect.provide(HttpClient.HttpClient, httpClientFrom(Context.empty()))
       const viaFetch = yield* Effect.provide(HttpClient.HttpClient, FetchHttpClient.layer)

@@ -11,7 +11,9 @@ import { relayExample, signatureVectors } from "./fixtures.js"
 import { baseLayer, type BaseLayerOptions } from "./layers.js"
 
 const sig = signatureVectors.signature
-const vectorInteraction = JSON.parse(Buffer.from(sig.request_base64url, "base64url").toString("utf8")) as WalletInteraction
+const vectorInteraction = JSON.parse(
+  Buffer.from(sig.request_base64url, "base64url").toString("utf8")
+) as WalletInteraction
 
 const relayLayer = (relay: FakeRelay, o: BaseLayerOptions = {}) =>
   Relay.Test({
@@ -19,7 +21,9 @@ const relayLayer = (relay: FakeRelay, o: BaseLayerOptions = {}) =>
     isMobile: o.isMobile ?? false,
     ...(o.isTelegramMiniApp !== undefined ? { isTelegramMiniApp: o.isTelegramMiniApp } : {}),
     ...(o.opened ? { opened: o.opened } : {})
-  }).pipe(Layer.provideMerge(baseLayer({ options: { dAppDefinitionAddress: sig.dAppDefinitionAddress, ...o.options } })))
+  }).pipe(
+    Layer.provideMerge(baseLayer({ options: { dAppDefinitionAddress: sig.dAppDefinitionAddress, ...o.options } }))
+  )
 
 const withSecret = (secret: string) =>
   Effect.flatMap(Storage, (s) => s.identities.setItems({ dApp: { secret, createdAt: 1 } }))
@@ -45,7 +49,9 @@ describe("Relay deep link", () => {
     Effect.gen(function* () {
       const relay = yield* Relay
       const link = yield* relay.deepLink(vectorInteraction)
-      const parsed = parseDeepLink(link.replace(/signature=([0-9a-f])/, (_, c: string) => `signature=${c === "0" ? "1" : "0"}`))
+      const parsed = parseDeepLink(
+        link.replace(/signature=([0-9a-f])/, (_, c: string) => `signature=${c === "0" ? "1" : "0"}`)
+      )
       expect(Either.isRight(parsed) && verifyDeepLinkSignature(parsed.right)).toBe(false)
       expect(Either.isLeft(parseDeepLink("radixwallet://connect?sessionId=x"))).toBe(true)
     }).pipe(Effect.provide(relayLayer(fakeRelay())))
@@ -93,16 +99,28 @@ describe("Relay deep link", () => {
   )
 })
 
-const failure = (interactionId: string) => ({ discriminator: "failure" as const, interactionId, error: "rejectedByUser" })
+const failure = (interactionId: string) => ({
+  discriminator: "failure" as const,
+  interactionId,
+  error: "rejectedByUser"
+})
 
 describe("Relay responses", () => {
   it.effect("decrypts the reference example", () =>
     Effect.gen(function* () {
       yield* withSecret(relayExample.dAppSecret)
       const relay = yield* Relay
-      const response = yield* relay.decryptEntry({ sessionId: "s", publicKey: relayExample.walletPublicKey, data: relayExample.data })
+      const response = yield* relay.decryptEntry({
+        sessionId: "s",
+        publicKey: relayExample.walletPublicKey,
+        data: relayExample.data
+      })
       expect(JSON.stringify(response)).toBe(relayExample.plaintext)
-    }).pipe(Effect.provide(relayLayer(fakeRelay(), { options: { dAppDefinitionAddress: relayExample.dAppDefinitionAddress } })))
+    }).pipe(
+      Effect.provide(
+        relayLayer(fakeRelay(), { options: { dAppDefinitionAddress: relayExample.dAppDefinitionAddress } })
+      )
+    )
   )
 
   it.effect("one bad entry does not drop the batch: each gets its typed error", () => {
@@ -112,9 +130,24 @@ describe("Relay responses", () => {
       const session = yield* relay.getSession
       const dApp = yield* relay.getIdentity
       const walletSecret = fromHex(relayExample.walletSecret)
-      const good = yield* encryptWalletResponse({ response: failure("a"), walletSecret, dAppPublicKey: dApp.publicKey, dAppDefinitionAddress: sig.dAppDefinitionAddress })
-      const good2 = yield* encryptWalletResponse({ response: failure("b"), walletSecret, dAppPublicKey: dApp.publicKey, dAppDefinitionAddress: sig.dAppDefinitionAddress })
-      const wrongKey = yield* encryptWalletResponse({ response: failure("c"), walletSecret, dAppPublicKey: dApp.publicKey, dAppDefinitionAddress: "another address" })
+      const good = yield* encryptWalletResponse({
+        response: failure("a"),
+        walletSecret,
+        dAppPublicKey: dApp.publicKey,
+        dAppDefinitionAddress: sig.dAppDefinitionAddress
+      })
+      const good2 = yield* encryptWalletResponse({
+        response: failure("b"),
+        walletSecret,
+        dAppPublicKey: dApp.publicKey,
+        dAppDefinitionAddress: sig.dAppDefinitionAddress
+      })
+      const wrongKey = yield* encryptWalletResponse({
+        response: failure("c"),
+        walletSecret,
+        dAppPublicKey: dApp.publicKey,
+        dAppDefinitionAddress: "another address"
+      })
       const tampered = { ...good, data: good.data.slice(0, -2) + (good.data.endsWith("00") ? "01" : "00") }
       const invalid = yield* encryptWalletResponse({
         response: { discriminator: "failure", interactionId: "d", error: "x" },
@@ -134,7 +167,9 @@ describe("Relay responses", () => {
         { sessionId: session.sessionId, ...good2 }
       ])
       const deliveries = yield* relay.getResponses(session.sessionId)
-      const summary = deliveries.map((d: RelayDelivery) => (d._tag === "Response" ? d.response.interactionId : d.error._tag))
+      const summary = deliveries.map((d: RelayDelivery) =>
+        d._tag === "Response" ? d.response.interactionId : d.error._tag
+      )
       expect(summary).toEqual([
         "a",
         "RadixConnectRelayRequestFailed",
@@ -160,7 +195,11 @@ describe("Relay responses", () => {
       const relay = yield* Relay
       const dApp = yield* relay.getIdentity
       const enc = yield* encryptWalletResponse({
-        response: { discriminator: "success", interactionId: "e", items: { discriminator: "transaction", send: { transactionIntentHash: "t" } } },
+        response: {
+          discriminator: "success",
+          interactionId: "e",
+          items: { discriminator: "transaction", send: { transactionIntentHash: "t" } }
+        },
         walletSecret: fromHex(relayExample.walletSecret),
         dAppPublicKey: dApp.publicKey,
         dAppDefinitionAddress: sig.dAppDefinitionAddress
@@ -197,7 +236,9 @@ describe("Relay polling", () => {
     fake.mode = "fetchError"
     return Effect.gen(function* () {
       const relay = yield* Relay
-      const fiber = yield* Effect.fork(Effect.either(relay.poll({ hasPending: Effect.succeed(true), deliver: () => Effect.void })))
+      const fiber = yield* Effect.fork(
+        Effect.either(relay.poll({ hasPending: Effect.succeed(true), deliver: () => Effect.void }))
+      )
       yield* TestClock.adjust("3 seconds")
       expect(fake.calls).toHaveLength(3)
       fake.mode = "status500"
@@ -215,7 +256,12 @@ describe("Relay polling", () => {
       const session = yield* relay.getSession
       const dApp = yield* relay.getIdentity
       const enc = (id: string) =>
-        encryptWalletResponse({ response: failure(id), walletSecret: fromHex(relayExample.walletSecret), dAppPublicKey: dApp.publicKey, dAppDefinitionAddress: sig.dAppDefinitionAddress })
+        encryptWalletResponse({
+          response: failure(id),
+          walletSecret: fromHex(relayExample.walletSecret),
+          dAppPublicKey: dApp.publicKey,
+          dAppDefinitionAddress: sig.dAppDefinitionAddress
+        })
       fake.store.set(session.sessionId, [yield* enc("a"), { error: "x" }, yield* enc("b")])
       const got = yield* Ref.make<ReadonlyArray<string>>([])
       const three = yield* Deferred.make<void>()
@@ -223,9 +269,10 @@ describe("Relay polling", () => {
         relay.poll({
           hasPending: Effect.succeed(true),
           deliver: (d) =>
-            Ref.updateAndGet(got, (all) => [...all, d._tag === "Response" ? d.response.interactionId : d.error._tag]).pipe(
-              Effect.flatMap((all) => (all.length === 3 ? Deferred.succeed(three, undefined) : Effect.void))
-            )
+            Ref.updateAndGet(got, (all) => [
+              ...all,
+              d._tag === "Response" ? d.response.interactionId : d.error._tag
+            ]).pipe(Effect.flatMap((all) => (all.length === 3 ? Deferred.succeed(three, undefined) : Effect.void)))
         })
       )
       // Decryption goes through WebCrypto (a real Promise), so wait for the deliveries rather than the clock.

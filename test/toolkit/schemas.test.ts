@@ -33,7 +33,9 @@ describe("validation messages", () => {
   })
 
   it("a quantity below 0: 'The number must be at least 0.'", () => {
-    expect(issuesOf(NumberOfValues, { quantifier: "atLeast", quantity: -1 })).toEqual(["The number must be at least 0."])
+    expect(issuesOf(NumberOfValues, { quantifier: "atLeast", quantity: -1 })).toEqual([
+      "The number must be at least 0."
+    ])
     expect(issuesOf(NumberOfValues, { quantifier: "atLeast", quantity: 0 })).toEqual([])
   })
 
@@ -62,7 +64,10 @@ describe("validation messages", () => {
       items: { ...loginResponse.items, ongoingAccounts: { accounts: [], challenge: "ab".repeat(32) } }
     }
     expect(issuesOf(WalletInteractionResponse, bad)).toContain("missing challenge or proof")
-    const emptyProofs = { ...bad, items: { ...bad.items, ongoingAccounts: { accounts: [], challenge: "ab", proofs: [] } } }
+    const emptyProofs = {
+      ...bad,
+      items: { ...bad.items, ongoingAccounts: { accounts: [], challenge: "ab", proofs: [] } }
+    }
     expect(issuesOf(WalletInteractionResponse, emptyProofs)).toContain("missing challenge or proof")
   })
 })
@@ -106,8 +111,17 @@ describe("decoding", () => {
 
   it("incoming extension messages: status without interactionId, lifecycle events, responses", () => {
     const decode = Schema.decodeUnknownSync(IncomingExtensionMessage)
-    expect(decode({ eventType: "extensionStatus", isExtensionAvailable: true, isWalletLinked: false, canHandleSessions: true })).toMatchObject({ eventType: "extensionStatus" })
-    expect(decode({ eventType: "receivedByWallet", interactionId: "i" })).toMatchObject({ eventType: "receivedByWallet" })
+    expect(
+      decode({
+        eventType: "extensionStatus",
+        isExtensionAvailable: true,
+        isWalletLinked: false,
+        canHandleSessions: true
+      })
+    ).toMatchObject({ eventType: "extensionStatus" })
+    expect(decode({ eventType: "receivedByWallet", interactionId: "i" })).toMatchObject({
+      eventType: "receivedByWallet"
+    })
     expect(decode(loginResponse)).toMatchObject({ discriminator: "success" })
     expect(() => decode({ eventType: "nope", interactionId: "i" })).toThrow()
   })

@@ -41,7 +41,10 @@ describe("Storage", () => {
             persona: { identityAddress: "identity_x", label: "P" },
             proofs: []
           },
-          sharedData: { persona: { proof: false }, ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, proof: false } }
+          sharedData: {
+            persona: { proof: false },
+            ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, proof: false }
+          }
         })
       )
       expect(yield* storage.identities.getById("dApp")).toEqual(Option.some({ secret: "ab".repeat(32), createdAt: 5 }))

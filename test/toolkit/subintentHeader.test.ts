@@ -35,7 +35,11 @@ const MANIFEST = 'CALL_METHOD Address("account_tdx_2_1a") "withdraw";\nYIELD_TO_
 
 /** Applies the same calls to either builder (the official's or ours); each call gets its own copy of the arguments. */
 const apply = (builder: unknown, steps: ReadonlyArray<Step>): unknown =>
-  steps.reduce<unknown>((b, [method, ...args]) => (b as Record<string, (...a: Array<unknown>) => unknown>)[method]!(...structuredClone(args)), builder)
+  steps.reduce<unknown>(
+    (b, [method, ...args]) =>
+      (b as Record<string, (...a: Array<unknown>) => unknown>)[method]!(...structuredClone(args)),
+    builder
+  )
 
 /** The wallet interaction the official toolkit hands its transport for these calls. */
 const officialInteraction = async (interactionId: string, steps: ReadonlyArray<Step>): Promise<Json> => {
@@ -82,11 +86,22 @@ const officialInteraction = async (interactionId: string, steps: ReadonlyArray<S
   return sent[0]!
 }
 
-const toolkit = (fake: FakeExtension, o: { readonly isMobile?: boolean; readonly opened?: Ref.Ref<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>> } = {}) =>
+const toolkit = (
+  fake: FakeExtension,
+  o: {
+    readonly isMobile?: boolean
+    readonly opened?: Ref.Ref<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>
+  } = {}
+) =>
   Toolkit.layerWith(
     { networkId: NETWORK_ID, dAppDefinitionAddress },
     {
-      environment: Environment.Test({ events: fake.target, origin, ...(o.isMobile ? { isMobile: true } : {}), ...(o.opened ? { opened: o.opened } : {}) }),
+      environment: Environment.Test({
+        events: fake.target,
+        origin,
+        ...(o.isMobile ? { isMobile: true } : {}),
+        ...(o.opened ? { opened: o.opened } : {})
+      }),
       crypto: Crypto.Test("subintent-header"),
       gateway: ToolkitGateway.make({
         transactionStatus: () => Effect.succeed("CommittedSuccess"),
@@ -94,13 +109,20 @@ const toolkit = (fake: FakeExtension, o: { readonly isMobile?: boolean; readonly
         dAppName: () => Effect.succeed("x")
       })
     }
-  ).pipe(Layer.provideMerge(KeyValueStore.layerMemory), Layer.provide(Layer.succeed(HttpClient.HttpClient, fakeRelay().client)))
+  ).pipe(
+    Layer.provideMerge(KeyValueStore.layerMemory),
+    Layer.provide(Layer.succeed(HttpClient.HttpClient, fakeRelay().client))
+  )
 
 /** Our pre-authorisation request for these calls: what the extension receives, and the deep link's `request`. */
 const ours = (steps: ReadonlyArray<Step>) => {
   const send = Effect.gen(function* () {
     const wr = yield* WalletRequest
-    const built = (apply(SubintentRequestBuilder.manifest(MANIFEST), steps) as { build: () => Parameters<typeof wr.sendPreAuthorizationRequest>[0] }).build()
+    const built = (
+      apply(SubintentRequestBuilder.manifest(MANIFEST), steps) as {
+        build: () => Parameters<typeof wr.sendPreAuthorizationRequest>[0]
+      }
+    ).build()
     const fiber = yield* Effect.fork(wr.sendPreAuthorizationRequest(built))
     yield* TestClock.adjust("1 millis")
     return fiber
@@ -139,31 +161,53 @@ const fullHeader = {
   intentDiscriminator: 4_242
 }
 
-const cases: ReadonlyArray<{ readonly name: string; readonly steps: ReadonlyArray<Step>; readonly header: Json | undefined }> = [
+const cases: ReadonlyArray<{
+  readonly name: string
+  readonly steps: ReadonlyArray<Step>
+  readonly header: Json | undefined
+}> = [
   { name: "without a header", steps: [["setExpiration", "afterDelay", 3_600]], header: undefined },
   {
     name: "without a header, with message and blobs",
-    steps: [["setExpiration", "atTime", 2_000_000_000], ["message", "hello"], ["addBlobs", "0a0b", "0c"]],
+    steps: [
+      ["setExpiration", "atTime", 2_000_000_000],
+      ["message", "hello"],
+      ["addBlobs", "0a0b", "0c"]
+    ],
     header: undefined
   },
   {
     name: "with the required header fields",
-    steps: [["header", header], ["setExpiration", "afterDelay", 60]],
+    steps: [
+      ["header", header],
+      ["setExpiration", "afterDelay", 60]
+    ],
     header: { ...header, networkId: NETWORK_ID }
   },
   {
     name: "with every header field, message and blobs",
-    steps: [["header", fullHeader], ["setExpiration", "atTime", 2_000_000_000], ["addBlobs", "0a0b"], ["message", "m"]],
+    steps: [
+      ["header", fullHeader],
+      ["setExpiration", "atTime", 2_000_000_000],
+      ["addBlobs", "0a0b"],
+      ["message", "m"]
+    ],
     header: { ...fullHeader, networkId: NETWORK_ID }
   },
   {
     name: "with the caller's networkId first (another network's id is replaced, its place kept)",
-    steps: [["header", { networkId: 1, ...header }], ["setExpiration", "afterDelay", 60]],
+    steps: [
+      ["header", { networkId: 1, ...header }],
+      ["setExpiration", "afterDelay", 60]
+    ],
     header: { networkId: NETWORK_ID, ...header }
   },
   {
     name: "with the caller's networkId in the middle",
-    steps: [["header", { startEpochInclusive: 5, networkId: NETWORK_ID, endEpochExclusive: 6, intentDiscriminator: 7 }], ["setExpiration", "afterDelay", 60]],
+    steps: [
+      ["header", { startEpochInclusive: 5, networkId: NETWORK_ID, endEpochExclusive: 6, intentDiscriminator: 7 }],
+      ["setExpiration", "afterDelay", 60]
+    ],
     header: { startEpochInclusive: 5, networkId: NETWORK_ID, endEpochExclusive: 6, intentDiscriminator: 7 }
   },
   {
@@ -212,7 +256,9 @@ describe("the pre-authorisation request and its subintent header, against the of
     return Effect.gen(function* () {
       const wr = yield* WalletRequest
       const fiber = yield* Effect.fork(
-        wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest(MANIFEST).header(callers).setExpiration("afterDelay", 60).build())
+        wr.sendPreAuthorizationRequest(
+          SubintentRequestBuilder.manifest(MANIFEST).header(callers).setExpiration("afterDelay", 60).build()
+        )
       )
       yield* TestClock.adjust("1 millis")
       yield* Fiber.interrupt(fiber)

@@ -34,7 +34,8 @@ const account = { address: "account_tdx_2_1a", label: "Main", appearanceId: 0 }
 const challenge = "7807c2904fd1867738639c8e402fe55320da2c6275189ef0513de36dda20f7ee"
 
 type Detail = Record<string, unknown>
-const interactionOf = (m: Detail): Detail => (m["discriminator"] === "walletInteraction" ? (m["interaction"] as Detail) : m)
+const interactionOf = (m: Detail): Detail =>
+  m["discriminator"] === "walletInteraction" ? (m["interaction"] as Detail) : m
 const idOf = (m: Detail) => String(interactionOf(m)["interactionId"])
 const itemsOf = (m: Detail) => interactionOf(m)["items"] as Detail
 
@@ -53,7 +54,11 @@ const autoWallet = (m: Detail, f: FakeExtension) => {
   const id = idOf(m)
   const kind = itemsOf(m)["discriminator"]
   if (kind === "transaction") {
-    void f.replyLater({ discriminator: "success", interactionId: id, items: { discriminator: "transaction", send: { transactionIntentHash: "txid_tdx_2_1abc" } } })
+    void f.replyLater({
+      discriminator: "success",
+      interactionId: id,
+      items: { discriminator: "transaction", send: { transactionIntentHash: "txid_tdx_2_1abc" } }
+    })
   } else if (kind === "preAuthorizationRequest") {
     void f.replyLater({
       discriminator: "success",
@@ -89,12 +94,23 @@ const scriptedGateway = (script: GatewayScript): ToolkitGatewayApi => ({
 
 const toolkit = (
   fake: FakeExtension,
-  o: { readonly options?: Partial<ToolkitOptions>; readonly gateway?: GatewayScript; readonly isMobile?: boolean; readonly opened?: Ref.Ref<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>; readonly http?: HttpClient.HttpClient } = {}
+  o: {
+    readonly options?: Partial<ToolkitOptions>
+    readonly gateway?: GatewayScript
+    readonly isMobile?: boolean
+    readonly opened?: Ref.Ref<ReadonlyArray<{ readonly how: "navigate" | "window"; readonly url: string }>>
+    readonly http?: HttpClient.HttpClient
+  } = {}
 ) =>
   Toolkit.layerWith(
     { networkId: 2, dAppDefinitionAddress, ...o.options },
     {
-      environment: Environment.Test({ events: fake.target, origin, ...(o.isMobile ? { isMobile: true } : {}), ...(o.opened ? { opened: o.opened } : {}) }),
+      environment: Environment.Test({
+        events: fake.target,
+        origin,
+        ...(o.isMobile ? { isMobile: true } : {}),
+        ...(o.opened ? { opened: o.opened } : {})
+      }),
       crypto: Crypto.Test("wallet-request"),
       gateway: ToolkitGateway.make(scriptedGateway(o.gateway ?? { calls: [] }))
     }
@@ -129,7 +145,12 @@ describe("connect and data requests", () => {
         ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 } },
         reset: { accounts: false, personaData: false }
       })
-      expect(interactionOf(interactions(fake)[0] ?? {})["metadata"]).toEqual({ version: 2, dAppDefinitionAddress, networkId: 2, origin })
+      expect(interactionOf(interactions(fake)[0] ?? {})["metadata"]).toEqual({
+        version: 2,
+        dAppDefinitionAddress,
+        networkId: 2,
+        origin
+      })
       const state = yield* storage.getState
       expect(state.walletData.persona).toEqual(persona)
       expect(state.loggedInTimestamp).toBe("5000")
@@ -171,7 +192,10 @@ describe("connect and data requests", () => {
           void f.replyLater({
             discriminator: "success",
             interactionId: idOf(m),
-            items: { discriminator: "unauthorizedRequest", oneTimeAccounts: { accounts: [{ ...account, address: "account_other" }] } }
+            items: {
+              discriminator: "unauthorizedRequest",
+              oneTimeAccounts: { accounts: [{ ...account, address: "account_other" }] }
+            }
           })
         } else autoWallet(m, f)
       }
@@ -180,17 +204,27 @@ describe("connect and data requests", () => {
       const wr = yield* WalletRequest
       yield* wr.connect()
       yield* wr.updateSharedAccounts()
-      expect(itemsOf(interactions(fake)[1] ?? {})).toMatchObject({ auth: { discriminator: "usePersona", identityAddress: persona.identityAddress }, reset: { accounts: true } })
+      expect(itemsOf(interactions(fake)[1] ?? {})).toMatchObject({
+        auth: { discriminator: "usePersona", identityAddress: persona.identityAddress },
+        reset: { accounts: true }
+      })
       const oneTime = yield* wr.sendOneTimeRequest(DataRequestBuilder.oneTime(DataRequestBuilder.accounts().exactly(1)))
       expect(oneTime.accounts[0]?.address).toBe("account_other")
       expect((yield* wr.getWalletData).accounts).toEqual([account])
       const items = yield* wr.getRequestItems
-      expect(items.map((i) => [i.type, i.isOneTimeRequest])).toEqual([["loginRequest", false], ["dataRequest", false], ["dataRequest", true]])
+      expect(items.map((i) => [i.type, i.isOneTimeRequest])).toEqual([
+        ["loginRequest", false],
+        ["dataRequest", false],
+        ["dataRequest", true]
+      ])
     }).pipe(Effect.provide(toolkit(fake)))
   })
 
   it.effect("a failure response fails the request with its catalogue error", () => {
-    const fake = fakeExtension({ onInteraction: (m, f) => void f.replyLater({ discriminator: "failure", interactionId: idOf(m), error: "rejectedByUser" }) })
+    const fake = fakeExtension({
+      onInteraction: (m, f) =>
+        void f.replyLater({ discriminator: "failure", interactionId: idOf(m), error: "rejectedByUser" })
+    })
     return Effect.gen(function* () {
       const wr = yield* WalletRequest
       const result = yield* Effect.either(wr.connect())
@@ -219,7 +253,11 @@ describe("challenge, login control, interceptor", () => {
 
   it.effect("no generator, or a bad challenge: ChallengeValidationError 'challenge is invalid'", () =>
     Effect.gen(function* () {
-      for (const challengeGenerator of [undefined, () => Promise.resolve("abc"), () => Promise.resolve("z".repeat(64))]) {
+      for (const challengeGenerator of [
+        undefined,
+        () => Promise.resolve("abc"),
+        () => Promise.resolve("z".repeat(64))
+      ]) {
         const fake = fakeExtension({ onInteraction: autoWallet })
         const result = yield* Effect.flatMap(WalletRequest, (wr) => Effect.either(wr.sendRequest(withProof))).pipe(
           Effect.provide(toolkit(fake, { options: challengeGenerator ? { challengeGenerator } : {} }))
@@ -251,7 +289,9 @@ describe("challenge, login control, interceptor", () => {
         challenge: challenge.toUpperCase(),
         numberOfAccounts: { quantifier: "atLeast", quantity: 1 }
       })
-    }).pipe(Effect.provide(toolkit(fake, { options: { challengeGenerator: () => Promise.resolve(challenge.toUpperCase()) } })))
+    }).pipe(
+      Effect.provide(toolkit(fake, { options: { challengeGenerator: () => Promise.resolve(challenge.toUpperCase()) } }))
+    )
   })
 
   it.effect("login control: a rejected login settles with LoginRejectedByDapp and nothing is stored", () => {
@@ -284,15 +324,23 @@ describe("challenge, login control, interceptor", () => {
       const wr = yield* WalletRequest
       yield* Effect.fork(wr.sendTransaction({ transactionManifest: "CALL_METHOD;" }))
       yield* until(() => interactions(fake).length > 0)
-      expect(itemsOf(interactions(fake)[0] ?? {})).toEqual({ discriminator: "transaction", send: { transactionManifest: "CALL_METHOD;", message: "intercepted", version: 1 } })
+      expect(itemsOf(interactions(fake)[0] ?? {})).toEqual({
+        discriminator: "transaction",
+        send: { transactionManifest: "CALL_METHOD;", message: "intercepted", version: 1 }
+      })
       const [item] = yield* wr.getRequestItems
-      expect(item?.walletInteraction?.items).toEqual({ discriminator: "transaction", send: { transactionManifest: "CALL_METHOD;", version: 1 } })
+      expect(item?.walletInteraction?.items).toEqual({
+        discriminator: "transaction",
+        send: { transactionManifest: "CALL_METHOD;", version: 1 }
+      })
     }).pipe(
       Effect.provide(
         toolkit(fake, {
           options: {
             requestInterceptor: async (wi) =>
-              wi.items.discriminator === "transaction" ? { ...wi, items: { ...wi.items, send: { ...wi.items.send, message: "intercepted" } } } : wi
+              wi.items.discriminator === "transaction"
+                ? { ...wi, items: { ...wi.items, send: { ...wi.items.send, message: "intercepted" } } }
+                : wi
           }
         })
       )
@@ -313,17 +361,26 @@ describe("challenge, login control, interceptor", () => {
 describe("transactions", () => {
   it.effect("polls the status at 0, 2, 6, 14, 24 s (2 s ×2 capped at 10 s) until CommittedSuccess", () => {
     const fake = fakeExtension({ onInteraction: autoWallet })
-    const gateway: GatewayScript = { statuses: ["Pending", "Unknown", "Pending", "Pending", "CommittedSuccess"], calls: [] }
+    const gateway: GatewayScript = {
+      statuses: ["Pending", "Unknown", "Pending", "Pending", "CommittedSuccess"],
+      calls: []
+    }
     const ids: Array<string> = []
     return Effect.gen(function* () {
       const wr = yield* WalletRequest
-      const fiber = yield* Effect.fork(wr.sendTransaction({ transactionManifest: "CALL_METHOD;", onTransactionId: (h) => void ids.push(h) }))
+      const fiber = yield* Effect.fork(
+        wr.sendTransaction({ transactionManifest: "CALL_METHOD;", onTransactionId: (h) => void ids.push(h) })
+      )
       yield* TestClock.adjust("1 minute")
       const result = yield* Fiber.join(fiber)
       expect(result).toEqual({ transactionIntentHash: "txid_tdx_2_1abc", status: "CommittedSuccess" })
       expect(gateway.calls.map((c) => c.at)).toEqual([0, 2000, 6000, 14000, 24000])
       expect(ids).toEqual(["txid_tdx_2_1abc"])
-      expect((yield* wr.getRequestItems)[0]).toMatchObject({ status: "success", transactionIntentHash: "txid_tdx_2_1abc", metadata: { transactionStatus: "CommittedSuccess" } })
+      expect((yield* wr.getRequestItems)[0]).toMatchObject({
+        status: "success",
+        transactionIntentHash: "txid_tdx_2_1abc",
+        metadata: { transactionStatus: "CommittedSuccess" }
+      })
     }).pipe(Effect.provide(toolkit(fake, { gateway })))
   })
 
@@ -337,7 +394,10 @@ describe("transactions", () => {
           yield* TestClock.adjust("1 minute")
           const result = yield* Fiber.join(fiber)
           expect(Either.isLeft(result) && result.left._tag === "TransactionFailed" && result.left.status).toBe(status)
-          expect((yield* wr.getRequestItems)[0]).toMatchObject({ status: "fail", metadata: { transactionStatus: status } })
+          expect((yield* wr.getRequestItems)[0]).toMatchObject({
+            status: "fail",
+            metadata: { transactionStatus: status }
+          })
         }).pipe(Effect.provide(toolkit(fake, { gateway: { statuses: [status], calls: [] } })))
       }
     })
@@ -357,7 +417,11 @@ describe("transactions", () => {
       yield* wr.ignoreTransaction(id)
       const result = yield* Fiber.join(fiber)
       expect(Either.isLeft(result) && result.left._tag).toBe("RequestIgnored")
-      fake.reply({ discriminator: "success", interactionId: id, items: { discriminator: "transaction", send: { transactionIntentHash: "t" } } })
+      fake.reply({
+        discriminator: "success",
+        interactionId: id,
+        items: { discriminator: "transaction", send: { transactionIntentHash: "t" } }
+      })
       yield* TestClock.adjust("2 seconds")
       const [item] = yield* wr.getRequestItems
       expect(item?.status).toBe("ignored")
@@ -375,56 +439,80 @@ describe("pre-authorisation", () => {
       const wr = yield* WalletRequest
       const header = { startEpochInclusive: 1, endEpochExclusive: 5, intentDiscriminator: 9 }
       const result = yield* wr.sendPreAuthorizationRequest(
-        SubintentRequestBuilder.manifest("M").header(header).setExpiration("afterDelay", 60).onSubmittedSuccess((h) => void parents.push(h)).build()
+        SubintentRequestBuilder.manifest("M")
+          .header(header)
+          .setExpiration("afterDelay", 60)
+          .onSubmittedSuccess((h) => void parents.push(h))
+          .build()
       )
-      expect(result).toEqual({ signedPartialTransaction: "0d0a", expirationTimestamp: 60, subintentHash: "subtxid_tdx_2_1s" })
+      expect(result).toEqual({
+        signedPartialTransaction: "0d0a",
+        expirationTimestamp: 60,
+        subintentHash: "subtxid_tdx_2_1s"
+      })
       expect(itemsOf(interactions(fake)[0] ?? {})).toMatchObject({ request: { header: { ...header, networkId: 2 } } })
-      expect((yield* wr.getRequestItems)[0]).toMatchObject({ status: "pendingCommit", transactionIntentHash: "subtxid_tdx_2_1s", showCancel: false })
+      expect((yield* wr.getRequestItems)[0]).toMatchObject({
+        status: "pendingCommit",
+        transactionIntentHash: "subtxid_tdx_2_1s",
+        showCancel: false
+      })
       yield* TestClock.adjust("2 seconds")
       expect(gateway.calls.map((c) => c.at)).toEqual([0, 2000])
-      expect((yield* wr.getRequestItems)[0]).toMatchObject({ status: "success", metadata: { parentTransactionIntentHash: "txid_parent", subintentHash: "subtxid_tdx_2_1s" } })
+      expect((yield* wr.getRequestItems)[0]).toMatchObject({
+        status: "success",
+        metadata: { parentTransactionIntentHash: "txid_parent", subintentHash: "subtxid_tdx_2_1s" }
+      })
       expect(parents).toEqual(["txid_parent"])
     }).pipe(Effect.provide(toolkit(fake, { gateway })))
   })
 
-  it.effect("the wallet's expiration refusals are catalogue errors with a message for the user, or the wallet's own", () =>
-    Effect.gen(function* () {
-      const cases = [
-        {
-          error: "expiredSubintent",
-          message: undefined,
-          shown: "the pre-authorization had already expired when the wallet received it; ask for a new one"
-        },
-        {
-          error: "subintentExpirationTooClose",
-          message: undefined,
-          shown: "the pre-authorization would expire too soon for the wallet to sign it; ask again with a later expiration"
-        },
-        { error: "subintentExpirationTooClose", message: "expires in 12 s", shown: "expires in 12 s" }
-      ] as const
-      for (const c of cases) {
-        const fake = fakeExtension({
-          onInteraction: (m, f) =>
-            void f.replyLater({
-              discriminator: "failure",
-              interactionId: idOf(m),
-              error: c.error,
-              ...(c.message === undefined ? {} : { message: c.message })
+  it.effect(
+    "the wallet's expiration refusals are catalogue errors with a message for the user, or the wallet's own",
+    () =>
+      Effect.gen(function* () {
+        const cases = [
+          {
+            error: "expiredSubintent",
+            message: undefined,
+            shown: "the pre-authorization had already expired when the wallet received it; ask for a new one"
+          },
+          {
+            error: "subintentExpirationTooClose",
+            message: undefined,
+            shown:
+              "the pre-authorization would expire too soon for the wallet to sign it; ask again with a later expiration"
+          },
+          { error: "subintentExpirationTooClose", message: "expires in 12 s", shown: "expires in 12 s" }
+        ] as const
+        for (const c of cases) {
+          const fake = fakeExtension({
+            onInteraction: (m, f) =>
+              void f.replyLater({
+                discriminator: "failure",
+                interactionId: idOf(m),
+                error: c.error,
+                ...(c.message === undefined ? {} : { message: c.message })
+              })
+          })
+          yield* Effect.gen(function* () {
+            const wr = yield* WalletRequest
+            const result = yield* Effect.flip(
+              wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest("M").setExpiration("atTime", 1).build())
+            )
+            expect(result._tag).toBe(c.error)
+            expect(result.message).toBe(c.shown)
+            expect(result).toBeInstanceOf(
+              c.error === "expiredSubintent" ? ExpiredSubintent : SubintentExpirationTooClose
+            )
+            expect((yield* wr.getRequestItems)[0]).toMatchObject({
+              type: "preAuthorizationRequest",
+              status: "fail",
+              error: c.error
             })
-        })
-        yield* Effect.gen(function* () {
-          const wr = yield* WalletRequest
-          const result = yield* Effect.flip(
-            wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest("M").setExpiration("atTime", 1).build())
-          )
-          expect(result._tag).toBe(c.error)
-          expect(result.message).toBe(c.shown)
-          expect(result).toBeInstanceOf(c.error === "expiredSubintent" ? ExpiredSubintent : SubintentExpirationTooClose)
-          expect((yield* wr.getRequestItems)[0]).toMatchObject({ type: "preAuthorizationRequest", status: "fail", error: c.error })
-          expect(yield* wr.getButtonStatus).toBe("error")
-        }).pipe(Effect.provide(toolkit(fake)))
-      }
-    })
+            expect(yield* wr.getButtonStatus).toBe("error")
+          }).pipe(Effect.provide(toolkit(fake)))
+        }
+      })
   )
 
   it.effect("expiry before commit gives timedOut; the poll backs off up to 60 s", () => {
@@ -432,7 +520,9 @@ describe("pre-authorisation", () => {
     const gateway: GatewayScript = { calls: [] }
     return Effect.gen(function* () {
       const wr = yield* WalletRequest
-      yield* wr.sendPreAuthorizationRequest(SubintentRequestBuilder.manifest("M").setExpiration("afterDelay", 60).build())
+      yield* wr.sendPreAuthorizationRequest(
+        SubintentRequestBuilder.manifest("M").setExpiration("afterDelay", 60).build()
+      )
       yield* TestClock.adjust("59 seconds")
       expect((yield* wr.getRequestItems)[0]?.status).toBe("pendingCommit")
       yield* TestClock.adjust("1 second")
@@ -471,7 +561,11 @@ describe("cancel, bad input, other tabs, disconnect", () => {
       const tx = yield* Effect.fork(Effect.either(wr.sendTransaction({ transactionManifest: "M" })))
       yield* TestClock.adjust("0 millis")
       const [loginId, txId] = interactions(fake).map(idOf)
-      fake.reply({ discriminator: "success", interactionId: txId, items: { discriminator: "transaction", send: { transactionIntentHash: "t" } } })
+      fake.reply({
+        discriminator: "success",
+        interactionId: txId,
+        items: { discriminator: "transaction", send: { transactionIntentHash: "t" } }
+      })
       yield* TestClock.adjust("0 millis")
       expect(gateway.calls).toHaveLength(1)
       yield* Effect.fork(wr.cancelRequest(loginId ?? ""))
@@ -481,7 +575,10 @@ describe("cancel, bad input, other tabs, disconnect", () => {
       yield* TestClock.adjust("1 minute")
       expect(gateway.calls).toHaveLength(1)
       const items = yield* wr.getRequestItems
-      expect(items.map((i) => [i.status, i.error])).toEqual([["fail", "canceledByUser"], ["fail", "canceledByUser"]])
+      expect(items.map((i) => [i.status, i.error])).toEqual([
+        ["fail", "canceledByUser"],
+        ["fail", "canceledByUser"]
+      ])
       expect((yield* storage.getState).walletData.persona).toBeUndefined()
       const loginResult = yield* Fiber.join(login)
       const txResult = yield* Fiber.join(tx)
@@ -500,7 +597,11 @@ describe("cancel, bad input, other tabs, disconnect", () => {
       yield* TestClock.adjust("0 millis")
       const [idA, idB] = interactions(fake).map(idOf)
       fake.reply({ discriminator: "failure", interactionId: "not-a-request", error: "rejectedByUser" })
-      fake.reply({ discriminator: "success", interactionId: idA, items: { discriminator: "transaction", send: { transactionIntentHash: 5 } } })
+      fake.reply({
+        discriminator: "success",
+        interactionId: idA,
+        items: { discriminator: "transaction", send: { transactionIntentHash: 5 } }
+      })
       fake.reply({ discriminator: "wat", interactionId: idB })
       fake.reply("garbage")
       const resultA = yield* Fiber.join(a)
@@ -521,7 +622,13 @@ describe("cancel, bad input, other tabs, disconnect", () => {
       const fiber = yield* Effect.fork(wr.connect())
       yield* TestClock.adjust("0 millis")
       const id = idOf(interactions(fake)[0] ?? {})
-      yield* storage.walletResponses.setItems({ [id]: { discriminator: "success", interactionId: id, items: { discriminator: "authorizedRequest", auth: { discriminator: "loginWithoutChallenge", persona } } } })
+      yield* storage.walletResponses.setItems({
+        [id]: {
+          discriminator: "success",
+          interactionId: id,
+          items: { discriminator: "authorizedRequest", auth: { discriminator: "loginWithoutChallenge", persona } }
+        }
+      })
       yield* TestClock.adjust("999 millis")
       expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
       yield* TestClock.adjust("1 millis")
@@ -541,7 +648,9 @@ describe("cancel, bad input, other tabs, disconnect", () => {
   })
 
   it.effect("disconnect cancels pending requests, resets the state, clears items and the extension session", () => {
-    const fake = fakeExtension({ onInteraction: (m, f) => (itemsOf(m)["discriminator"] === "transaction" ? undefined : autoWallet(m, f)) })
+    const fake = fakeExtension({
+      onInteraction: (m, f) => (itemsOf(m)["discriminator"] === "transaction" ? undefined : autoWallet(m, f))
+    })
     return Effect.gen(function* () {
       const wr = yield* WalletRequest
       const storage = yield* Storage
@@ -579,12 +688,17 @@ describe("mobile: deep link and relay", () => {
         expect((yield* wr.getRequestItems)[0]?.sentToWallet).toBe(true)
         const walletSecret = fromHex(relayExample.walletSecret)
         const encrypted = yield* encryptWalletResponse({
-          response: Schema.decodeUnknownSync(WalletInteractionResponse)(loginResponse(parsed.right.interaction.interactionId)),
+          response: Schema.decodeUnknownSync(WalletInteractionResponse)(
+            loginResponse(parsed.right.interaction.interactionId)
+          ),
           walletSecret,
           dAppPublicKey: parsed.right.publicKey,
           dAppDefinitionAddress: parsed.right.dAppDefinitionAddress
         }).pipe(Effect.provide(Crypto.Live))
-        relay.store.set(parsed.right.sessionId, [{ error: "noise" }, sendResponseBody(parsed.right.sessionId, encrypted)])
+        relay.store.set(parsed.right.sessionId, [
+          { error: "noise" },
+          sendResponseBody(parsed.right.sessionId, encrypted)
+        ])
         yield* TestClock.adjust("1500 millis")
         return yield* Fiber.join(fiber)
       }).pipe(Effect.provide(toolkit(fake, { isMobile: true, opened, http: relay.client })))
@@ -597,7 +711,16 @@ describe("mobile: deep link and relay", () => {
 describe("schedules", () => {
   it("transaction poll delays are 2, 4, 8, 10, 10 s; subintent delays cap at 60 s", () => {
     const delays = (s: Schedule.Schedule<Duration.Duration>, n: number) =>
-      Array.from(Effect.runSync(Schedule.run(Schedule.delays(s), 0, Array.from({ length: n }, (_, i) => i))), Duration.toSeconds)
+      Array.from(
+        Effect.runSync(
+          Schedule.run(
+            Schedule.delays(s),
+            0,
+            Array.from({ length: n }, (_, i) => i)
+          )
+        ),
+        Duration.toSeconds
+      )
     expect(delays(transactionPollSchedule, 6)).toEqual([2, 4, 8, 10, 10, 10])
     expect(delays(subintentPollSchedule, 7)).toEqual([2, 4, 8, 16, 32, 60, 60])
   })

@@ -66,7 +66,9 @@ describe("the atomic swap with the builder", () => {
   it("a wallet signs the subintent; the server decodes, verifies and wraps it; one transaction carries both", () => {
     const compiled = right(compileManifest(subintentManifest, LOC))
     const unsigned = right(buildSubintent({ header: header(1n), instructions: compiled.instructions }))
-    const partial = right(buildSignedPartialTransaction({ header: header(1n), instructions: compiled.instructions, signers: [user] }))
+    const partial = right(
+      buildSignedPartialTransaction({ header: header(1n), instructions: compiled.instructions, signers: [user] })
+    )
     expect(partial.subintentId).toBe(unsigned.subintentId)
     expect(partial.subintentId.startsWith("subtxid_loc1")).toBe(true)
     expect(toHex(partial.payload.subarray(0, 4))).toBe("4d220e03")
@@ -107,9 +109,9 @@ describe("the atomic swap with the builder", () => {
     const decoded = right(decodeNotarizedTransactionV2(tx.payload))
     const verified = right(verifyNotarizedTransactionV2(decoded))
     expect(verified.nonRootSigners.map((b) => b.length)).toEqual([1])
-    expect(right(decodeTransactionId(tx.ids.transactionIntent, { kind: "transactionIntent", networkId: LOC })).hash).toEqual(
-      tx.hashes.transactionIntentHash
-    )
+    expect(
+      right(decodeTransactionId(tx.ids.transactionIntent, { kind: "transactionIntent", networkId: LOC })).hash
+    ).toEqual(tx.hashes.transactionIntentHash)
   })
 
   it("a signature over another subintent does not verify", () => {
@@ -131,8 +133,14 @@ describe("Secp256k1", () => {
   it("signs like the engine (recovery id first) and recovers the signer's key", () => {
     expect(toHex(signSecp256k1(message, secretKey))).toBe(expected)
     const key = recoverSecp256k1(message, signSecp256k1(message, secretKey))
-    expect(key === undefined ? "" : toHex(key)).toBe("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
-    const v = verifySignatureWithPublicKey(message, { type: "Secp256k1", signature: signSecp256k1(message, secretKey) }, "s")
+    expect(key === undefined ? "" : toHex(key)).toBe(
+      "0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
+    )
+    const v = verifySignatureWithPublicKey(
+      message,
+      { type: "Secp256k1", signature: signSecp256k1(message, secretKey) },
+      "s"
+    )
     expect(Either.isRight(v) && v.right.type).toBe("Secp256k1")
     expect(recoverSecp256k1(message, Uint8Array.from([4, ...new Array<number>(64).fill(1)]))).toBeUndefined()
   })
@@ -188,7 +196,9 @@ describe("decimals, ids and addresses", () => {
     expect(networks.sort((a, b) => a - b)).toEqual(Object.keys(suffixes).map(Number))
     const h = hash(Uint8Array.of(9, 8, 7))
     for (const net of networks) {
-      for (const [kind, prefix] of Object.entries(TransactionIdKind) as ReadonlyArray<[TransactionIdKindName, string]>) {
+      for (const [kind, prefix] of Object.entries(TransactionIdKind) as ReadonlyArray<
+        [TransactionIdKindName, string]
+      >) {
         const id = encodeTransactionId(kind, h, net)
         expect(id.startsWith(`${prefix}_${suffixes[net]}1`)).toBe(true)
         const back = right(decodeTransactionId(id, { kind, networkId: net }))

@@ -103,12 +103,17 @@ const tis = stis.map((s) => s.transactionIntent)
 const subs = tis.flatMap((t) => t.nonRootSubintents)
 const partials = tis
   .filter((t) => t.nonRootSubintents.length > 0)
-  .map((t) => ({ rootSubintent: t.nonRootSubintents[0] ?? { intentCore: t.rootIntentCore }, nonRootSubintents: t.nonRootSubintents.slice(1) }))
+  .map((t) => ({
+    rootSubintent: t.nonRootSubintents[0] ?? { intentCore: t.rootIntentCore },
+    nonRootSubintents: t.nonRootSubintents.slice(1)
+  }))
 const signedPartials = models
   .filter((m) => m.signedTransactionIntent.transactionIntent.nonRootSubintents.length > 0)
   .map((m) => ({
     partialTransaction: {
-      rootSubintent: m.signedTransactionIntent.transactionIntent.nonRootSubintents[0] ?? { intentCore: m.signedTransactionIntent.transactionIntent.rootIntentCore },
+      rootSubintent: m.signedTransactionIntent.transactionIntent.nonRootSubintents[0] ?? {
+        intentCore: m.signedTransactionIntent.transactionIntent.rootIntentCore
+      },
       nonRootSubintents: m.signedTransactionIntent.transactionIntent.nonRootSubintents.slice(1)
     },
     rootSubintentSignatures: m.signedTransactionIntent.transactionIntentSignatures,
@@ -119,44 +124,104 @@ const args = models.flatMap((m) =>
 )
 
 const entries: ReadonlyArray<Entry<never>> = [
-  { name: "NotarizedTransactionV2", seeds: notarized, decode: decodeNotarizedTransactionV2, encode: encodeNotarizedTransactionV2 },
-  { name: "SignedTransactionIntentV2", seeds: stis.map((s) => right(encodeSignedTransactionIntentV2(s))), decode: decodeSignedTransactionIntentV2, encode: encodeSignedTransactionIntentV2 },
-  { name: "TransactionIntentV2", seeds: tis.map((t) => right(encodeTransactionIntentV2(t))), decode: decodeTransactionIntentV2, encode: encodeTransactionIntentV2 },
-  { name: "SubintentV2", seeds: subs.map((s) => right(encodeSubintentV2(s))), decode: decodeSubintentV2, encode: encodeSubintentV2 },
-  { name: "PartialTransactionV2", seeds: partials.map((p) => right(encodePartialTransactionV2(p))), decode: decodePartialTransactionV2, encode: encodePartialTransactionV2 },
-  { name: "SignedPartialTransactionV2", seeds: signedPartials.map((p) => right(encodeSignedPartialTransactionV2(p))), decode: decodeSignedPartialTransactionV2, encode: encodeSignedPartialTransactionV2 },
-  { name: "ManifestValue", seeds: args.map((a) => right(encodeManifestValue(a))), decode: decodeManifestValue, encode: encodeManifestValue }
+  {
+    name: "NotarizedTransactionV2",
+    seeds: notarized,
+    decode: decodeNotarizedTransactionV2,
+    encode: encodeNotarizedTransactionV2
+  },
+  {
+    name: "SignedTransactionIntentV2",
+    seeds: stis.map((s) => right(encodeSignedTransactionIntentV2(s))),
+    decode: decodeSignedTransactionIntentV2,
+    encode: encodeSignedTransactionIntentV2
+  },
+  {
+    name: "TransactionIntentV2",
+    seeds: tis.map((t) => right(encodeTransactionIntentV2(t))),
+    decode: decodeTransactionIntentV2,
+    encode: encodeTransactionIntentV2
+  },
+  {
+    name: "SubintentV2",
+    seeds: subs.map((s) => right(encodeSubintentV2(s))),
+    decode: decodeSubintentV2,
+    encode: encodeSubintentV2
+  },
+  {
+    name: "PartialTransactionV2",
+    seeds: partials.map((p) => right(encodePartialTransactionV2(p))),
+    decode: decodePartialTransactionV2,
+    encode: encodePartialTransactionV2
+  },
+  {
+    name: "SignedPartialTransactionV2",
+    seeds: signedPartials.map((p) => right(encodeSignedPartialTransactionV2(p))),
+    decode: decodeSignedPartialTransactionV2,
+    encode: encodeSignedPartialTransactionV2
+  },
+  {
+    name: "ManifestValue",
+    seeds: args.map((a) => right(encodeManifestValue(a))),
+    decode: decodeManifestValue,
+    encode: encodeManifestValue
+  }
 ] as unknown as ReadonlyArray<Entry<never>>
 
 describe("fuzzing the decoders", () => {
-  it.each(entries.map((e, i) => [e.name, e, i] as const))("%s: 10,000 mutated payloads, no throw, canonical when accepted", (_name, entry, i) => {
-    expect(entry.seeds.length).toBeGreaterThan(0)
-    const rand = prng(0x5eed + i)
-    const donors = [...notarized, ...entry.seeds]
-    let accepted = 0
-    let rejected = 0
-    for (let n = 0; n < CASES; n++) {
-      const input = mutate(rand, entry.seeds[rand(entry.seeds.length)] ?? new Uint8Array(), donors)
-      const result = entry.decode(input)
-      if (Either.isRight(result)) {
-        accepted += 1
-        const back = entry.encode(result.right)
-        if (!(Either.isRight(back) && equal(back.right, input))) throw new Error(`case ${n} is not canonical`)
-      } else {
-        rejected += 1
-        expect(result.left._tag).toBe("TxV2DecodeError")
-        if (result.left.reason.startsWith("internal") || result.left.offset > input.length)
-          throw new Error(`case ${n}: ${result.left.message}`)
+  it.each(entries.map((e, i) => [e.name, e, i] as const))(
+    "%s: 10,000 mutated payloads, no throw, canonical when accepted",
+    (_name, entry, i) => {
+      expect(entry.seeds.length).toBeGreaterThan(0)
+      const rand = prng(0x5eed + i)
+      const donors = [...notarized, ...entry.seeds]
+      let accepted = 0
+      let rejected = 0
+      for (let n = 0; n < CASES; n++) {
+        const input = mutate(rand, entry.seeds[rand(entry.seeds.length)] ?? new Uint8Array(), donors)
+        const result = entry.decode(input)
+        if (Either.isRight(result)) {
+          accepted += 1
+          const back = entry.encode(result.right)
+          if (!(Either.isRight(back) && equal(back.right, input))) throw new Error(`case ${n} is not canonical`)
+        } else {
+          rejected += 1
+          expect(result.left._tag).toBe("TxV2DecodeError")
+          if (result.left.reason.startsWith("internal") || result.left.offset > input.length)
+            throw new Error(`case ${n}: ${result.left.message}`)
+        }
       }
-    }
-    expect(accepted + rejected).toBe(CASES)
-    expect(rejected).toBeGreaterThan(CASES / 2)
-  }, 180_000)
+      expect(accepted + rejected).toBe(CASES)
+      expect(rejected).toBeGreaterThan(CASES / 2)
+    },
+    180_000
+  )
 
   it("manifest compiler: 10,000 mutated manifests, no throw, line and column inside the text", () => {
     const rand = prng(0x47e)
     const texts = scenarios.flatMap((sc) => Object.values(sc.manifests))
-    const pieces = ["(", ")", "<", ">", ";", ",", "=>", '"', "\\", "#", "Enum", "Tuple", "Map", "Array", "Bucket(\"x\")", "5u8", "-1i8", "\n", "Decimal(\"1\")", "Expression(\"ENTIRE_WORKTOP\")"]
+    const pieces = [
+      "(",
+      ")",
+      "<",
+      ">",
+      ";",
+      ",",
+      "=>",
+      '"',
+      "\\",
+      "#",
+      "Enum",
+      "Tuple",
+      "Map",
+      "Array",
+      'Bucket("x")',
+      "5u8",
+      "-1i8",
+      "\n",
+      'Decimal("1")',
+      'Expression("ENTIRE_WORKTOP")'
+    ]
     let compiled = 0
     for (let n = 0; n < CASES; n++) {
       let text = texts[rand(texts.length)] ?? ""

@@ -102,7 +102,9 @@ describe("hostile payloads get typed errors, never a throw", () => {
     expect(leftOf(decodeManifestValue(Uint8Array.from([0x4d, 0x20, 0x21, 0xff, 0xff, 0xff, 0x7f]))).reason).toMatch(
       /cannot fit/
     )
-    expect(leftOf(decodeManifestValue(Uint8Array.from([0x4d, 0x0c, 0x80, 0x00]))).reason).toBe("non-canonical size prefix")
+    expect(leftOf(decodeManifestValue(Uint8Array.from([0x4d, 0x0c, 0x80, 0x00]))).reason).toBe(
+      "non-canonical size prefix"
+    )
     expect(leftOf(decodeManifestValue(Uint8Array.from([0x4d, 0x0c, 0x80, 0x80, 0x80, 0x80, 0x01]))).reason).toBe(
       "size prefix longer than 4 bytes"
     )

@@ -14,8 +14,10 @@ import { right, scenarios } from "./support"
 const SIM = 242
 
 /** The intent's bytes with its instructions and children replaced, to compare compiled and decoded parts exactly. */
-const withManifest = (core: IntentCoreV2, m: { instructions: IntentCoreV2["instructions"]; children: IntentCoreV2["children"] }) =>
-  toHex(right(encodeSubintentV2({ intentCore: { ...core, instructions: m.instructions, children: m.children } })))
+const withManifest = (
+  core: IntentCoreV2,
+  m: { instructions: IntentCoreV2["instructions"]; children: IntentCoreV2["children"] }
+) => toHex(right(encodeSubintentV2({ intentCore: { ...core, instructions: m.instructions, children: m.children } })))
 
 const intents = scenarios.flatMap((sc) => {
   const ti = right(decodeNotarizedTransactionV2(sc.payload)).signedTransactionIntent.transactionIntent
@@ -105,30 +107,54 @@ describe("the pre-authorisation the atomic swap sends", () => {
   })
 
   it("rejects what is outside the subset or malformed, naming the line and column", () => {
-    expect(compileError(`CALL_METHOD Address("${account}") "lock_fee" Decimal("5");\nMINT_FUNGIBLE Address("${from}") Decimal("1");`)).toMatchObject({
+    expect(
+      compileError(
+        `CALL_METHOD Address("${account}") "lock_fee" Decimal("5");\nMINT_FUNGIBLE Address("${from}") Decimal("1");`
+      )
+    ).toMatchObject({
       line: 2,
       column: 1,
       reason: "instruction MINT_FUNGIBLE is outside the supported subset"
     })
-    expect(compileError(`YIELD_TO_PARENT Bucket("nope");`)).toMatchObject({ line: 1, column: 24, reason: 'bucket "nope" is not defined' })
+    expect(compileError(`YIELD_TO_PARENT Bucket("nope");`)).toMatchObject({
+      line: 1,
+      column: 24,
+      reason: 'bucket "nope" is not defined'
+    })
     expect(
-      compileError(`TAKE_ALL_FROM_WORKTOP Address("${from}") Bucket("b");\nYIELD_TO_PARENT Bucket("b");\nYIELD_TO_PARENT Bucket("b");`)
+      compileError(
+        `TAKE_ALL_FROM_WORKTOP Address("${from}") Bucket("b");\nYIELD_TO_PARENT Bucket("b");\nYIELD_TO_PARENT Bucket("b");`
+      )
     ).toMatchObject({ line: 3, reason: 'bucket "b" was already used' })
     expect(compileError(`ASSERT_WORKTOP_CONTAINS Address("${from}") Decimal("1.1234567890123456789");`).reason).toMatch(
       /more than 18 decimal places/
     )
-    expect(compileError(`ASSERT_WORKTOP_CONTAINS Address("${from.replace("sim", "rdx")}") Decimal("1");`).reason).toMatch(
-      /invalid address/
+    expect(
+      compileError(`ASSERT_WORKTOP_CONTAINS Address("${from.replace("sim", "rdx")}") Decimal("1");`).reason
+    ).toMatch(/invalid address/)
+    expect(compileError(`ASSERT_WORKTOP_CONTAINS Address("${account}") Decimal("1");`).reason).toBe(
+      "expected a resource address"
     )
-    expect(compileError(`ASSERT_WORKTOP_CONTAINS Address("${account}") Decimal("1");`).reason).toBe("expected a resource address")
-    expect(compileError(`YIELD_TO_PARENT`)).toMatchObject({ line: 1, column: 16, reason: 'unexpected end of the manifest, expected ";"' })
+    expect(compileError(`YIELD_TO_PARENT`)).toMatchObject({
+      line: 1,
+      column: 16,
+      reason: 'unexpected end of the manifest, expected ";"'
+    })
     expect(compileError(`YIELD_TO_PARENT Proof("p");`).reason).toMatch(/not a value this compiler supports/)
-    expect(compileError(`YIELD_TO_CHILD NamedIntent("x");`).reason).toBe('named intent "x" is not defined by a USE_CHILD')
-    expect(compileError(`YIELD_TO_PARENT 300u8;`).reason).toBe("300 is out of range for u8")
-    expect(compileError(`YIELD_TO_PARENT ${"Tuple(".repeat(30)}${")".repeat(30)};`).reason).toBe("values nested deeper than 24 levels")
-    expect(compileError(`ASSERT_WORKTOP_RESOURCES_ONLY Map<Address, Enum>(Address("${to}") => Enum<9u8>());`).reason).toMatch(
-      /unknown enum variant 9/
+    expect(compileError(`YIELD_TO_CHILD NamedIntent("x");`).reason).toBe(
+      'named intent "x" is not defined by a USE_CHILD'
     )
-    expect(compileError(`YIELD_TO_PARENT @;`)).toMatchObject({ line: 1, column: 17, reason: 'unexpected character "@"' })
+    expect(compileError(`YIELD_TO_PARENT 300u8;`).reason).toBe("300 is out of range for u8")
+    expect(compileError(`YIELD_TO_PARENT ${"Tuple(".repeat(30)}${")".repeat(30)};`).reason).toBe(
+      "values nested deeper than 24 levels"
+    )
+    expect(
+      compileError(`ASSERT_WORKTOP_RESOURCES_ONLY Map<Address, Enum>(Address("${to}") => Enum<9u8>());`).reason
+    ).toMatch(/unknown enum variant 9/)
+    expect(compileError(`YIELD_TO_PARENT @;`)).toMatchObject({
+      line: 1,
+      column: 17,
+      reason: 'unexpected character "@"'
+    })
   })
 })

@@ -85,14 +85,16 @@ const rng = (seed: number) => () => {
   return seed / 0x7fffffff
 }
 
-const MESSAGES = ["", "hSwap payout for txid_loc1abc", "ünïcödé ✓ \"quoted\" \\ back", "x".repeat(300)]
+const MESSAGES = ["", "hSwap payout for txid_loc1abc", 'ünïcödé ✓ "quoted" \\ back', "x".repeat(300)]
 
 describe("V1 transactions built by txv2 equal the Radix Engine Toolkit's", () => {
   it("for 60 transfers of varied amounts, messages, signers, epochs, nonces and tips", async () => {
     const next = rng(51)
     for (let i = 0; i < 60; i++) {
       const notarySeed = keyFromU64(1 + Math.floor(next() * 1000))
-      const signerSeeds = Array.from({ length: Math.floor(next() * 3) }, () => keyFromU64(2000 + Math.floor(next() * 1000)))
+      const signerSeeds = Array.from({ length: Math.floor(next() * 3) }, () =>
+        keyFromU64(2000 + Math.floor(next() * 1000))
+      )
       const notaryIsSignatory = next() < 0.5
       const resource = next() < 0.5 ? resources.hUSDC : resources.hETH
       const amount = `${Math.floor(next() * 1e6)}.${String(Math.floor(next() * 1e9)).padStart(9, "0")}`
@@ -155,9 +157,9 @@ describe("V1 transactions built by txv2 equal the Radix Engine Toolkit's", () =>
         payload: theirPayload
       })
       // And back: the toolkit's payload decodes to the same model.
-      expect(toHex(right(encodeNotarizedTransactionV1(right(decodeNotarizedTransactionV1(hexBytes(theirBytes))))))).toBe(
-        theirBytes
-      )
+      expect(
+        toHex(right(encodeNotarizedTransactionV1(right(decodeNotarizedTransactionV1(hexBytes(theirBytes))))))
+      ).toBe(theirBytes)
     }
   }, 120_000)
 })
@@ -177,7 +179,10 @@ describe("the exchange's Signer (txv2 V1, Node's Ed25519) against the Radix Engi
       const signed = await Effect.runPromise(
         signer.transfer({ resource: resources.hETH, amount: `0.00${i}1`, to: exchangeAccount, message, epoch: 100 + i })
       )
-      const tx = await RET.RadixEngineToolkit.NotarizedTransaction.decompile(hexBytes(signed.notarizedTransactionHex), "String")
+      const tx = await RET.RadixEngineToolkit.NotarizedTransaction.decompile(
+        hexBytes(signed.notarizedTransactionHex),
+        "String"
+      )
       expect((await RET.RadixEngineToolkit.NotarizedTransaction.intentHash(tx)).id).toBe(signed.intentHash)
       const validation = await RET.RadixEngineToolkit.NotarizedTransaction.staticallyValidate(
         tx,
@@ -201,7 +206,13 @@ describe("the exchange's Signer (txv2 V1, Node's Ed25519) against the Radix Engi
     const key = new RET.PrivateKey.Ed25519(privateKeyHex)
     const theirs = await RET.RadixEngineToolkit.Derive.virtualAccountAddressFromPublicKey(key.publicKey(), NETWORK)
     expect(await Effect.runPromise(signer.derivedAccount)).toBe(theirs)
-    const bad = makeSigner({ networkId: NETWORK, account: exchangeAccount, privateKeyHex: "abc", feeLockXrd: "5", epochWindow: 10 })
+    const bad = makeSigner({
+      networkId: NETWORK,
+      account: exchangeAccount,
+      privateKeyHex: "abc",
+      feeLockXrd: "5",
+      epochWindow: 10
+    })
     const failed = await Effect.runPromise(Effect.flip(bad.derivedAccount))
     expect(failed.reason).toBe("the operator key must be 64 hex characters (an Ed25519 private key)")
   })

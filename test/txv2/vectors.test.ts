@@ -72,9 +72,15 @@ describe("the canonical V2 unit vector (any_transaction.rs v2_notarized_transact
     expect(toHex(right(encodeNotarizedTransactionV2(tx)))).toBe(notarizedVector.payload_hex)
     const h = right(notarizedTransactionHashes(tx))
     expect(transactionIntentId(h.transactionIntentHash, 242)).toBe(expected["transaction_intent_hash"]?.bech32m)
-    expect(signedTransactionIntentId(h.signedTransactionIntentHash, 242)).toBe(expected["signed_transaction_intent_hash"]?.bech32m)
-    expect(notarizedTransactionId(h.notarizedTransactionHash, 242)).toBe(expected["notarized_transaction_hash"]?.bech32m)
-    expect(h.nonRootSubintentHashes.map((x) => subintentId(x, 242))).toEqual(expected.non_root_subintent_hashes.map((x) => x.bech32m))
+    expect(signedTransactionIntentId(h.signedTransactionIntentHash, 242)).toBe(
+      expected["signed_transaction_intent_hash"]?.bech32m
+    )
+    expect(notarizedTransactionId(h.notarizedTransactionHash, 242)).toBe(
+      expected["notarized_transaction_hash"]?.bech32m
+    )
+    expect(h.nonRootSubintentHashes.map((x) => subintentId(x, 242))).toEqual(
+      expected.non_root_subintent_hashes.map((x) => x.bech32m)
+    )
     const signers = right(verifyNotarizedTransactionV2(tx))
     expect(signers.transactionIntentSigners).toHaveLength(1)
     expect(signers.nonRootSigners.map((b) => b.length)).toEqual([1])
@@ -120,7 +126,9 @@ describe.each(scenarios)("scenario $name", (sc) => {
   it("has the ids stated upstream and derived in meta.json", () => {
     const h = right(notarizedTransactionHashes(tx))
     expect(transactionIntentId(h.transactionIntentHash, 242)).toBe(meta.transaction_intent_hash.bech32m)
-    expect(signedTransactionIntentId(h.signedTransactionIntentHash, 242)).toBe(meta.signed_transaction_intent_hash.bech32m)
+    expect(signedTransactionIntentId(h.signedTransactionIntentHash, 242)).toBe(
+      meta.signed_transaction_intent_hash.bech32m
+    )
     expect(notarizedTransactionId(h.notarizedTransactionHash, 242)).toBe(meta.notarized_transaction_hash.bech32m)
     expect(h.nonRootSubintentHashes.map(toHex)).toEqual(meta.non_root_subintents.map((s) => s.subintent_hash.hex))
     // The engine's transaction tracker recorded the txid and every committed subintent hash.
@@ -145,7 +153,9 @@ describe.each(scenarios)("scenario $name", (sc) => {
       intent_discriminator: hd.intentDiscriminator.toString()
     })
     expect(asMeta(ti.rootIntentCore.header)).toEqual(meta.root_intent_header)
-    expect(tx.signedTransactionIntent.transactionIntentSignatures).toHaveLength(meta.signature_counts.transaction_intent_signatures)
+    expect(tx.signedTransactionIntent.transactionIntentSignatures).toHaveLength(
+      meta.signature_counts.transaction_intent_signatures
+    )
     expect(tx.signedTransactionIntent.nonRootSubintentSignatures.map((b) => b.length)).toEqual(
       meta.signature_counts.non_root_subintent_signature_batches
     )

@@ -54,7 +54,11 @@ export class ValidatorSupport extends Effect.Service<ValidatorSupport>()("hswap/
           Stream.runForEach(settledFor(quiet, VALIDATOR_QUIET_GRACE), (s) => SubscriptionRef.set(settled, s))
         )
         yield* Effect.sleep(VALIDATOR_AUTO_OPEN_DELAY)
-        yield* settled.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
+        yield* settled.changes.pipe(
+          Stream.filter((s) => s),
+          Stream.take(1),
+          Stream.runDrain
+        )
         if (yield* SubscriptionRef.get(autoShown)) return false
         if (yield* isDismissed) return false
         if (yield* wasAutoShown) return false

@@ -102,8 +102,16 @@ export const autoWelcome = Effect.gen(function* () {
     Stream.runDrain
   )
   const coveredOrConnected = Effect.raceFirst(
-    overlays.open.pipe(Stream.filter((n) => n > 0), Stream.take(1), Stream.runDrain),
-    session.session.pipe(Stream.filter((s) => s.accounts.length > 0), Stream.take(1), Stream.runDrain)
+    overlays.open.pipe(
+      Stream.filter((n) => n > 0),
+      Stream.take(1),
+      Stream.runDrain
+    ),
+    session.session.pipe(
+      Stream.filter((s) => s.accounts.length > 0),
+      Stream.take(1),
+      Stream.runDrain
+    )
   ).pipe(Effect.zipRight(toaster.dismiss(id)))
   yield* Effect.raceFirst(closed, coveredOrConnected)
   return true
@@ -132,7 +140,7 @@ export const pageQuiet: Stream.Stream<boolean, never, Overlays | SwapMachine | U
  * What the shell starts when it mounts: the delayed welcome toast and the validator dialog's auto-open, held while
  * the page is busy.
  */
-export const shellStartup = Effect.all(
-  [autoWelcome, Effect.flatMap(ValidatorSupport, (v) => v.autoOpen(pageQuiet))],
-  { concurrency: "unbounded", discard: true }
-)
+export const shellStartup = Effect.all([autoWelcome, Effect.flatMap(ValidatorSupport, (v) => v.autoOpen(pageQuiet))], {
+  concurrency: "unbounded",
+  discard: true
+})

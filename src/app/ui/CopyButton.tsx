@@ -36,7 +36,11 @@ export function CopyButton({ value, label }: { readonly value: string; readonly 
       >
         Copy
       </button>
-      <span role="status" aria-live="polite" className={`text-xs ${said === COPIED_TEXT ? "text-accent" : "text-warn"}`}>
+      <span
+        role="status"
+        aria-live="polite"
+        className={`text-xs ${said === COPIED_TEXT ? "text-accent" : "text-warn"}`}
+      >
         {said}
       </span>
     </span>

@@ -117,8 +117,7 @@ const decimalOf = (ret: Ret, text: string) => {
   return value.kind === "Decimal" ? value.value : notFast()
 }
 
-const line = (name: string, args: ReadonlyArray<string>) =>
-  `${name}\n${args.map((a) => `    ${a}\n`).join("")};\n`
+const line = (name: string, args: ReadonlyArray<string>) => `${name}\n${args.map((a) => `    ${a}\n`).join("")};\n`
 
 /** The instructions in the toolkit's parsed form and the manifest text, or NotFast. */
 const convert = (ret: Ret, instructions: ReadonlyArray<InstructionV2>) => {
@@ -198,7 +197,11 @@ export const decodeFastV1 = (ret: Ret, bytes: Uint8Array, rawHex: string) => {
   if (header.endEpochExclusive - header.startEpochInclusive > MAX_EPOCH_RANGE) return undefined
   if (header.notaryPublicKey.type !== "Ed25519") return undefined
   let gatewayMessage:
-    | { readonly type: "Plaintext"; readonly mime_type: string; readonly content: { readonly type: "String"; readonly value: string } }
+    | {
+        readonly type: "Plaintext"
+        readonly mime_type: string
+        readonly content: { readonly type: "String"; readonly value: string }
+      }
     | undefined
   if (message.type === "Plaintext") {
     if (message.message.type !== "String") return undefined

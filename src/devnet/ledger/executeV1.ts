@@ -8,7 +8,10 @@ import type { LedgerView, PayloadExecution } from "./payload"
 import type { DecodedTransaction } from "./transaction"
 
 /** The execution environment of a transaction signed by `signerAccounts` on the state `view` shows. */
-export const executionEnv = (view: Pick<LedgerView, "xrd" | "balance" | "divisibility">, signerAccounts: ReadonlyArray<string>) => ({
+export const executionEnv = (
+  view: Pick<LedgerView, "xrd" | "balance" | "divisibility">,
+  signerAccounts: ReadonlyArray<string>
+) => ({
   xrd: view.xrd,
   signerAccounts: new Set(signerAccounts),
   divisibility: view.divisibility,

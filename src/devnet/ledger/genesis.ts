@@ -4,13 +4,7 @@
  * for the public constants the browser uses).
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
-import {
-  blake2b256,
-  derivedResourceAddress,
-  utf8Bytes,
-  virtualAccountAddress,
-  virtualIdentityAddress
-} from "./address"
+import { blake2b256, derivedResourceAddress, utf8Bytes, virtualAccountAddress, virtualIdentityAddress } from "./address"
 
 export const DEFAULT_DEVNET_SEED = "hswap-devnet-genesis-v1"
 

@@ -293,7 +293,12 @@ export const makeWalletEmulator = Effect.gen(function* () {
         const title = "Pre-authorization request"
         if (problem !== undefined) return done("preAuthorization", title)
         if (items.request === undefined)
-          return done("preAuthorization", title, {}, { error: "invalidRequest", message: "The request carries no subintent" })
+          return done(
+            "preAuthorization",
+            title,
+            {},
+            { error: "invalidRequest", message: "The request carries no subintent" }
+          )
         const prepared = yield* Effect.either(preparePreAuthorization(ledger, accounts, labelOf, items.request))
         if (Either.isLeft(prepared))
           return done("preAuthorization", title, {}, { error: prepared.left.error, message: prepared.left.message })

@@ -3,13 +3,7 @@
  * by the server and the in-page script. Browser-safe: imports nothing from Node.
  */
 import { Schema } from "effect"
-import {
-  Account,
-  NumberOfValues,
-  Persona,
-  WalletInteraction,
-  WalletInteractionResponse
-} from "../../toolkit/schemas"
+import { Account, NumberOfValues, Persona, WalletInteraction, WalletInteractionResponse } from "../../toolkit/schemas"
 
 export const WALLET_API_PREFIX = "/devnet/wallet"
 export const WALLET_SCRIPT_PATH = "/devnet/wallet.js"

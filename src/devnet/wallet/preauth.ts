@@ -175,7 +175,8 @@ const givenHeader = (h: RequestedHeader): Either.Either<RequestedHeader, WalletF
     h.maxProposerTimestampExclusive,
     h.intentDiscriminator
   ]
-  if (!fields.every(isU64)) return Either.left(invalid("The subintent header holds a value that is not a whole number ≥ 0"))
+  if (!fields.every(isU64))
+    return Either.left(invalid("The subintent header holds a value that is not a whole number ≥ 0"))
   if (h.endEpochExclusive <= h.startEpochInclusive)
     return Either.left(invalid("The subintent header's end epoch is not after its start epoch"))
   return Either.right(h)
@@ -184,7 +185,8 @@ const givenHeader = (h: RequestedHeader): Either.Either<RequestedHeader, WalletF
 const utf8Length = (text: string) => new TextEncoder().encode(text).length
 const HEX = /^(?:[0-9a-fA-F]{2})*$/
 
-const addressOf = (nodeId: Uint8Array): string => Either.getOrElse(encodeAddress(nodeId, NETWORK_ID), () => toHex(nodeId))
+const addressOf = (nodeId: Uint8Array): string =>
+  Either.getOrElse(encodeAddress(nodeId, NETWORK_ID), () => toHex(nodeId))
 
 const fieldsOf = (args: ManifestValue): ReadonlyArray<ManifestValue> => (args.kind === "Tuple" ? args.fields : [])
 
@@ -278,7 +280,8 @@ export const preparePreAuthorization = Effect.fn("WalletEmulator.preparePreAutho
         case "AtLeastNonFungibles":
           return `at least ${constraint.ids.length} given item${constraint.ids.length === 1 ? "" : "s"}`
         case "General": {
-          const low = constraint.lowerBound.type === "NonZero" ? "more than 0" : `at least ${constraint.lowerBound.amount}`
+          const low =
+            constraint.lowerBound.type === "NonZero" ? "more than 0" : `at least ${constraint.lowerBound.amount}`
           const high = constraint.upperBound.type === "Unbounded" ? "" : `, at most ${constraint.upperBound.amount}`
           return `${low}${high}`
         }
@@ -298,7 +301,10 @@ export const preparePreAuthorization = Effect.fn("WalletEmulator.preparePreAutho
           const resource = staticAddress(resourceArg)
           if (resource !== undefined && amountArg?.kind === "Decimal")
             withdrawals.push(move(target, resource, amountArg.value))
-        } else if (ins.methodName === "withdraw_non_fungibles" || ins.methodName === "lock_fee_and_withdraw_non_fungibles") {
+        } else if (
+          ins.methodName === "withdraw_non_fungibles" ||
+          ins.methodName === "lock_fee_and_withdraw_non_fungibles"
+        ) {
           const [resourceArg, idsArg] = ins.methodName === "withdraw_non_fungibles" ? args : args.slice(1)
           const resource = staticAddress(resourceArg)
           const count = idsArg?.kind === "Array" ? idsArg.elements.length : 0

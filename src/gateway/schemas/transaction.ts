@@ -64,7 +64,10 @@ export const DetailedEventsItem = Schema.Struct({
       outer_emitter: opt(Schema.String),
       global_emitter: Schema.String
     }),
-    Schema.Struct({ type: Schema.Literal("PackageFunction"), function_emitter: Schema.Struct({ blueprint: Schema.String }) })
+    Schema.Struct({
+      type: Schema.Literal("PackageFunction"),
+      function_emitter: Schema.Struct({ blueprint: Schema.String })
+    })
   ),
   payload: Schema.Struct({ programmatic_json: JsonObject })
 })
@@ -79,7 +82,9 @@ export const TransactionReceipt = Schema.Struct({
   state_updates: opt(JsonObject),
   next_epoch: opt(JsonObject),
   output: opt(Schema.Unknown),
-  events: opt(Schema.Array(Schema.Struct({ name: Schema.String, emitter: JsonObject, data: ProgrammaticScryptoSborValue }))),
+  events: opt(
+    Schema.Array(Schema.Struct({ name: Schema.String, emitter: JsonObject, data: ProgrammaticScryptoSborValue }))
+  ),
   detailed_events: opt(Schema.Array(DetailedEventsItem)),
   error_message: opt(Schema.String)
 })

@@ -56,9 +56,7 @@ export const makeSettlement = Effect.gen(function* () {
     detail: string | null = null,
     releaseReservation = false
   ) =>
-    Effect.flatMap(claims.current, (claim) =>
-      db.transition(txIn, from, to, changes, detail, claim, releaseReservation)
-    )
+    Effect.flatMap(claims.current, (claim) => db.transition(txIn, from, to, changes, detail, claim, releaseReservation))
 
   // --- reading the deposit ------------------------------------------------------------------------------------
 

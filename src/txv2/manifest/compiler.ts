@@ -235,7 +235,8 @@ class Compiler {
     const inner = m?.[2] ?? ""
     const close = m?.[3]
     if (open === "<" && close === ">") id = { type: "String", value: inner }
-    else if (open === "#" && close === "#" && /^[0-9]{1,20}$/.test(inner)) id = { type: "Integer", value: BigInt(inner) }
+    else if (open === "#" && close === "#" && /^[0-9]{1,20}$/.test(inner))
+      id = { type: "Integer", value: BigInt(inner) }
     else if (open === "[" && close === "]") {
       const b = fromHex(inner)
       if (b !== undefined) id = { type: "Bytes", value: b }
@@ -345,7 +346,10 @@ class Compiler {
       }
       case "Address": {
         const s = this.stringArg("Address")
-        return { kind: "Address", value: { type: "Static", nodeId: this.address(s.tok, s.v, () => true, "an address") } }
+        return {
+          kind: "Address",
+          value: { type: "Static", nodeId: this.address(s.tok, s.v, () => true, "an address") }
+        }
       }
       case "Bucket": {
         const s = this.stringArg("Bucket")
@@ -412,7 +416,7 @@ class Compiler {
 
   private resourceArg(): NodeId {
     const t = this.next("Address(…) of a resource")
-    if (t.t !== "ident" || t.v !== "Address") return this.fail("expected Address(\"resource_…\")", t)
+    if (t.t !== "ident" || t.v !== "Address") return this.fail('expected Address("resource_…")', t)
     const s = this.stringArg("Address")
     return this.address(s.tok, s.v, isResourceEntity, "a resource address")
   }
@@ -420,13 +424,13 @@ class Compiler {
   private decimalArg(): string {
     const t = this.peek()
     const v = this.value()
-    if (v.kind !== "Decimal") return this.fail("expected Decimal(\"…\")", t)
+    if (v.kind !== "Decimal") return this.fail('expected Decimal("…")', t)
     return v.value
   }
 
   private newBucket(): number {
-    const t = this.next("Bucket(\"name\")")
-    if (t.t !== "ident" || t.v !== "Bucket") return this.fail("expected Bucket(\"name\") for the new bucket", t)
+    const t = this.next('Bucket("name")')
+    if (t.t !== "ident" || t.v !== "Bucket") return this.fail('expected Bucket("name") for the new bucket', t)
     const s = this.stringArg("Bucket")
     if (this.buckets.has(s.v)) return this.fail(`bucket "${s.v}" is already defined`, s.tok)
     const id = this.nextBucket++
@@ -435,8 +439,8 @@ class Compiler {
   }
 
   private namedIntent(declare: boolean): number {
-    const t = this.next("NamedIntent(\"name\")")
-    if (t.t !== "ident" || t.v !== "NamedIntent") return this.fail("expected NamedIntent(\"name\")", t)
+    const t = this.next('NamedIntent("name")')
+    if (t.t !== "ident" || t.v !== "NamedIntent") return this.fail('expected NamedIntent("name")', t)
     const s = this.stringArg("NamedIntent")
     if (declare) {
       if (this.intents.has(s.v)) return this.fail(`named intent "${s.v}" is already defined`, s.tok)
@@ -460,7 +464,10 @@ class Compiler {
       return out
     } catch (e) {
       if (e instanceof DecodeFailure || e instanceof EncodeFailure)
-        return this.fail(`not a valid ${e instanceof DecodeFailure ? e.path.replace(/^root\.?/, "") || "value" : "value"}: ${e.reason}`, tok)
+        return this.fail(
+          `not a valid ${e instanceof DecodeFailure ? e.path.replace(/^root\.?/, "") || "value" : "value"}: ${e.reason}`,
+          tok
+        )
       throw e
     }
   }
@@ -480,25 +487,32 @@ class Compiler {
       case "USE_CHILD": {
         if (seenOther) this.fail("USE_CHILD must come before every other instruction", name)
         this.namedIntent(true)
-        const t = this.next("Intent(\"subtxid_…\")")
-        if (t.t !== "ident" || t.v !== "Intent") this.fail("expected Intent(\"subtxid_…\")", t)
+        const t = this.next('Intent("subtxid_…")')
+        if (t.t !== "ident" || t.v !== "Intent") this.fail('expected Intent("subtxid_…")', t)
         const s = this.stringArg("Intent")
         const id = decodeTransactionId(s.v, { kind: "subintent", networkId: this.networkId })
         if (Either.isLeft(id)) return this.fail(`invalid subintent id: ${id.left.reason}`, s.tok)
-        if (this.children.some((c) => toHex(c) === toHex(id.right.hash))) this.fail("the same child is used twice", s.tok)
+        if (this.children.some((c) => toHex(c) === toHex(id.right.hash)))
+          this.fail("the same child is used twice", s.tok)
         this.children.push(id.right.hash)
         this.end()
         return undefined
       }
       case "CALL_METHOD": {
         const t = this.next("Address(…)")
-        if (t.t !== "ident" || t.v !== "Address") return this.fail("expected Address(\"…\") (named addresses are not supported)", t)
+        if (t.t !== "ident" || t.v !== "Address")
+          return this.fail('expected Address("…") (named addresses are not supported)', t)
         const s = this.stringArg("Address")
         const nodeId = this.address(s.tok, s.v, isGlobalEntity, "a global address")
         const method = this.string("the method name").v
         const args = this.args()
         this.end()
-        return { kind: "CallMethod", address: { type: "Static", nodeId }, methodName: method, args: { kind: "Tuple", fields: args } }
+        return {
+          kind: "CallMethod",
+          address: { type: "Static", nodeId },
+          methodName: method,
+          args: { kind: "Tuple", fields: args }
+        }
       }
       case "TAKE_FROM_WORKTOP": {
         const resourceAddress = this.resourceArg()
@@ -532,7 +546,7 @@ class Compiler {
       case "RETURN_TO_WORKTOP": {
         const t = this.peek()
         const v = this.value()
-        if (v.kind !== "Bucket") return this.fail("expected Bucket(\"name\")", t)
+        if (v.kind !== "Bucket") return this.fail('expected Bucket("name")', t)
         this.end()
         return { kind: "ReturnToWorktop", bucket: v.id }
       }
@@ -567,8 +581,8 @@ class Compiler {
         return { kind, constraints }
       }
       case "ASSERT_BUCKET_CONTENTS": {
-        const t = this.next("Bucket(\"name\")")
-        if (t.t !== "ident" || t.v !== "Bucket") return this.fail("expected Bucket(\"name\")", t)
+        const t = this.next('Bucket("name")')
+        if (t.t !== "ident" || t.v !== "Bucket") return this.fail('expected Bucket("name")', t)
         const s = this.stringArg("Bucket")
         const bucket = this.bucketRef(s.tok, s.v, false)
         const constraint = this.constraintArg()
@@ -603,7 +617,8 @@ class Compiler {
     let seenOther = false
     while (this.pos < this.tokens.length) {
       const t = this.next("an instruction")
-      if (t.t !== "ident" || !/^[A-Z][A-Z_]*$/.test(t.v)) this.fail("expected an instruction name (UPPER_SNAKE_CASE)", t)
+      if (t.t !== "ident" || !/^[A-Z][A-Z_]*$/.test(t.v))
+        this.fail("expected an instruction name (UPPER_SNAKE_CASE)", t)
       const ins = this.instruction(t as Token & { readonly t: "ident" }, seenOther)
       if (ins !== undefined) {
         seenOther = true
@@ -619,7 +634,8 @@ export const compileManifest = (
   text: string,
   networkId: number
 ): Either.Either<CompiledManifest, ManifestCompileError> => {
-  if (typeof text !== "string") return Either.left(new ManifestCompileError({ line: 1, column: 1, reason: "not a string" }))
+  if (typeof text !== "string")
+    return Either.left(new ManifestCompileError({ line: 1, column: 1, reason: "not a string" }))
   if (text.length > MAX_MANIFEST_CHARS)
     return Either.left(new ManifestCompileError({ line: 1, column: 1, reason: "manifest longer than 1 MiB" }))
   const lines = text.split("\n")
@@ -630,7 +646,8 @@ export const compileManifest = (
   } catch (e) {
     if (e instanceof CompileFailure || e instanceof LexFailure)
       return Either.left(new ManifestCompileError({ line: e.line, column: e.col, reason: e.reason }))
-    return Either.left(new ManifestCompileError({ line: 1, column: 1, reason: `internal compiler error: ${String(e)}` }))
+    return Either.left(
+      new ManifestCompileError({ line: 1, column: 1, reason: `internal compiler error: ${String(e)}` })
+    )
   }
 }
-

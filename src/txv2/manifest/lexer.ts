@@ -5,7 +5,12 @@ export type Token =
   | { readonly t: "string"; readonly v: string; readonly line: number; readonly col: number }
   | { readonly t: "int"; readonly v: bigint; readonly kind: IntKind; readonly line: number; readonly col: number }
   | { readonly t: "bool"; readonly v: boolean; readonly line: number; readonly col: number }
-  | { readonly t: "punct"; readonly v: "(" | ")" | "<" | ">" | "," | ";" | "=>"; readonly line: number; readonly col: number }
+  | {
+      readonly t: "punct"
+      readonly v: "(" | ")" | "<" | ">" | "," | ";" | "=>"
+      readonly line: number
+      readonly col: number
+    }
 
 export type IntKind = "I8" | "I16" | "I32" | "I64" | "I128" | "U8" | "U16" | "U32" | "U64" | "U128"
 
@@ -96,7 +101,16 @@ export const tokenize = (text: string): Array<Token> => {
         }
         if (i >= text.length) throw new LexFailure(at.line, at.col, "unterminated string")
         const esc = advance()
-        const simple: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }
+        const simple: Readonly<Record<string, string>> = {
+          '"': '"',
+          "\\": "\\",
+          "/": "/",
+          b: "\b",
+          f: "\f",
+          n: "\n",
+          r: "\r",
+          t: "\t"
+        }
         if (simple[esc] !== undefined) s += simple[esc]
         else if (esc === "u") {
           const hex = text.slice(i, i + 4)

@@ -189,7 +189,12 @@ const instructionText = (ins: InstructionV2, networkId: number, newBucket: () =>
     case "DropAllProofs":
       break
     case "CallFunction":
-      parts.push(address(ins.packageAddress, networkId), quote(ins.blueprintName), quote(ins.functionName), ...argsText(ins.args, networkId))
+      parts.push(
+        address(ins.packageAddress, networkId),
+        quote(ins.blueprintName),
+        quote(ins.functionName),
+        ...argsText(ins.args, networkId)
+      )
       break
     case "CallMethod":
     case "CallRoyaltyMethod":

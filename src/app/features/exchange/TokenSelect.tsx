@@ -47,8 +47,7 @@ export function TokenSelect(props: {
       >
         <TokenIcon symbol={props.value} />
         {/* The name starts with what is visible, then says which selector it is (WCAG 2.5.3). */}
-        {props.value}{" "}
-        <span className="sr-only">{props.label}</span>
+        {props.value} <span className="sr-only">{props.label}</span>
         <span aria-hidden className="text-muted">
           ▾
         </span>

@@ -34,7 +34,8 @@ export function NotFoundPage() {
       <p className="text-7xl font-semibold text-accent/70">404</p>
       <h1 className="mt-4 text-2xl font-semibold">Page Not Found</h1>
       <p className="mt-2 text-muted">
-        Redirecting to {redirectName(notFoundRedirect, brand.name)} in <span data-testid="redirect-seconds">{remaining}</span> s…
+        Redirecting to {redirectName(notFoundRedirect, brand.name)} in{" "}
+        <span data-testid="redirect-seconds">{remaining}</span> s…
       </p>
       <div className="mx-auto mt-5 max-w-sm">
         <Progress value={elapsed} max={NOT_FOUND_REDIRECT_SECONDS} label="Redirect countdown" />

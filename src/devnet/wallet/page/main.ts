@@ -400,7 +400,11 @@ const install = () => {
                       el(
                         "td",
                         { class: "muted" },
-                        g.where === "worktop" ? "on the worktop" : g.where === "nextCall" ? "from the next call" : "in a bucket"
+                        g.where === "worktop"
+                          ? "on the worktop"
+                          : g.where === "nextCall"
+                            ? "from the next call"
+                            : "in a bucket"
                       )
                     )
                   )
