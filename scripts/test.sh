@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): typecheck, lint, unit + component tests, then e2e against the built stack.
+# The one test command (`npm test`): typecheck, lint, format check, unit + component tests, then e2e against the built stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
