@@ -43,6 +43,7 @@ import {
 } from "../../src/server/index"
 import { bindsAt, quotedTerms } from "../../src/server/Quotes"
 import { type Devnet, balance, eventually, startLedger, startServer, tempDir, transfer } from "./harness"
+import { receivedSwap } from "./stores"
 
 const { hUSDC, hETH, hBTC } = DevnetAddresses.resources
 const exchange = DevnetAddresses.exchangeAccount
@@ -303,17 +304,7 @@ describe("claims and pruning", () => {
       const claimed = yield* quotes.issue(TERMS)
       const named = yield* quotes.issue(TERMS)
       yield* quotes.claim(claimed.id, "txid_claimed")
-      yield* db.insertReceived({
-        tx_in: "txid_named",
-        sender: DevnetAddresses.users[0] ?? "",
-        resource_in: hUSDC,
-        symbol_in: "hUSDC",
-        amount_in: "10",
-        route_text: "hUSDC -> hETH",
-        state_version_in: 1,
-        quote_id: named.id,
-        committed_ms: 0
-      })
+      yield* db.insertReceived(receivedSwap("txid_named", named.id))
       yield* TestClock.adjust("60 seconds")
       const later = yield* quotes.issue(TERMS)
       const prune = Effect.flatMap(Clock.currentTimeMillis, (now) => quotes.prune(now))

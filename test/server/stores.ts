@@ -9,10 +9,13 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, type Layer, Redacted } from "effect"
+import { Effect, type Exit, Layer, Redacted } from "effect"
+import { afterAll, beforeAll, describe } from "vitest"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { type Db, DbLive, type ExchangeServerOptions } from "../../src/server/index"
+import type { NewSwap } from "../../src/server/Db"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { tempDir } from "./harness"
 
 export const POSTGRES_ADMIN_URL = process.env["HSWAP_TEST_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -99,3 +102,43 @@ export const postgresStore: Store = {
 }
 
 export const STORES: ReadonlyArray<Store> = [sqliteStore, postgresStore]
+
+/** A deposit of 10 hUSDC for hETH from the first devnet user, as settlement records it when first seen. */
+export const receivedSwap = (txIn: string, quoteId: string | null = null): NewSwap => ({
+  tx_in: txIn,
+  sender: DevnetAddresses.users[0] ?? "",
+  resource_in: DevnetAddresses.resources.hUSDC,
+  symbol_in: "hUSDC",
+  amount_in: "10",
+  route_text: "hUSDC -> hETH",
+  state_version_in: 1,
+  quote_id: quoteId,
+  committed_ms: 0
+})
+
+/** Runs effects that need `Db` on one suite's store: `run` fails as the effect does, `exit` answers its Exit. */
+export interface OnStore {
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Db>) => Promise<A>
+  readonly exit: <A, E>(effect: Effect.Effect<A, E, Db>) => Promise<Exit.Exit<A, E>>
+}
+
+/** One `describe` per store (PostgreSQL's skipped when it cannot be reached), each on a fresh store of its own. */
+export const describeOnStores = (title: (store: string) => string, body: (on: OnStore) => void): void => {
+  for (const kind of STORES) {
+    describe.skipIf(kind.skipped !== undefined)(title(kind.name), () => {
+      let store: FreshStore | undefined
+      beforeAll(async () => {
+        store = await kind.fresh()
+      })
+      afterAll(async () => {
+        await store?.remove()
+      })
+      const provided = <A, E>(effect: Effect.Effect<A, E, Db>) =>
+        Effect.provide(effect, Layer.fresh(store?.db() ?? Layer.die("no store")))
+      body({
+        run: (effect) => Effect.runPromise(provided(effect)),
+        exit: (effect) => Effect.runPromiseExit(provided(effect))
+      })
+    })
+  }
+}

@@ -1,26 +1,16 @@
-import { BigDecimal, Effect, Layer, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BigDecimal, Effect, Option } from "effect"
+import { expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Db } from "../../src/server/Db"
-import { type FreshStore, STORES } from "./stores"
+import { describeOnStores, receivedSwap } from "./stores"
 
-const { hUSDC, hETH } = DevnetAddresses.resources
+const { hETH } = DevnetAddresses.resources
 
 /** A swap in `paying` holding a reservation of 2 hETH (the balance read says 10). */
 const paying = (txIn: string) =>
   Effect.gen(function* () {
     const db = yield* Db
-    yield* db.insertReceived({
-      tx_in: txIn,
-      sender: DevnetAddresses.users[0] ?? "",
-      resource_in: hUSDC,
-      symbol_in: "hUSDC",
-      amount_in: "10",
-      route_text: "hUSDC -> hETH",
-      state_version_in: 1,
-      quote_id: null,
-      committed_ms: 0
-    })
+    yield* db.insertReceived(receivedSwap(txIn))
     yield* db.transition(txIn, "received", "paying", { resource_out: hETH, symbol_out: "hETH", amount_out: "2" })
     const reserved = yield* db.reserve(
       txIn,
@@ -37,18 +27,9 @@ const reservedBy = (txIn: string) =>
     (rows) => rows.filter((r) => r.tx_in === txIn)
   )
 
-for (const kind of STORES) {
-  describe.skipIf(kind.skipped !== undefined)(`a payout's last move drops its reservation on ${kind.name}`, () => {
-    let store: FreshStore | undefined
-    beforeAll(async () => {
-      store = await kind.fresh()
-    })
-    afterAll(async () => {
-      await store?.remove()
-    })
-    const run = <A, E>(effect: Effect.Effect<A, E, Db>) =>
-      Effect.runPromise(Effect.provide(effect, Layer.fresh(store?.db() ?? Layer.die("no store"))))
-
+describeOnStores(
+  (store) => `a payout's last move drops its reservation on ${store}`,
+  ({ run }) => {
     it("paying -> completed with releaseReservation: one write moves the swap, logs it and drops the reservation", async () => {
       await run(
         Effect.gen(function* () {
@@ -95,5 +76,5 @@ for (const kind of STORES) {
         })
       )
     })
-  })
-}
+  }
+)
