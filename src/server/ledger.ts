@@ -3,7 +3,7 @@
  * transaction's deposit into the exchange account, the current epoch, and a transaction's commit status.
  */
 import { BigDecimal, Data, Effect, Either, Option, Schema } from "effect"
-import type { CommittedTransactionInfo, GatewayService } from "../gateway/index"
+import { type CommittedTransactionInfo, exhaustPages, type GatewayService } from "../gateway/index"
 import { parseSwapMessage } from "../exchange/swap"
 import { formatPlain, parseLooseDecimal } from "../lib/decimalText"
 import type { ServerConfigShape, TokenSpec } from "./config"
@@ -39,31 +39,36 @@ export class BalanceChangeInvalid extends Data.TaggedError("BalanceChangeInvalid
 
 const ZERO = BigDecimal.fromBigInt(0n)
 
+/** The sum of one resource's vault amounts, or the first amount that is not a decimal. */
+const sumVaults = (
+  resource: string,
+  vaults: ReadonlyArray<{ readonly amount: string }>
+): Either.Either<BigDecimal.BigDecimal, VaultAmountInvalid> => {
+  let sum = ZERO
+  for (const vault of vaults) {
+    const amount = parseLooseDecimal(vault.amount)
+    if (Option.isNone(amount)) return Either.left(new VaultAmountInvalid({ resource, amount: vault.amount }))
+    sum = BigDecimal.sum(sum, amount.value)
+  }
+  return Either.right(sum)
+}
+
 /**
- * What `account` holds of one `resource`: the sum of its vaults of it, undefined when it has none. One page of that
- * resource's vaults (an account has one vault a resource), further pages pinned to the first one's ledger state: a
- * payout's reservation reads this, not every balance of the account with its metadata.
+ * What `account` holds of one `resource`: the sum of its vaults of it, undefined when it has none. Every page of that
+ * resource's vaults (an account has one vault a resource), pinned to the first one's ledger state: a payout's
+ * reservation reads this, not every balance of the account with its metadata.
  */
 export const resourceBalance = (gateway: GatewayService, account: string, resource: string) =>
   Effect.gen(function* () {
-    let page = yield* gateway.state.entityFungibleVaultsPage({ address: account, resource_address: resource })
-    const atLedgerState = { state_version: page.ledger_state.state_version }
-    let sum: BigDecimal.BigDecimal | undefined
-    for (;;) {
-      for (const vault of page.items) {
-        const amount = parseLooseDecimal(vault.amount)
-        if (Option.isNone(amount)) return yield* new VaultAmountInvalid({ resource, amount: vault.amount })
-        sum = BigDecimal.sum(sum ?? ZERO, amount.value)
-      }
-      const cursor = page.next_cursor
-      if (cursor === undefined || cursor === null) return sum
-      page = yield* gateway.state.entityFungibleVaultsPage({
+    const { items } = yield* exhaustPages((cursor, atLedgerState) =>
+      gateway.state.entityFungibleVaultsPage({
         address: account,
         resource_address: resource,
-        cursor,
-        at_ledger_state: atLedgerState
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(atLedgerState === undefined ? {} : { at_ledger_state: atLedgerState })
       })
-    }
+    )
+    return items.length === 0 ? undefined : yield* sumVaults(resource, items)
   })
 
 /** Sums the exchange account's fungible vaults by resource address. */
@@ -73,14 +78,8 @@ export const accountBalances = (gateway: GatewayService, account: string) =>
     const balances = new Map<string, BigDecimal.BigDecimal>()
     for (const resource of item?.fungible_resources.items ?? []) {
       if (resource.aggregation_level !== "Vault" || !("vaults" in resource)) continue
-      let sum = balances.get(resource.resource_address) ?? ZERO
-      for (const vault of resource.vaults.items) {
-        const amount = parseLooseDecimal(vault.amount)
-        if (Option.isNone(amount))
-          return yield* new VaultAmountInvalid({ resource: resource.resource_address, amount: vault.amount })
-        sum = BigDecimal.sum(sum, amount.value)
-      }
-      balances.set(resource.resource_address, sum)
+      const sum = yield* sumVaults(resource.resource_address, resource.vaults.items)
+      balances.set(resource.resource_address, BigDecimal.sum(balances.get(resource.resource_address) ?? ZERO, sum))
     }
     return balances as ReadonlyMap<string, BigDecimal.BigDecimal>
   })

@@ -575,8 +575,7 @@ export const makeLedgerStore = Effect.gen(function* () {
           vaultOwners.set(vaultAddress(account, resource), { account, resource })
         }
       }
-      const owner = vaultOwners.get(address)
-      return owner === undefined ? Option.none() : Option.some({ ...owner })
+      return Option.fromNullable(vaultOwners.get(address))
     })
 
   const resource = (address: string): Effect.Effect<Option.Option<ResourceInfo>> =>
