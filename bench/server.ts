@@ -9,7 +9,7 @@
  *    what scaling costs on the same cores, 1 against 3 `npm run server` replicas, each on a fresh PostgreSQL database
  *    and a fresh devnet served over loopback, under the same offered load: the same SWAPS swaps registered round-robin
  *    by the same 24 clients (BENCH_CLIENTS, in a process of their own: bench/clients.ts, which submits each deposit to
- *    the devnet's gateway and registers it), after the same 30 unmeasured warm-up swaps (10 a replica with 3), then
+ *    the devnet's gateway and registers it), after 30 unmeasured warm-up swaps a replica (BENCH_WARMUP), then
  *    price + health at the same BENCH_REPLICATED_RATE (300) requests/s spread evenly over the replicas. Prints per run
  *    swaps per second, payouts against deposits on the ledger (must be equal), the CPU each process used (from /proc:
  *    the replicas, the bench process holding the devnet, PostgreSQL's backends for the run's database and its shared
@@ -28,7 +28,7 @@
  *    status polls) are not in it.
  *
  * BENCH_PARTS (load, settlement, flows, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica
- * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_DURATION, BENCH_RATE, BENCH_REPLICATED_RATE,
+ * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_WARMUP, BENCH_DURATION, BENCH_RATE, BENCH_REPLICATED_RATE,
  * BENCH_FLOW_SWAPS set the sizes; BENCH_ROUNDS (2) how many times the replicated part runs 1 and 3 replicas, in
  * alternating order, its figures the mean; BENCH_REPLICAS=1 runs it with 1 replica only, once (no comparison).
  *
@@ -71,11 +71,11 @@ const CONCURRENCY = 8
 /** Clients registering deposits in the replicated case: the same for 1 and for 3 replicas (the same offered load). */
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 24)
 /**
- * Warm-up swaps each replica settles before the replicated measurement (not counted): 30 with 1 replica, 90 with 3,
+ * Warm-up swaps each replica settles before the replicated measurement (not counted, BENCH_WARMUP): 30 with 1 replica, 90 with 3,
  * so every replica's code is as compiled as the single one's (its CPU per swap is the figure compared), and the
  * devnet and the database are warm in both runs.
  */
-const WARMUP = 30
+const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 30)
 /** Seconds the replicas are watched idle after the warm-up: what a replica costs doing nothing (its polls, timers). */
 const IDLE_S = 3
 /** Price + health requests per second spread over the replicas in the replicated part, the same with 1 and with 3. */

@@ -71,18 +71,17 @@ export class Maintenance extends Effect.Service<Maintenance>()("hswap/server/Mai
     if (db.dialect !== "pg") return { enabled: Ref.get(flag), set } as const
     // Shared: starting a replica with the flag turns maintenance on for all; without it, the stored value holds.
     if (maintenance) yield* db.setKv(MAINTENANCE_KEY, "1")
-    const refreshMs = Duration.toMillis(MAINTENANCE_REFRESH)
-    let readAt = Number.NEGATIVE_INFINITY
-    const enabled = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      if (now - readAt < refreshMs) return yield* Ref.get(flag)
-      const stored = yield* db.getKv(MAINTENANCE_KEY)
-      const on = stored._tag === "Some" ? stored.value === "1" : maintenance
-      readAt = now
-      yield* Ref.set(flag, on)
-      return on
+    // Read at most once per MAINTENANCE_REFRESH however many requests ask at once (they share the read in flight);
+    // this replica's own change is seen at once.
+    const [enabled, invalidate] = yield* Effect.cachedInvalidateWithTTL(
+      Effect.map(db.getKv(MAINTENANCE_KEY), (stored) => (stored._tag === "Some" ? stored.value === "1" : maintenance)),
+      MAINTENANCE_REFRESH
+    )
+    const setShared = Effect.fn("Maintenance.set")(function* (on: boolean) {
+      yield* set(on)
+      yield* invalidate
     })
-    return { enabled, set } as const
+    return { enabled, set: setShared } as const
   })
 }) {}
 

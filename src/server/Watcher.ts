@@ -1,7 +1,8 @@
 /**
  * The watcher: follows `/stream/transactions` for successful user transactions that deposit into the exchange
  * account, from the last state version it has seen (kept in the database), and settles each one, registered or
- * not (the spec's 'tracking fails but the swap succeeds' case), up to `WATCHER_CONCURRENCY` at once. Each pass first
+ * not (the spec's 'tracking fails but the swap succeeds' case), up to `WATCHER_CONCURRENCY` at once, leaving out
+ * those already final or held by a live claim (one read a page). Each pass first
  * resumes unfinished swaps, and takes over atomic swaps whose replica stopped mid-way (when the server offers them).
  * An atomic swap's own transaction deposits into the exchange account too, but it is no deposit (`depositOf`), so
  * settlement leaves it alone. Passes run every `watcherPollInterval` on the Clock.
@@ -76,8 +77,11 @@ export const watchPass = Effect.gen(function* () {
     // past the page once all of them are done, so a pass cut short sees the page again (and finds them settled).
     const deposits = page.items.flatMap((item) => (item.intent_hash === undefined ? [] : [item.intent_hash]))
     seen += deposits.length
+    // Deposits registered with a replica are mostly settled, or being settled, by the time a pass sees them: one
+    // read finds those, and only the rest (never registered, or left by a holder that stopped) are settled here.
+    const done = yield* db.settledOrHeld(deposits, yield* Clock.currentTimeMillis)
     yield* Effect.forEach(
-      deposits,
+      deposits.filter((hash) => !done.has(hash)),
       (hash) =>
         settlement.settle(hash).pipe(
           Effect.catchTags({

@@ -123,6 +123,21 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
 
   // --- reads -----------------------------------------------------------------------------------------------------
 
+  /**
+   * Of `txIns`, those nothing needs to be done for now: final, or held at `nowMs` by a live claim (its holder
+   * settles it; should it die, the claim expires and the swap is resumed like any unfinished one). One read for a
+   * whole page of the watcher's deposits.
+   */
+  const settledOrHeld = Effect.fn("Db.settledOrHeld")(function* (txIns: ReadonlyArray<string>, nowMs: number) {
+    if (txIns.length === 0) return new Set<string>()
+    const found = yield* sql`SELECT tx_in FROM swaps WHERE tx_in IN ${sql.in(txIns)}
+        AND (state IN ('completed', 'refunded') OR claimed_until >= ${nowMs})`.pipe(
+      Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ tx_in: Schema.String })))),
+      Effect.orDie
+    )
+    return new Set(found.map((r) => r.tx_in))
+  })
+
   const byAccount = Effect.fn("Db.byAccount")(function* (account: string, limit: number) {
     return yield* rows(
       sql`SELECT * FROM swaps WHERE sender = ${account} ORDER BY created_ms DESC, ${insertionOrder} DESC LIMIT ${limit}`
@@ -164,7 +179,19 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
     }
   }).pipe(Effect.withSpan("Db.totals"))
 
-  return { get, insertReceived, transition, claim, renewClaim, releaseClaim, byAccount, latest, unfinished, totals }
+  return {
+    get,
+    insertReceived,
+    transition,
+    claim,
+    renewClaim,
+    releaseClaim,
+    settledOrHeld,
+    byAccount,
+    latest,
+    unfinished,
+    totals
+  }
 }
 
 export type SwapsRepository = ReturnType<typeof makeSwaps>
