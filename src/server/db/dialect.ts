@@ -1,6 +1,6 @@
 /**
  * What differs between SQLite and PostgreSQL, in one place: column types, the insertion order, how a change and its
- * log entry are written together, the locks that serialize migrations and liquidity reservations, and how PostgreSQL's
+ * log entry are written together, the lock that serializes migrations, how liquidity is reserved, and how PostgreSQL's
  * values are read. The migrations and every repository are written once against `Dialect`.
  */
 import type { SqlClient, SqlError } from "@effect/sql"
@@ -34,31 +34,30 @@ export interface Dialect {
   /**
    * Runs `change` (an INSERT or UPDATE of `swaps` … RETURNING *) and, in the same atomic step, appends one
    * `swap_events` row (`event`) per swap it returned; the returned rows. PostgreSQL: one statement, one round trip (a
-   * data-modifying WITH); SQLite, which has no such WITH: a transaction of the two statements (in process, no trip).
-   * With `before` (a DELETE of another table), that runs in the same atomic step too, whether or not `change` matched.
+   * data-modifying WITH); SQLite, which has no such WITH: a transaction of the statements (in process, no trip).
+   * With `releaseOf`, the reservation of that key is dropped in the same atomic step too, whether or not `change`
+   * matched.
    */
   readonly logged: (
     sql: SqlClient.SqlClient,
     change: Statement<Row>,
     event: { readonly state: string; readonly at: number; readonly detail: string | null },
-    before?: Statement<Row>
+    releaseOf?: string
   ) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
   /**
-   * Runs `effect` alone among everyone reserving liquidity of `resource` on this database: PostgreSQL, in a
-   * transaction holding `pg_advisory_xact_lock` (across replicas); SQLite, under an in-process semaphore (one process
-   * per file).
+   * How a reservation is checked against the balance (`db/reservations.ts`): "summed" (SQLite: the reservations
+   * summed under an in-process semaphore, one process per file) or "counted" (PostgreSQL: a running count per
+   * resource in `liquidity`, kept by the same statements that add and drop reservations).
    */
-  readonly withResourceLock: (
-    sql: SqlClient.SqlClient
-  ) => (resource: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R>
+  readonly reservations: "summed" | "counted"
+  /** Drops the reservation of `key`, if any (and, "counted", gives its amount back to the resource's count). */
+  readonly release: (sql: SqlClient.SqlClient, key: string) => Effect.Effect<unknown, SqlError.SqlError>
 }
 
-/** Advisory-lock keys are derived in SQL (`hashtext`) from these names. */
+/** The advisory-lock key of migrations is derived in SQL (`hashtext`) from this name. */
 const MIGRATION_LOCK = "hswap:migrations"
-const liquidityLockName = (resource: string) => `hswap:liquidity:${resource}`
 
 export const sqliteDialect = (): Dialect => {
-  const semaphore = Effect.unsafeMakeSemaphore(1)
   return {
     name: "sqlite",
     bigint: "INTEGER",
@@ -71,10 +70,10 @@ export const sqliteDialect = (): Dialect => {
         Effect.catchAll((e) => Effect.logWarning("SQLite: WAL mode not set", e))
       ),
     serializeMigrations: (_sql, run) => run,
-    logged: (sql, change, event, before) =>
+    logged: (sql, change, event, releaseOf) =>
       sql.withTransaction(
         Effect.gen(function* () {
-          if (before !== undefined) yield* before
+          if (releaseOf !== undefined) yield* sql`DELETE FROM reservations WHERE tx_in = ${releaseOf}`
           const rows = yield* change
           for (const row of rows) {
             yield* sql`INSERT INTO swap_events ${sql.insert({ tx_in: String(row["tx_in"]), state: event.state, at_ms: event.at, detail: event.detail })}`
@@ -82,7 +81,8 @@ export const sqliteDialect = (): Dialect => {
           return rows
         })
       ),
-    withResourceLock: () => () => (effect) => semaphore.withPermits(1)(effect)
+    reservations: "summed",
+    release: (sql, key) => sql`DELETE FROM reservations WHERE tx_in = ${key}`
   }
 }
 
@@ -109,29 +109,25 @@ export const pgDialect = (): Dialect => ({
       ),
       run
     ),
-  logged: (sql, change, event, before) =>
-    sql<Row>`WITH ${before === undefined ? sql`` : sql`before AS (${before}), `}changed AS (${change}), logged AS (
+  logged: (sql, change, event, releaseOf) =>
+    sql<Row>`WITH ${releaseOf === undefined ? sql`` : sql`${pgReleasing(sql, releaseOf)}, `}changed AS (${change}), logged AS (
       INSERT INTO swap_events (tx_in, state, at_ms, detail)
       SELECT tx_in, ${event.state}::text, ${event.at}::bigint, ${event.detail}::text FROM changed
     ) SELECT * FROM changed`,
-  // One fiber per replica and resource queues for the advisory lock (the others wait in process, holding no
-  // connection), so reservations never tie up the pool that claims and lease renewals need.
-  withResourceLock: (sql) => {
-    const local = new Map<string, Effect.Semaphore>()
-    return (resource) => (effect) => {
-      let semaphore = local.get(resource)
-      if (semaphore === undefined) {
-        semaphore = Effect.unsafeMakeSemaphore(1)
-        local.set(resource, semaphore)
-      }
-      return semaphore.withPermits(1)(
-        sql.withTransaction(
-          Effect.zipRight(sql`SELECT pg_advisory_xact_lock(hashtext(${liquidityLockName(resource)}))`, effect)
-        )
-      )
-    }
-  }
+  reservations: "counted",
+  release: (sql, key) => sql`WITH ${pgReleasing(sql, key)} SELECT 1`
 })
+
+/**
+ * PostgreSQL's `WITH` items that drop the reservation of `key` and give its amount back to its resource's count:
+ * less reserved now, more released ever (see `db/reservations.ts`).
+ */
+const pgReleasing = (sql: SqlClient.SqlClient, key: string) =>
+  sql`gone AS (DELETE FROM reservations WHERE tx_in = ${key} RETURNING resource, amount),
+    freed AS (
+      UPDATE liquidity l SET reserved = l.reserved - g.amount::numeric, released = l.released + g.amount::numeric
+      FROM gone g WHERE l.resource = g.resource
+    )`
 
 export class DbDialect extends Context.Tag("hswap/server/DbDialect")<DbDialect, Dialect>() {}
 

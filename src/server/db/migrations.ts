@@ -6,7 +6,9 @@
  * 2. binding quotes (`quotes`) and the quote columns of swaps;
  * 3. coordination between replicas: claims on swaps (`claimed_by`, `claimed_until`), liquidity reservations
  *    (`reservations`) and named leases (`leases`);
- * 4. atomic swaps (`atomic_swaps`): one row per pre-authorisation, keyed by its subintent hash, with its claim columns.
+ * 4. atomic swaps (`atomic_swaps`): one row per pre-authorisation, keyed by its subintent hash, with its claim columns;
+ * 5. PostgreSQL only: the running count of liquidity per resource (`liquidity`: reserved now, released ever), started
+ *    from the reservations already held (see `reservations.ts`; SQLite sums its reservations instead).
  */
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
@@ -125,6 +127,17 @@ const migrations = (d: Dialect) => {
       )`
       yield* sql`CREATE INDEX atomic_swaps_account ON atomic_swaps (account, created_ms)`
       yield* sql`CREATE INDEX atomic_swaps_quote ON atomic_swaps (quote_id)`
+    }),
+    "5_liquidity": Effect.gen(function* () {
+      if (d.reservations !== "counted") return
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE liquidity (
+        resource TEXT PRIMARY KEY,
+        reserved NUMERIC NOT NULL,
+        released NUMERIC NOT NULL
+      )`
+      yield* sql`INSERT INTO liquidity (resource, reserved, released)
+        SELECT resource, SUM(amount::numeric), 0 FROM reservations GROUP BY resource`
     })
   })
 }

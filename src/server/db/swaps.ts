@@ -85,7 +85,7 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
         sql,
         sql<Row>`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence} RETURNING *`,
         { state: to, at: now, detail },
-        releaseReservation ? sql<Row>`DELETE FROM reservations WHERE tx_in = ${txIn}` : undefined
+        releaseReservation ? txIn : undefined
       )
       .pipe(Effect.flatMap(decodeRows), Effect.orDie)
     return Option.fromNullable(updated[0])

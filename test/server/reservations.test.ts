@@ -1,0 +1,134 @@
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { BigDecimal, Effect, Redacted, Schema } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
+import { Db } from "../../src/server/Db"
+import { describeOnStores, type FreshStore, postgresStore, receivedSwap } from "./stores"
+
+const { hETH, hBTC } = DevnetAddresses.resources
+const dec = BigDecimal.unsafeFromString
+const balance = (text: string | undefined) => Effect.succeed(text === undefined ? undefined : dec(text))
+
+describeOnStores(
+  (store) => `liquidity reservations on ${store}`,
+  ({ run }) => {
+    it("reserves what the balance minus the others' reservations covers, keeps a key's own, frees on release", async () => {
+      await run(
+        Effect.gen(function* () {
+          const db = yield* Db
+          expect(yield* db.reserve("a", hETH, dec("6"), balance("10"))).toBe(true)
+          expect(yield* db.reserve("b", hETH, dec("5"), balance("10"))).toBe(false)
+          expect(yield* db.reserve("b", hETH, dec("4"), balance("10"))).toBe(true)
+          // A key that holds a reservation keeps it, whatever the balance says now, and is not counted twice.
+          expect(yield* db.reserve("a", hETH, dec("6"), balance("0"))).toBe(true)
+          expect((yield* db.reservations).filter((r) => r.tx_in === "a")).toEqual([{ tx_in: "a", amount: "6" }])
+          // Another resource is counted apart; no vault at all is a balance of zero.
+          expect(yield* db.reserve("c", hBTC, dec("0.5"), balance("0.5"))).toBe(true)
+          expect(yield* db.reserve("d", hBTC, dec("0.000001"), balance(undefined))).toBe(false)
+          yield* db.release("a")
+          yield* db.release("a")
+          // a's payout committed: the balance is 4 now, b still holds 4.
+          expect(yield* db.reserve("e", hETH, dec("0.1"), balance("4"))).toBe(false)
+          expect(yield* db.reserve("e", hETH, dec("0.1"), balance("4.1"))).toBe(true)
+          yield* db.release("b")
+          yield* db.release("c")
+          yield* db.release("e")
+          expect(yield* db.reservations).toEqual([])
+        })
+      )
+    })
+
+    it("a payout released while the balance is read (the read from before its commit) is still counted", async () => {
+      await run(
+        Effect.gen(function* () {
+          const db = yield* Db
+          expect(yield* db.reserve("p", hETH, dec("6"), balance("10"))).toBe(true)
+          // p's payout commits and its reservation goes while q's balance read is on its way: the read still shows
+          // the 10 from before the commit. Only 4 are free, so 5 cannot be reserved.
+          const staleRead = Effect.zipRight(db.release("p"), balance("10"))
+          expect(yield* db.reserve("q", hETH, dec("5"), staleRead)).toBe(false)
+          expect(yield* db.reserve("q", hETH, dec("4"), balance("4"))).toBe(true)
+          yield* db.release("q")
+        })
+      )
+    })
+
+    it("twenty payouts at once over a balance of ten: exactly ten are reserved", async () => {
+      await run(
+        Effect.gen(function* () {
+          const db = yield* Db
+          const answers = yield* Effect.all(
+            Array.from({ length: 20 }, (_, i) => db.reserve(`k${i}`, hBTC, dec("1"), balance("10"))),
+            { concurrency: "unbounded" }
+          )
+          expect(answers.filter((ok) => ok)).toHaveLength(10)
+          expect(yield* db.reservations).toHaveLength(10)
+          for (let i = 0; i < 20; i++) yield* db.release(`k${i}`)
+          expect(yield* db.reservations).toEqual([])
+        })
+      )
+    })
+  }
+)
+
+describe.skipIf(postgresStore.skipped !== undefined)("PostgreSQL's running count of liquidity", () => {
+  let store: FreshStore | undefined
+  beforeAll(async () => {
+    store = await postgresStore.fresh()
+  })
+  afterAll(async () => {
+    await store?.remove()
+  })
+
+  it("always equals the reservations held, through reserves and releases, to the last decimal", async () => {
+    const layer = store?.db()
+    const url = store?.options.databaseUrl
+    if (layer === undefined || url === undefined) throw new Error("no store")
+    const counts = () =>
+      Effect.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql`SELECT resource, reserved::text AS reserved, released::text AS released FROM liquidity ORDER BY resource`
+        ).pipe(
+          Effect.flatMap(
+            Schema.decodeUnknown(
+              Schema.Array(Schema.Struct({ resource: Schema.String, reserved: Schema.String, released: Schema.String }))
+            )
+          ),
+          Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })),
+          Effect.scoped
+        )
+      )
+    const onDb = <A>(effect: Effect.Effect<A, never, Db>) => Effect.runPromise(Effect.provide(effect, layer))
+    await onDb(
+      Effect.gen(function* () {
+        const db = yield* Db
+        yield* db.reserve("x", hETH, dec("1.25"), balance("10"))
+        yield* db.reserve("y", hETH, dec("0.000000000000000001"), balance("10"))
+        yield* db.reserve("z", hETH, dec("100"), balance("10"))
+      })
+    )
+    expect(await counts()).toEqual([{ resource: hETH, reserved: "1.250000000000000001", released: "0" }])
+    await onDb(
+      Effect.gen(function* () {
+        const db = yield* Db
+        yield* db.release("x")
+        yield* db.release("nobody")
+      })
+    )
+    expect(await counts()).toEqual([{ resource: hETH, reserved: "0.000000000000000001", released: "1.25" }])
+    // A payout's last move drops its reservation in the same write, and gives it back to the count.
+    await onDb(
+      Effect.gen(function* () {
+        const db = yield* Db
+        yield* db.insertReceived(receivedSwap("txid_paid"))
+        yield* db.transition("txid_paid", "received", "paying", { amount_out: "2", resource_out: hETH })
+        expect(yield* db.reserve("txid_paid", hETH, dec("2"), balance("10"))).toBe(true)
+        yield* db.transition("txid_paid", "paying", "completed", { finalized_ms: 1 }, null, null, true)
+      })
+    )
+    expect(await counts()).toEqual([{ resource: hETH, reserved: "0.000000000000000001", released: "3.25" }])
+  })
+})
