@@ -39,7 +39,7 @@ import { PgClient } from "@effect/sql-pg"
 import autocannon from "autocannon"
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import * as os from "node:os"
 import { join } from "node:path"
@@ -414,6 +414,26 @@ const cpuSecondsOf = (pid: number | undefined): number => {
   }
 }
 
+/**
+ * Context switches of a process so far (all its threads, from /proc/<pid>/status of each task): voluntary (it waited:
+ * an event loop with nothing to run) and involuntary (preempted by another process wanting the core).
+ */
+const switchesOf = (pid: number | undefined): { readonly voluntary: number; readonly involuntary: number } => {
+  let voluntary = 0
+  let involuntary = 0
+  if (pid === undefined) return { voluntary, involuntary }
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const status = readFileSync(`/proc/${pid}/task/${task}/status`, "utf8")
+      voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0)
+      involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0)
+    }
+  } catch {
+    // The process is gone: what it did is lost with it.
+  }
+  return { voluntary, involuntary }
+}
+
 /** Busy and total CPU seconds of the whole machine (all cores) so far. */
 const machineCpu = (): { readonly busy: number; readonly total: number } => {
   try {
@@ -644,6 +664,7 @@ const replicated = async (replicas: number) => {
     const cpu0 = {
       self: selfCpuSeconds(),
       replicas: procs.map((p) => cpuSecondsOf(p.pid)),
+      switches: procs.map((p) => switchesOf(p.pid)),
       pg: new Map(pg0.map(({ pid }) => [pid, cpuSecondsOf(pid)])),
       machine: machineCpu()
     }
@@ -676,6 +697,11 @@ const replicated = async (replicas: number) => {
     const cpu = {
       self: selfCpuSeconds() - cpu0.self,
       replicas: procs.map((p, i) => cpuSecondsOf(p.pid) - (cpu0.replicas[i] ?? 0)),
+      switches: procs.map((p, i) => {
+        const now = switchesOf(p.pid)
+        const then = cpu0.switches[i] ?? { voluntary: 0, involuntary: 0 }
+        return { voluntary: now.voluntary - then.voluntary, involuntary: now.involuntary - then.involuntary }
+      }),
       pg: pgCpu(false),
       pgShared: pgCpu(true),
       machine: machineCpu()
@@ -707,11 +733,16 @@ const replicated = async (replicas: number) => {
     const clientsMs = perSwapMs(clientsCpu)
     const pgMs = perSwapMs(cpu.pg + cpu.pgShared)
     const totalMs = replicasMs + benchMs + pgMs + clientsMs
+    const voluntaryPerSwap = cpu.switches.reduce((a, b) => a + b.voluntary, 0) / Math.max(1, paid)
+    const involuntaryPerSwap = cpu.switches.reduce((a, b) => a + b.involuntary, 0) / Math.max(1, paid)
     console.log(
       `    per swap  CPU: replicas ${fmt(replicasMs, 1)} ms + devnet (bench process) ${fmt(benchMs, 1)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 1)} ms (+ shared background ${fmt(perSwapMs(cpu.pgShared), 1)} ms) + clients ${fmt(clientsMs, 1)} ms = ${fmt(totalMs, 1)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
     )
     console.log(
       `    idle      before the measurement, ${IDLE_S} s doing nothing: replicas ${idleCores.map((c) => fmt(c, 3)).join(" + ")} cores (${fmt((idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid), 1)} ms a swap over this run's ${fmt(seconds, 1)} s)`
+    )
+    console.log(
+      `    switches  per swap, the replicas': ${fmt(voluntaryPerSwap, 1)} waits (an event loop with nothing to run), ${fmt(involuntaryPerSwap, 1)} preemptions`
     )
     console.log(`    gateway   calls per swap by the replicas: ${callsPerSwap.join(", ")}`)
     // Price + health at REPLICATED_RATE over all the replicas at once: one load generator (in a worker thread, off
@@ -747,6 +778,8 @@ const replicated = async (replicas: number) => {
       totalMs,
       idleMs: (idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid),
       replicasMs,
+      voluntaryPerSwap,
+      involuntaryPerSwap,
       benchMs,
       clientsMs,
       pgMs,
@@ -787,6 +820,8 @@ const meanOf = (runs: ReadonlyArray<Replicated>): Replicated => {
     totalMs: mean("totalMs"),
     idleMs: mean("idleMs"),
     replicasMs: mean("replicasMs"),
+    voluntaryPerSwap: mean("voluntaryPerSwap"),
+    involuntaryPerSwap: mean("involuntaryPerSwap"),
     benchMs: mean("benchMs"),
     clientsMs: mean("clientsMs"),
     pgMs: mean("pgMs"),
@@ -862,6 +897,11 @@ const mainReplicated = async () => {
     ["  of the replicas', idle cost", "idleMs"]
   ] as const)
     row(what, `${fmt(one[key], 1)} ms`, `${fmt(three[key], 1)} ms`, `${fmt(three[key] / one[key], 2)}x`, "", "")
+  for (const [what, key] of [
+    ["  replicas' waits per swap", "voluntaryPerSwap"],
+    ["  replicas' preemptions per swap", "involuntaryPerSwap"]
+  ] as const)
+    row(what, fmt(one[key], 1), fmt(three[key], 1), `${fmt(three[key] / one[key], 2)}x`, "", "")
   row(
     `price + health p99 at ${REPLICATED_RATE} req/s`,
     `${one.loadP99} ms`,

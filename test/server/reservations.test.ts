@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { BigDecimal, Effect, Redacted, Schema } from "effect"
+import { BigDecimal, Effect, Redacted, Schema, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Db } from "../../src/server/Db"
+import { BALANCE_REUSE } from "../../src/server/db/reservations"
 import { describeOnStores, type FreshStore, postgresStore, receivedSwap } from "./stores"
 
 const { hETH, hBTC } = DevnetAddresses.resources
@@ -130,5 +131,39 @@ describe.skipIf(postgresStore.skipped !== undefined)("PostgreSQL's running count
       })
     )
     expect(await counts()).toEqual([{ resource: hETH, reserved: "0.000000000000000001", released: "3.25" }])
+  })
+
+  it("reuses a balance read for BALANCE_REUSE, and reads afresh when it is older or does not cover a payout", async () => {
+    const layer = store?.db()
+    if (layer === undefined) throw new Error("no store")
+    let reads = 0
+    const balanceOf = (text: string) => Effect.sync(() => (reads++, dec(text)))
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const db = yield* Db
+        expect(yield* db.reserve("r1", hBTC, dec("1"), balanceOf("10"))).toBe(true)
+        expect(yield* db.reserve("r2", hBTC, dec("1"), balanceOf("10"))).toBe(true)
+        expect(reads).toBe(1)
+        yield* TestClock.adjust(BALANCE_REUSE)
+        expect(yield* db.reserve("r3", hBTC, dec("1"), balanceOf("10"))).toBe(true)
+        expect(reads).toBe(2)
+        // The read says 10 and 3 are reserved: 7 fit without a read; 8 do not, and a fresh read is made at once
+        // (deposits came in: 11).
+        expect(yield* db.reserve("r4", hBTC, dec("7"), balanceOf("10"))).toBe(true)
+        expect(reads).toBe(2)
+        // r4's payout is given up (nothing left the account); what it released is counted against the kept read.
+        yield* db.release("r4")
+        expect(yield* db.reserve("r5", hBTC, dec("8"), balanceOf("11"))).toBe(true)
+        expect(reads).toBe(3)
+        // r5's payout commits and its reservation goes: the kept read (11, from before the payout) still counts it,
+        // so nothing fits in that read; the fresh one says 3 (11 - 8), of which 3 are reserved.
+        yield* db.release("r5")
+        expect(yield* db.reserve("r6", hBTC, dec("0.5"), balanceOf("3"))).toBe(false)
+        expect(reads).toBe(4)
+        // 0.5 deposited since: the kept read of 3 does not cover it, a fresh one does.
+        expect(yield* db.reserve("r6", hBTC, dec("0.5"), balanceOf("3.5"))).toBe(true)
+        expect(reads).toBe(5)
+      }).pipe(Effect.provide(layer), Effect.provide(TestContext.TestContext))
+    )
   })
 })

@@ -7,25 +7,30 @@
  * - "summed" (SQLite, one process per file): the reservations of the resource are summed, then the balance is read,
  *   under an in-process semaphore per store; no round trips to speak of.
  * - "counted" (PostgreSQL, shared by replicas): `liquidity` keeps, per resource, the amount reserved now and the
- *   amount ever released, changed in the same statement as the reservation rows. A reservation is one read of the
- *   released count before the balance is read and one conditional write after it; nothing is locked meanwhile. The
- *   write is an UPDATE of the resource's row, so concurrent writers queue on that row and each re-checks its
- *   condition against the latest count.
+ *   amount ever released, changed in the same statement as the reservation rows. A reservation is one conditional
+ *   write: an UPDATE of the resource's row (concurrent writers queue on it, and each re-checks its condition against
+ *   the latest count) that holds if the last balance read, minus what is reserved now and minus what was released
+ *   since that read, covers the payout. The balance read (a gateway call, with the released count read just before
+ *   it) is reused for `BALANCE_REUSE`, and made afresh when it is older or does not cover the payout.
  *
  * Either way a committed payout is never counted as both spent and free. Its reservation goes only after it
  * committed; with "summed" the sum is taken before the balance is read, and with "counted" whatever was released
- * between the first read and the write is still counted as reserved (the balance read may not show those payouts
- * yet), which can only leave less free, never more.
+ * since the released count was read is still counted as reserved (the balance read may not show those payouts), which
+ * can only leave less free, never more. Deposits since a read can only leave more than the read says.
  */
 import type { SqlClient } from "@effect/sql"
-import { BigDecimal, Clock, Effect, Option, Schema } from "effect"
+import { BigDecimal, Clock, Duration, Effect, Option, Schema } from "effect"
 import { formatPlain, parseLooseDecimal } from "../../lib/decimalText"
 import type { Dialect } from "./dialect"
 
 const Reservation = Schema.Array(Schema.Struct({ tx_in: Schema.String, amount: Schema.String }))
-const Released = Schema.Array(Schema.Struct({ released: Schema.String, held: Schema.Boolean }))
+const Released = Schema.Array(Schema.Struct({ released: Schema.String }))
+const Taken = Schema.Array(Schema.Struct({ held: Schema.Boolean, taken: Schema.Boolean }))
 
 const ZERO = BigDecimal.fromBigInt(0n)
+
+/** How long a resource's balance read is reused for its next reservations ("counted"; see `lastRead`). */
+export const BALANCE_REUSE = Duration.seconds(2)
 
 export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => {
   const semaphore = Effect.unsafeMakeSemaphore(1)
@@ -66,7 +71,74 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
       })
     )
 
-  /** "counted": the released count read first (the resource's row made when missing), then one conditional write. */
+  /**
+   * "counted": the last balance read of each resource, with the released count read just before it. It stays good
+   * for our own payouts however old it is (what they released since is counted as still reserved), so it is reused
+   * for `BALANCE_REUSE`, and read afresh at once when it no longer covers a payout (deposits since may have raised
+   * the balance).
+   */
+  const lastRead = new Map<string, { readonly released: string; readonly balance: string; readonly at: number }>()
+
+  const readReleased = (resource: string) =>
+    sql`SELECT released::text AS released FROM liquidity WHERE resource = ${resource}`.pipe(
+      Effect.flatMap(Schema.decodeUnknown(Released)),
+      Effect.orDie
+    )
+
+  /** The released count of `resource` (its row made when missing), then its balance. */
+  const freshRead = <E, R>(resource: string, balance: Effect.Effect<BigDecimal.BigDecimal | undefined, E, R>) =>
+    Effect.gen(function* () {
+      let before = (yield* readReleased(resource))[0]
+      if (before === undefined) {
+        yield* sql`INSERT INTO liquidity (resource, reserved, released) VALUES (${resource}, 0, 0)
+          ON CONFLICT (resource) DO NOTHING`.pipe(Effect.orDie)
+        before = (yield* readReleased(resource))[0]
+        if (before === undefined) return yield* Effect.dieMessage(`no liquidity row for ${resource} after making it`)
+      }
+      const read = {
+        released: before.released,
+        // No vault of the resource: the exchange holds none of it.
+        balance: formatPlain((yield* balance) ?? ZERO),
+        at: yield* Clock.currentTimeMillis
+      }
+      lastRead.set(resource, read)
+      return read
+    })
+
+  /**
+   * One conditional write: the reservation of `txIn` is added, and the resource's count raised, only if `read`'s
+   * balance minus what is reserved now and minus what was released since `read` covers `amount`. Whether `txIn`
+   * already held one, and whether this write took one.
+   */
+  const take = (
+    txIn: string,
+    resource: string,
+    text: string,
+    read: { readonly released: string; readonly balance: string }
+  ) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const rows = yield* sql`WITH prior AS (SELECT 1 FROM reservations WHERE tx_in = ${txIn}),
+        taken AS (
+          UPDATE liquidity SET reserved = reserved + ${text}::numeric
+          WHERE resource = ${resource}
+            AND NOT EXISTS (SELECT 1 FROM prior)
+            AND ${read.balance}::numeric - reserved - (released - ${read.released}::numeric) >= ${text}::numeric
+          RETURNING resource
+        ),
+        added AS (
+          INSERT INTO reservations (tx_in, resource, amount, created_ms)
+          SELECT ${txIn}, resource, ${text}, ${now} FROM taken
+          RETURNING tx_in
+        )
+        SELECT EXISTS (SELECT 1 FROM prior) AS held, EXISTS (SELECT 1 FROM added) AS taken`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Taken)),
+        Effect.orDie
+      )
+      const row = rows[0]
+      return row !== undefined && (row.held || row.taken)
+    })
+
   const counted = <E, R>(
     txIn: string,
     resource: string,
@@ -74,31 +146,13 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
     balance: Effect.Effect<BigDecimal.BigDecimal | undefined, E, R>
   ) =>
     Effect.gen(function* () {
-      const readReleased = sql`SELECT released::text AS released,
-          EXISTS (SELECT 1 FROM reservations WHERE tx_in = ${txIn}) AS held
-        FROM liquidity WHERE resource = ${resource}`.pipe(Effect.flatMap(Schema.decodeUnknown(Released)), Effect.orDie)
-      let before = (yield* readReleased)[0]
-      if (before === undefined) {
-        yield* sql`INSERT INTO liquidity (resource, reserved, released) VALUES (${resource}, 0, 0)
-          ON CONFLICT (resource) DO NOTHING`.pipe(Effect.orDie)
-        before = (yield* readReleased)[0]
-        if (before === undefined) return yield* Effect.dieMessage(`no liquidity row for ${resource} after making it`)
-      }
-      if (before.held) return true
-      const free = (yield* balance) ?? ZERO
-      const now = yield* Clock.currentTimeMillis
       const text = formatPlain(amount)
-      const taken = yield* sql`WITH taken AS (
-          UPDATE liquidity SET reserved = reserved + ${text}::numeric
-          WHERE resource = ${resource}
-            AND NOT EXISTS (SELECT 1 FROM reservations WHERE tx_in = ${txIn})
-            AND ${formatPlain(free)}::numeric - reserved - (released - ${before.released}::numeric) >= ${text}::numeric
-          RETURNING resource
-        )
-        INSERT INTO reservations (tx_in, resource, amount, created_ms)
-        SELECT ${txIn}, resource, ${text}, ${now} FROM taken
-        RETURNING tx_in`.pipe(Effect.orDie)
-      return taken.length > 0
+      const now = yield* Clock.currentTimeMillis
+      const kept = lastRead.get(resource)
+      if (kept !== undefined && now - kept.at < Duration.toMillis(BALANCE_REUSE)) {
+        if (yield* take(txIn, resource, text, kept)) return true
+      }
+      return yield* take(txIn, resource, text, yield* freshRead(resource, balance))
     })
 
   /**
