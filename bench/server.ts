@@ -7,9 +7,9 @@
  *    HTTP, verified, paid out with the operator key and committed). Prints swaps per second.
  * 3. Replicated (when PostgreSQL answers at HSWAP_BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test):
  *    what scaling costs on the same cores, 1 against 3 `npm run server` replicas, each on a fresh PostgreSQL database
- *    and a fresh devnet served over loopback, under the same offered load: the same SWAPS swaps registered round-robin
+ *    and a fresh devnet served over loopback, under the same offered load: the same BENCH_REPLICATED_SWAPS (600) swaps registered round-robin
  *    by the same 24 clients (BENCH_CLIENTS, in a process of their own: bench/clients.ts, which submits each deposit to
- *    the devnet's gateway and registers it), after 30 unmeasured warm-up swaps a replica (BENCH_WARMUP), then
+ *    the devnet's gateway and registers it), after 100 unmeasured warm-up swaps a replica (BENCH_WARMUP), then
  *    price + health at the same BENCH_REPLICATED_RATE (300) requests/s spread evenly over the replicas. Prints per run
  *    swaps per second, payouts against deposits on the ledger (must be equal), the CPU each process used (from /proc:
  *    the replicas, the bench process holding the devnet, PostgreSQL's backends for the run's database and its shared
@@ -28,7 +28,7 @@
  *    status polls) are not in it.
  *
  * BENCH_PARTS (load, settlement, flows, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica
- * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_WARMUP, BENCH_DURATION, BENCH_RATE, BENCH_REPLICATED_RATE,
+ * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_REPLICATED_SWAPS, BENCH_WARMUP, BENCH_DURATION, BENCH_RATE, BENCH_REPLICATED_RATE,
  * BENCH_FLOW_SWAPS set the sizes; BENCH_ROUNDS (2) how many times the replicated part runs 1 and 3 replicas, in
  * alternating order, its figures the mean; BENCH_REPLICAS=1 runs it with 1 replica only, once (no comparison).
  *
@@ -57,6 +57,8 @@ import { quotedTerms } from "../src/server/Quotes"
 const RATE = Number(process.env["BENCH_RATE"] ?? 500)
 const DURATION_S = Number(process.env["BENCH_DURATION"] ?? 20)
 const SWAPS = Number(process.env["BENCH_SWAPS"] ?? 200)
+/** Swaps measured in each run of the replicated part: enough that steady state, not the first swaps, sets the figure. */
+const REPLICATED_SWAPS = Number(process.env["BENCH_REPLICATED_SWAPS"] ?? 600)
 /** Which parts run: any of load, settlement, replicated (comma-separated); all by default. */
 const PARTS = new Set(
   (process.env["BENCH_PARTS"] ?? "load,settlement,flows,replicated").split(",").map((p) => p.trim())
@@ -71,11 +73,12 @@ const CONCURRENCY = 8
 /** Clients registering deposits in the replicated case: the same for 1 and for 3 replicas (the same offered load). */
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 24)
 /**
- * Warm-up swaps each replica settles before the replicated measurement (not counted, BENCH_WARMUP): 30 with 1 replica, 90 with 3,
+ * Warm-up swaps each replica settles before the replicated measurement (not counted, BENCH_WARMUP): 100 with 1 replica, 300 with 3
+ * (with 30, a replica still compiled its code through the measured swaps and the figures swung by a third),
  * so every replica's code is as compiled as the single one's (its CPU per swap is the figure compared), and the
  * devnet and the database are warm in both runs.
  */
-const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 30)
+const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 100)
 /** Seconds the replicas are watched idle after the warm-up: what a replica costs doing nothing (its polls, timers). */
 const IDLE_S = 3
 /** Price + health requests per second spread over the replicas in the replicated part, the same with 1 and with 3. */
@@ -522,7 +525,7 @@ const devnetCeiling = async (count: number) => {
   }
 }
 
-/** `replicas` server processes on a fresh database and devnet: settles SWAPS swaps, then loads them with price + health. */
+/** `replicas` server processes on a fresh database and devnet: settles REPLICATED_SWAPS swaps, then loads them with price + health. */
 const replicated = async (replicas: number) => {
   const name = `hswap_bench_${randomBytes(5).toString("hex")}`
   await pgAdmin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
@@ -604,7 +607,7 @@ const replicated = async (replicas: number) => {
     const ledger = await gateway.runtime.runPromise(Ledger)
     const { epoch } = await gateway.runtime.runPromise(ledger.state)
     const deposits: Array<BuiltTransaction> = []
-    for (let i = 0; i < SWAPS + WARMUP * replicas; i++) {
+    for (let i = 0; i < REPLICATED_SWAPS + WARMUP * replicas; i++) {
       deposits.push(await signDeposit(gateway, ledger, epoch, i, "hswap.app | Radix | hUSDC -> hETH"))
     }
     /** Submits a deposit to the devnet in process; a submit that hangs is an error naming it. */
@@ -638,7 +641,7 @@ const replicated = async (replicas: number) => {
       )
     // Warm-up, not measured: each replica settles WARMUP swaps first (its code loaded and compiled, its connections
     // open), as a long-running replica would be.
-    const warm = deposits.splice(SWAPS)
+    const warm = deposits.splice(REPLICATED_SWAPS)
     // Submitted one at a time (the measured clients below submit at most CLIENTS at once), registered together.
     for (const deposit of warm) await submit(deposit)
     const warmAnswers = await Promise.all(
@@ -680,7 +683,7 @@ const replicated = async (replicas: number) => {
     )
     const { answered, cpuSeconds: clientsCpu } = await clientsDone
     let paid = (await payouts()).length - warm.length
-    while (paid < SWAPS && performance.now() - start < 300_000) {
+    while (paid < REPLICATED_SWAPS && performance.now() - start < 300_000) {
       await Effect.runPromise(Effect.sleep("50 millis"))
       paid = (await payouts()).length - warm.length
     }
@@ -715,7 +718,7 @@ const replicated = async (replicas: number) => {
     const machineBusy = cpu.machine.busy - cpu0.machine.busy
     const machineCores = (cpu.machine.total - cpu0.machine.total) / seconds
     console.log(
-      `  ${replicas} replica${replicas === 1 ? " " : "s"}  ${fmt(paid / seconds, 1)} swaps/s (${paid}/${SWAPS} in ${fmt(seconds, 2)} s); payouts ${paid} for ${SWAPS} deposits, ${distinct} distinct`
+      `  ${replicas} replica${replicas === 1 ? " " : "s"}  ${fmt(paid / seconds, 1)} swaps/s (${paid}/${REPLICATED_SWAPS} in ${fmt(seconds, 2)} s); payouts ${paid} for ${REPLICATED_SWAPS} deposits, ${distinct} distinct`
     )
     console.log(
       `    latency   submit + registration answered: p50 ${fmt(pct(50), 0)} ms, p99 ${fmt(pct(99), 0)} ms (${CLIENTS} clients)`
@@ -843,9 +846,9 @@ const mainReplicated = async () => {
     console.log(`replicated: SKIPPED, PostgreSQL does not answer at ${PG_URL} (${reachable})`)
     return
   }
-  const ceiling = await devnetCeiling(SWAPS)
+  const ceiling = await devnetCeiling(REPLICATED_SWAPS)
   console.log(
-    `replicated: ${SWAPS} swaps on PostgreSQL, replicas as separate processes, deposits registered round-robin; ${os.cpus().length} cores`
+    `replicated: ${REPLICATED_SWAPS} swaps on PostgreSQL, replicas as separate processes, deposits registered round-robin; ${os.cpus().length} cores`
   )
   console.log(
     `  devnet      alone: ${fmt(ceiling.txPerSecond, 1)} commits/s, ${fmt(ceiling.cpuPerTx * 1000, 1)} ms of CPU each (one process): at most ${fmt(ceiling.txPerSecond / 2, 1)} swaps/s (a deposit and a payout each)`
@@ -870,7 +873,7 @@ const mainReplicated = async () => {
       `    ${what.padEnd(34)}${a.padStart(11)}${b.padStart(12)}${ratio.padStart(8)}   ${budget.padEnd(9)}${holds}`
     )
   console.log(
-    `  scaling     1 against 3 replicas, the same ${SWAPS} swaps from ${CLIENTS} clients after ${WARMUP} warm-up swaps a replica, each run on a fresh database and devnet; the mean of ${ROUNDS} run${ROUNDS === 1 ? "" : "s"} each, in the order ${Array.from({ length: ROUNDS }, (_, r) => (r % 2 === 0 ? "1, 3" : "3, 1")).join(", ")} (printed, not asserted)`
+    `  scaling     1 against 3 replicas, the same ${REPLICATED_SWAPS} swaps from ${CLIENTS} clients after ${WARMUP} warm-up swaps a replica, each run on a fresh database and devnet; the mean of ${ROUNDS} run${ROUNDS === 1 ? "" : "s"} each, in the order ${Array.from({ length: ROUNDS }, (_, r) => (r % 2 === 0 ? "1, 3" : "3, 1")).join(", ")} (printed, not asserted)`
   )
   row("", "1 replica", "3 replicas", "ratio", "budget", "verdict")
   row(
