@@ -13,6 +13,7 @@ import { devnetExchangeServerOptions } from "../../src/devnet/exchange"
 import {
   Db,
   LOW_LIQUIDITY,
+  Maintenance,
   PriceFeed,
   Settlement,
   Signer,
@@ -465,6 +466,79 @@ for (const kind of STORES) {
 
       it("pays once when it dies after storing the payout but before submitting it", () =>
         scenario(() => Effect.interrupt, false))
+
+      it("a swap left between its reservation and its stored intent, then refunded, gives the reservation back", async () => {
+        const devnet = await startLedger()
+        const store = await kind.fresh()
+        try {
+          const user = devnet.ledger.genesis.users[0]
+          const before = await balance(devnet, user.address, hUSDC)
+          const tx = await transfer(devnet, {
+            from: user,
+            to: exchange,
+            resource: hUSDC,
+            amount: "100",
+            message: swapMessage("hUSDC", "hETH")
+          })
+          // Signing never ends: the payout is reserved, then the settlement is cut off before anything is stored.
+          const first = runtimeFor(devnet, store.db(), undefined, "1 hour")
+          const cut = await first.runPromiseExit(
+            Effect.flatMap(Settlement, (s) => s.settle(tx)).pipe(
+              Effect.timeoutFail({ duration: "1 second", onTimeout: () => "cut" })
+            )
+          )
+          expect(Exit.isFailure(cut)).toBe(true)
+          const left = await first.runPromise(Effect.flatMap(Db, (db) => Effect.all([db.get(tx), db.reservations])))
+          await first.dispose()
+          expect(Option.map(left[0], (r) => [r.state, r.payout_intent])).toEqual(Option.some(["received", null]))
+          expect(left[1].map((r) => r.tx_in)).toEqual([tx])
+
+          // Decided again in maintenance: a refund, and the reservation goes with the move to failed.
+          const second = runtimeFor(devnet, store.db())
+          try {
+            await second.runPromise(Effect.flatMap(Maintenance, (m) => m.set(true)))
+            const row = await second.runPromise(Effect.flatMap(Settlement, (s) => s.settle(tx)))
+            expect(row.state).toBe("refunded")
+            expect(await second.runPromise(Effect.flatMap(Db, (db) => db.reservations))).toEqual([])
+            const events = await second.runPromise(Effect.flatMap(Db, (db) => db.events(tx)))
+            expect(events.map((e) => e.state)).toEqual(["received", "failed", "refunding", "refunding", "refunded"])
+          } finally {
+            await second.dispose()
+          }
+          expect(await balance(devnet, user.address, hUSDC)).toBe(before)
+        } finally {
+          await devnet.dispose()
+          await store.remove()
+        }
+      })
+
+      it("a new payout moves the swap to paying in the write that stores its intent", async () => {
+        const devnet = await startLedger()
+        const store = await kind.fresh()
+        const runtime = runtimeFor(devnet, store.db())
+        try {
+          const tx = await transfer(devnet, {
+            from: devnet.ledger.genesis.users[1],
+            to: exchange,
+            resource: hUSDC,
+            amount: "10",
+            message: swapMessage("hUSDC", "hETH")
+          })
+          const row = await runtime.runPromise(Effect.flatMap(Settlement, (s) => s.settle(tx)))
+          expect(row.state).toBe("completed")
+          const events = await runtime.runPromise(Effect.flatMap(Db, (db) => db.events(tx)))
+          expect(events.map((e) => [e.state, e.detail?.startsWith("payout txid_") ?? false])).toEqual([
+            ["received", false],
+            ["paying", true],
+            ["completed", false]
+          ])
+          expect(await runtime.runPromise(Effect.flatMap(Db, (db) => db.reservations))).toEqual([])
+        } finally {
+          await runtime.dispose()
+          await devnet.dispose()
+          await store.remove()
+        }
+      })
     })
   })
 }

@@ -133,12 +133,14 @@ export const makeSettlement = Effect.gen(function* () {
         ? Effect.logWarning(log.message)
         : Effect.logWarning(log.message, log.detail)
 
-  /** Carries a decision out: received → paying (amount fixed), → failed (a refund is due), or left as it is. */
+  /** Carries a decision out: paid (→ paying with the stored intent), → failed (a refund is due), or left as it is. */
   const apply = (row: SwapRow, decision: Decision) =>
     Effect.gen(function* () {
       switch (decision._tag) {
         case "Refund":
           if (decision.log !== undefined) yield* say(decision.log)
+          // A payout reserved for before (its replica stopped before storing the intent, and the decision is now
+          // a refund) gives its reservation back in the same write.
           return yield* moved(
             row,
             transition(
@@ -146,11 +148,12 @@ export const makeSettlement = Effect.gen(function* () {
               "received",
               "failed",
               { ...decision.changes, message: decision.message },
-              decision.message
+              decision.message,
+              true
             )
           )
         case "Pay":
-          return yield* moved(row, transition(row.tx_in, "received", "paying", decision.changes))
+          return yield* pay(row, decision.changes)
         case "Wait":
           yield* say(decision.log)
           return stay(row)
@@ -195,7 +198,8 @@ export const makeSettlement = Effect.gen(function* () {
   const transfer = (
     row: SwapRow,
     kind: "payout" | "refund",
-    what: { readonly resource: string; readonly amount: string; readonly to: string }
+    what: { readonly resource: string; readonly amount: string; readonly to: string },
+    start?: { readonly from: SwapState; readonly changes: SwapChanges; readonly stored: (row: SwapRow) => void }
   ) =>
     Effect.gen(function* () {
       const state = kind === "payout" ? "paying" : "refunding"
@@ -223,14 +227,20 @@ export const makeSettlement = Effect.gen(function* () {
           Effect.map(
             transition(
               row.tx_in,
+              start?.from ?? state,
               state,
-              state,
-              kind === "payout"
-                ? { payout_intent: signed.intentHash, payout_hex: signed.notarizedTransactionHex }
-                : { refund_intent: signed.intentHash, refund_hex: signed.notarizedTransactionHex },
+              {
+                ...start?.changes,
+                ...(kind === "payout"
+                  ? { payout_intent: signed.intentHash, payout_hex: signed.notarizedTransactionHex }
+                  : { refund_intent: signed.intentHash, refund_hex: signed.notarizedTransactionHex })
+              },
               `${kind} ${signed.intentHash}`
             ),
-            Option.isSome
+            (written) => {
+              if (Option.isSome(written)) start?.stored(written.value)
+              return Option.isSome(written)
+            }
           ),
         ...(kind === "payout"
           ? { afterStore: fault("stored", row.tx_in), afterSubmit: fault("submitted", row.tx_in) }
@@ -238,21 +248,35 @@ export const makeSettlement = Effect.gen(function* () {
       })
     })
 
-  const pay = (row: SwapRow) =>
+  /**
+   * Pays a swap: one in `paying` (resumed) with the terms it holds; one still `received` with the terms just decided
+   * (`terms`), which it moves to `paying` in the same write that stores the payout's intent, once liquidity is
+   * reserved and the payout signed (one write fewer than moving it first). Without liquidity, a received swap fails
+   * from where it is. A replica that stops between the reservation and that write leaves the swap received with its
+   * reservation: decided again, it keeps the reservation (the amount reserved before) and pays, or gives it back as
+   * it fails.
+   */
+  const pay = (row: SwapRow, terms?: Extract<Decision, { _tag: "Pay" }>["changes"]) =>
     Effect.gen(function* () {
+      const resource = terms?.resource_out ?? row.resource_out
+      const amount = terms?.amount_out ?? row.amount_out
       // A swap moves to `paying` with its payout's terms (`Pay`): without them the row is corrupt.
-      if (row.amount_out === null || row.resource_out === null)
+      if (amount === null || resource === null)
         return yield* Effect.dieMessage(`swap ${row.tx_in} is paying with no payout amount or resource`)
-      const result = yield* transfer(row, "payout", {
-        resource: row.resource_out,
-        amount: row.amount_out,
-        to: row.sender
-      })
+      let current = row
+      const result = yield* transfer(
+        row,
+        "payout",
+        { resource, amount, to: row.sender },
+        terms === undefined
+          ? undefined
+          : { from: "received", changes: terms, stored: (written) => void (current = written) }
+      )
       const now = yield* Clock.currentTimeMillis
       // Committed (the balance now shows it) or never to commit: the reservation has done its job, and goes with the
       // swap's next move, in the same write.
       const settled = (to: SwapState, changes: SwapChanges, detail: string | null) =>
-        moved(row, transition(row.tx_in, "paying", to, changes, detail, true))
+        moved(current, transition(row.tx_in, current.state, to, changes, detail, true))
       switch (result.outcome) {
         case "CommittedSuccess":
           return yield* settled("completed", { finalized_ms: now, message: null }, result.intent)
@@ -262,11 +286,12 @@ export const makeSettlement = Effect.gen(function* () {
           return yield* settled("failed", { message, payout_intent: null, payout_hex: null }, message)
         }
         case "LowLiquidity":
-          return yield* settled("failed", { message: LOW_LIQUIDITY }, LOW_LIQUIDITY)
+          return yield* settled("failed", { ...terms, message: LOW_LIQUIDITY }, LOW_LIQUIDITY)
         case "Moved":
           return { row: yield* reread(row), progressed: true }
         default:
-          return stay(row)
+          // Not known yet: the swap stays where the stored intent left it, to be resumed.
+          return { row: current, progressed: current !== row }
       }
     })
 
