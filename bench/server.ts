@@ -7,9 +7,10 @@
  *    HTTP, verified, paid out with the operator key and committed). Prints swaps per second.
  * 3. Replicated (when PostgreSQL answers at HSWAP_BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test):
  *    what scaling costs on the same cores, 1 against 3 `npm run server` replicas, each on a fresh PostgreSQL database
- *    and a fresh devnet served over loopback, under the same offered load: the same BENCH_REPLICATED_SWAPS (600) swaps registered round-robin
- *    by the same 24 clients (BENCH_CLIENTS, in a process of their own: bench/clients.ts, which submits each deposit to
- *    the devnet's gateway and registers it), after 100 unmeasured warm-up swaps a replica (BENCH_WARMUP), then
+ *    and a fresh devnet served over loopback, under the same offered load: the same BENCH_REPLICATED_SWAPS (600) swaps
+ *    registered round-robin by the same 24 clients (BENCH_CLIENTS, in a process of their own: bench/clients.ts, which
+ *    submits each deposit to the devnet's gateway and registers it), after 100 unmeasured warm-up swaps a replica
+ *    (BENCH_WARMUP), then
  *    price + health at the same BENCH_REPLICATED_RATE (300) requests/s spread evenly over the replicas. Prints per run
  *    swaps per second, payouts against deposits on the ledger (must be equal), the CPU each process used (from /proc:
  *    the replicas, the bench process holding the devnet, PostgreSQL's backends for the run's database and its shared
@@ -28,9 +29,10 @@
  *    status polls) are not in it.
  *
  * BENCH_PARTS (load, settlement, flows, replicated; all by default) picks parts; BENCH_PROFILE_DIR makes each replica
- * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_REPLICATED_SWAPS, BENCH_WARMUP, BENCH_DURATION, BENCH_RATE, BENCH_REPLICATED_RATE,
- * BENCH_FLOW_SWAPS set the sizes; BENCH_ROUNDS (2) how many times the replicated part runs 1 and 3 replicas, in
- * alternating order, its figures the mean; BENCH_REPLICAS=1 runs it with 1 replica only, once (no comparison).
+ * (and the flows' server) write a CPU profile there. BENCH_SWAPS, BENCH_REPLICATED_SWAPS, BENCH_WARMUP, BENCH_DURATION,
+ * BENCH_RATE, BENCH_REPLICATED_RATE, BENCH_FLOW_SWAPS set the sizes; BENCH_ROUNDS (2) how many times the replicated
+ * part runs 1 and 3 replicas, in alternating order, its figures the mean; BENCH_REPLICAS=1 runs it with 1 replica
+ * only, once (no comparison).
  *
  * It prints figures; it never asserts times. The budget (DESIGN.md §6) is p99 under 50 ms at 500 requests/s.
  */
@@ -73,10 +75,10 @@ const CONCURRENCY = 8
 /** Clients registering deposits in the replicated case: the same for 1 and for 3 replicas (the same offered load). */
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 24)
 /**
- * Warm-up swaps each replica settles before the replicated measurement (not counted, BENCH_WARMUP): 100 with 1 replica, 300 with 3
- * (with 30, a replica still compiled its code through the measured swaps and the figures swung by a third),
- * so every replica's code is as compiled as the single one's (its CPU per swap is the figure compared), and the
- * devnet and the database are warm in both runs.
+ * Warm-up swaps each replica settles before the replicated measurement (not counted, BENCH_WARMUP): 100 with 1
+ * replica, 300 with 3, so every replica's code is as compiled as the single one's (its CPU per swap is the figure
+ * compared), and the devnet and the database are warm in both runs. With 30, a replica still compiled its code
+ * through the measured swaps and the figures swung by a third.
  */
 const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 100)
 /** Seconds the replicas are watched idle after the warm-up: what a replica costs doing nothing (its polls, timers). */
@@ -525,7 +527,10 @@ const devnetCeiling = async (count: number) => {
   }
 }
 
-/** `replicas` server processes on a fresh database and devnet: settles REPLICATED_SWAPS swaps, then loads them with price + health. */
+/**
+ * `replicas` server processes on a fresh database and devnet: settles REPLICATED_SWAPS swaps, then loads them with
+ * price + health.
+ */
 const replicated = async (replicas: number) => {
   const name = `hswap_bench_${randomBytes(5).toString("hex")}`
   await pgAdmin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))

@@ -62,13 +62,15 @@ export class Maintenance extends Effect.Service<Maintenance>()("hswap/server/Mai
   effect: Effect.gen(function* () {
     const { maintenance } = yield* ServerConfig
     const db = yield* Db
-    const flag = yield* Ref.make(maintenance)
-    const set = Effect.fn("Maintenance.set")(function* (on: boolean) {
-      if (db.dialect === "pg") yield* db.setKv(MAINTENANCE_KEY, on ? "1" : "0")
-      yield* Ref.set(flag, on)
-      yield* Effect.logInfo(`maintenance mode ${on ? "on" : "off"}`)
-    })
-    if (db.dialect !== "pg") return { enabled: Ref.get(flag), set } as const
+    const logged = (on: boolean) => Effect.logInfo(`maintenance mode ${on ? "on" : "off"}`)
+    if (db.dialect !== "pg") {
+      const flag = yield* Ref.make(maintenance)
+      const set = Effect.fn("Maintenance.set")(function* (on: boolean) {
+        yield* Ref.set(flag, on)
+        yield* logged(on)
+      })
+      return { enabled: Ref.get(flag), set } as const
+    }
     // Shared: starting a replica with the flag turns maintenance on for all; without it, the stored value holds.
     if (maintenance) yield* db.setKv(MAINTENANCE_KEY, "1")
     // Read at most once per MAINTENANCE_REFRESH however many requests ask at once (they share the read in flight);
@@ -77,11 +79,12 @@ export class Maintenance extends Effect.Service<Maintenance>()("hswap/server/Mai
       Effect.map(db.getKv(MAINTENANCE_KEY), (stored) => (stored._tag === "Some" ? stored.value === "1" : maintenance)),
       MAINTENANCE_REFRESH
     )
-    const setShared = Effect.fn("Maintenance.set")(function* (on: boolean) {
-      yield* set(on)
+    const set = Effect.fn("Maintenance.set")(function* (on: boolean) {
+      yield* db.setKv(MAINTENANCE_KEY, on ? "1" : "0")
       yield* invalidate
+      yield* logged(on)
     })
-    return { enabled, set: setShared } as const
+    return { enabled, set } as const
   })
 }) {}
 

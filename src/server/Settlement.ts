@@ -8,9 +8,10 @@
  *                       ↘ failed → refunding → refunded
  *
  * Each state is persisted before the ledger action it leads to; a payout's (or refund's) notarized transaction and
- * intent hash are stored before it is submitted (a new payout's in the very write that moves the swap to `paying`). Resuming a swap therefore never pays twice: with a stored intent, the
- * server asks the ledger what became of that very intent and, if it is unknown, resubmits the same payload (the
- * ledger deduplicates intents); it builds a new transaction only once the old one is known to be rejected.
+ * intent hash are stored before it is submitted (a new payout's in the very write that moves the swap to `paying`).
+ * Resuming a swap therefore never pays twice: with a stored intent, the server asks the ledger what became of that
+ * very intent and, if it is unknown, resubmits the same payload (the ledger deduplicates intents); it builds a new
+ * transaction only once the old one is known to be rejected.
  *
  * Across replicas of one database, a swap is worked on by one replica at a time: it claims the swap in the database
  * (a token and an expiry, `claimLease`, renewed every third of it while it works) and every transition it makes is

@@ -21,6 +21,7 @@ import { PayoutsLive } from "./payoutsLive"
 import {
   type Decision,
   type DecisionLog,
+  type Pay,
   decideAtQuote,
   decideExpiredQuote,
   decideUnquoted,
@@ -256,7 +257,7 @@ export const makeSettlement = Effect.gen(function* () {
    * reservation: decided again, it keeps the reservation (the amount reserved before) and pays, or gives it back as
    * it fails.
    */
-  const pay = (row: SwapRow, terms?: Extract<Decision, { _tag: "Pay" }>["changes"]) =>
+  const pay = (row: SwapRow, terms?: Pay["changes"]) =>
     Effect.gen(function* () {
       const resource = terms?.resource_out ?? row.resource_out
       const amount = terms?.amount_out ?? row.amount_out
