@@ -89,7 +89,8 @@ const fakePayouts = (s: Script) =>
         send: (t) =>
           Effect.gen(function* () {
             const built = yield* t.build(100)
-            if (!(yield* t.store(built))) return { outcome: "Moved", intent: null } as const
+            const stored = yield* t.store(built)
+            if (stored !== true) return { outcome: stored === "short" ? "Short" : "Moved", intent: null } as const
             s.submitted.push(built.notarizedTransactionHex)
             const outcome = s.outcomes[Math.min(s.submitted.length - 1, s.outcomes.length - 1)] ?? "Rejected"
             if (outcome === "CommittedSuccess") {
@@ -105,6 +106,7 @@ const fakePayouts = (s: Script) =>
           }),
         transfer: () => () => Effect.die("transfers are not part of the atomic flow"),
         reserve: (key, resource, amount) => db.reserve(key, resource, amount, balanceRead(s)),
+        reserveThen: (key, resource, amount, move) => db.reserveThen(key, resource, amount, balanceRead(s), move),
         release: db.release
       })
     )

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { BigDecimal, Effect, Redacted, Schema, TestClock, TestContext } from "effect"
+import { BigDecimal, Effect, Option, Redacted, Schema, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { Db } from "../../src/server/Db"
-import { BALANCE_REUSE } from "../../src/server/db/reservations"
+import { BALANCE_REUSE, type Reserving } from "../../src/server/db/reservations"
 import { describeOnStores, type FreshStore, postgresStore, receivedSwap } from "./stores"
 
 const { hETH, hBTC } = DevnetAddresses.resources
@@ -51,6 +51,55 @@ describeOnStores(
           expect(yield* db.reserve("q", hETH, dec("5"), staleRead)).toBe(false)
           expect(yield* db.reserve("q", hETH, dec("4"), balance("4"))).toBe(true)
           yield* db.release("q")
+        })
+      )
+    })
+
+    it("reserves and moves a swap in one write: short moves nothing, a held key keeps its own, a moved swap keeps it", async () => {
+      await run(
+        Effect.gen(function* () {
+          const db = yield* Db
+          for (const tx of ["m1", "m2", "m3"]) yield* db.insertReceived(receivedSwap(tx), { token: tx, untilMs: 1e15 })
+          const toPaying = (tx: string, claim: string) => (reserving: Reserving | undefined) =>
+            db.transition(
+              tx,
+              "received",
+              "paying",
+              { amount_out: "6", resource_out: hETH },
+              "pay",
+              claim,
+              false,
+              reserving
+            )
+          const state = (tx: string) =>
+            Effect.map(
+              db.get(tx),
+              Option.map((r) => r.state)
+            )
+
+          // 6 of 5: nothing reserved, the swap stays received (and a fresh read is made before saying so).
+          expect(yield* db.reserveThen("m1", hETH, dec("6"), balance("5"), toPaying("m1", "m1"))).toBe("short")
+          expect(yield* state("m1")).toEqual(Option.some("received"))
+          expect(yield* db.reservations).toEqual([])
+          // Covered: the reservation and the move, together.
+          const moved = yield* db.reserveThen("m1", hETH, dec("6"), balance("10"), toPaying("m1", "m1"))
+          expect(moved !== "short" && Option.map(moved, (r) => r.state)).toEqual(Option.some("paying"))
+          expect(yield* db.reservations).toEqual([{ tx_in: "m1", amount: "6" }])
+          // m2 holds a reservation from before (a replica stopped between SQLite's two writes): it moves on it,
+          // whatever the balance says now, and is not counted twice.
+          expect(yield* db.reserve("m2", hETH, dec("4"), balance("10"))).toBe(true)
+          const kept = yield* db.reserveThen("m2", hETH, dec("4"), balance("0"), toPaying("m2", "m2"))
+          expect(kept !== "short" && Option.map(kept, (r) => r.state)).toEqual(Option.some("paying"))
+          expect((yield* db.reservations).filter((r) => r.tx_in === "m2")).toEqual([{ tx_in: "m2", amount: "4" }])
+          // m3 was taken over by another claim: not moved; the reservation it took stays with the key, for the
+          // claim that holds the swap now (as a separate reserve would leave it).
+          const lost = yield* db.reserveThen("m3", hETH, dec("1"), balance("20"), toPaying("m3", "not-the-holder"))
+          expect(lost).toEqual(Option.none())
+          expect(yield* state("m3")).toEqual(Option.some("received"))
+          expect((yield* db.reservations).map((r) => r.tx_in).sort()).toEqual(["m1", "m2", "m3"])
+          for (const tx of ["m1", "m2", "m3"]) yield* db.release(tx)
+          const events = yield* db.events("m1")
+          expect(events.map((e) => e.state)).toEqual(["received", "paying"])
         })
       )
     })

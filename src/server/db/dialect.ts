@@ -36,13 +36,15 @@ export interface Dialect {
    * `swap_events` row (`event`) per swap it returned; the returned rows. PostgreSQL: one statement, one round trip (a
    * data-modifying WITH); SQLite, which has no such WITH: a transaction of the statements (in process, no trip).
    * With `releaseOf`, the reservation of that key is dropped in the same atomic step too, whether or not `change`
-   * matched.
+   * matched. `items` (PostgreSQL only: SQLite refuses them) are WITH items written before `change`, which may refer
+   * to them (a reservation taken in the same statement, `db/reservations.ts`).
    */
   readonly logged: (
     sql: SqlClient.SqlClient,
     change: Statement<Row>,
     event: { readonly state: string; readonly at: number; readonly detail: string | null },
-    releaseOf?: string
+    releaseOf?: string,
+    items?: Statement<Row>
   ) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
   /**
    * How a reservation is checked against the balance (`db/reservations.ts`): "summed" (SQLite: the reservations
@@ -70,17 +72,19 @@ export const sqliteDialect = (): Dialect => {
         Effect.catchAll((e) => Effect.logWarning("SQLite: WAL mode not set", e))
       ),
     serializeMigrations: (_sql, run) => run,
-    logged: (sql, change, event, releaseOf) =>
-      sql.withTransaction(
-        Effect.gen(function* () {
-          if (releaseOf !== undefined) yield* sql`DELETE FROM reservations WHERE tx_in = ${releaseOf}`
-          const rows = yield* change
-          for (const row of rows) {
-            yield* sql`INSERT INTO swap_events ${sql.insert({ tx_in: String(row["tx_in"]), state: event.state, at_ms: event.at, detail: event.detail })}`
-          }
-          return rows
-        })
-      ),
+    logged: (sql, change, event, releaseOf, items) =>
+      items !== undefined
+        ? Effect.dieMessage("WITH items in a logged change are PostgreSQL's only")
+        : sql.withTransaction(
+            Effect.gen(function* () {
+              if (releaseOf !== undefined) yield* sql`DELETE FROM reservations WHERE tx_in = ${releaseOf}`
+              const rows = yield* change
+              for (const row of rows) {
+                yield* sql`INSERT INTO swap_events ${sql.insert({ tx_in: String(row["tx_in"]), state: event.state, at_ms: event.at, detail: event.detail })}`
+              }
+              return rows
+            })
+          ),
     reservations: "summed",
     release: (sql, key) => sql`DELETE FROM reservations WHERE tx_in = ${key}`
   }
@@ -109,8 +113,8 @@ export const pgDialect = (): Dialect => ({
       ),
       run
     ),
-  logged: (sql, change, event, releaseOf) =>
-    sql<Row>`WITH ${releaseOf === undefined ? sql`` : sql`${pgReleasing(sql, releaseOf)}, `}changed AS (${change}), logged AS (
+  logged: (sql, change, event, releaseOf, items) =>
+    sql<Row>`WITH ${releaseOf === undefined ? sql`` : sql`${pgReleasing(sql, releaseOf)}, `}${items === undefined ? sql`` : sql`${items}, `}changed AS (${change}), logged AS (
       INSERT INTO swap_events (tx_in, state, at_ms, detail)
       SELECT tx_in, ${event.state}::text, ${event.at}::bigint, ${event.detail}::text FROM changed
     ) SELECT * FROM changed`,

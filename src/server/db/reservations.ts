@@ -19,6 +19,8 @@
  * can only leave less free, never more. Deposits since a read can only leave more than the read says.
  */
 import type { SqlClient } from "@effect/sql"
+import type { Row } from "@effect/sql/SqlConnection"
+import type { Statement } from "@effect/sql/Statement"
 import { BigDecimal, Clock, Duration, Effect, Option, Schema } from "effect"
 import { formatPlain, parseLooseDecimal } from "../../lib/decimalText"
 import type { Dialect } from "./dialect"
@@ -31,6 +33,15 @@ const ZERO = BigDecimal.fromBigInt(0n)
 
 /** How long a resource's balance read is reused for its next reservations ("counted"; see `lastRead`). */
 export const BALANCE_REUSE = Duration.seconds(2)
+
+/**
+ * A reservation written into the statement of a record's move ("counted", `reserveThen`): its WITH items, and the
+ * condition, for the move's WHERE, that the key holds a reservation (taken by these items, or before).
+ */
+export interface Reserving {
+  readonly items: Statement<Row>
+  readonly holds: Statement<Row>
+}
 
 export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => {
   const semaphore = Effect.unsafeMakeSemaphore(1)
@@ -106,10 +117,32 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
     })
 
   /**
-   * One conditional write: the reservation of `txIn` is added, and the resource's count raised, only if `read`'s
-   * balance minus what is reserved now and minus what was released since `read` covers `amount`. Whether `txIn`
-   * already held one, and whether this write took one.
+   * The WITH items of one conditional write: the reservation of `txIn` is added, and the resource's count raised,
+   * only if `txIn` holds none (`prior`) and `read`'s balance minus what is reserved now and minus what was released
+   * since `read` covers the amount (`text`).
    */
+  const taking = (
+    txIn: string,
+    resource: string,
+    text: string,
+    read: { readonly released: string; readonly balance: string },
+    now: number
+  ) =>
+    sql<Row>`prior AS (SELECT 1 FROM reservations WHERE tx_in = ${txIn}),
+      taken AS (
+        UPDATE liquidity SET reserved = reserved + ${text}::numeric
+        WHERE resource = ${resource}
+          AND NOT EXISTS (SELECT 1 FROM prior)
+          AND ${read.balance}::numeric - reserved - (released - ${read.released}::numeric) >= ${text}::numeric
+        RETURNING resource
+      ),
+      added AS (
+        INSERT INTO reservations (tx_in, resource, amount, created_ms)
+        SELECT ${txIn}, resource, ${text}, ${now} FROM taken
+        RETURNING tx_in
+      )`
+
+  /** `taking` on its own: whether `txIn` already held a reservation, or this write took one. */
   const take = (
     txIn: string,
     resource: string,
@@ -118,26 +151,20 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
   ) =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
-      const rows = yield* sql`WITH prior AS (SELECT 1 FROM reservations WHERE tx_in = ${txIn}),
-        taken AS (
-          UPDATE liquidity SET reserved = reserved + ${text}::numeric
-          WHERE resource = ${resource}
-            AND NOT EXISTS (SELECT 1 FROM prior)
-            AND ${read.balance}::numeric - reserved - (released - ${read.released}::numeric) >= ${text}::numeric
-          RETURNING resource
-        ),
-        added AS (
-          INSERT INTO reservations (tx_in, resource, amount, created_ms)
-          SELECT ${txIn}, resource, ${text}, ${now} FROM taken
-          RETURNING tx_in
+      const rows =
+        yield* sql`WITH ${taking(txIn, resource, text, read, now)} SELECT EXISTS (SELECT 1 FROM prior) AS held, EXISTS (SELECT 1 FROM added) AS taken`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Taken)),
+          Effect.orDie
         )
-        SELECT EXISTS (SELECT 1 FROM prior) AS held, EXISTS (SELECT 1 FROM added) AS taken`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Taken)),
-        Effect.orDie
-      )
       const row = rows[0]
       return row !== undefined && (row.held || row.taken)
     })
+
+  const heldBy = (txIn: string) =>
+    sql`SELECT tx_in FROM reservations WHERE tx_in = ${txIn}`.pipe(
+      Effect.map((rows) => rows.length > 0),
+      Effect.orDie
+    )
 
   const counted = <E, R>(
     txIn: string,
@@ -171,6 +198,44 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
       : summed(txIn, resource, amount, balance)
     ).pipe(Effect.withSpan("Db.reserve"))
 
+  /**
+   * `reserve`, then, only when `txIn` holds a reservation (taken now or before), `move` (a record's compare-and-set:
+   * its new row, or none when the record had moved on). "counted": one statement, the reservation's WITH items and
+   * condition written into the move's (`Reserving`); a read that does not cover the payout is checked by a second
+   * statement only then. "summed": one after the other, under the semaphore's reservation. "short" when the balance
+   * does not cover it (nothing moved, nothing reserved); else what `move` returned. As with `reserve`, a
+   * reservation taken for a record that had moved on stays with its key, for whoever holds the record now.
+   */
+  const reserveThen = <A, E, R, E2, R2>(
+    txIn: string,
+    resource: string,
+    amount: BigDecimal.BigDecimal,
+    balance: Effect.Effect<BigDecimal.BigDecimal | undefined, E, R>,
+    move: (reserving: Reserving | undefined) => Effect.Effect<Option.Option<A>, E2, R2>
+  ): Effect.Effect<Option.Option<A> | "short", E | E2, R | R2> =>
+    Effect.gen(function* () {
+      if (dialect.reservations === "summed") {
+        return (yield* summed(txIn, resource, amount, balance)) ? yield* move(undefined) : ("short" as const)
+      }
+      const text = formatPlain(amount)
+      const holds = sql<Row>`EXISTS (SELECT 1 FROM prior) OR EXISTS (SELECT 1 FROM taken)`
+      /** The move under `read`; undefined when it did not move because `read` did not cover the payout. */
+      const attempt = (read: { readonly released: string; readonly balance: string }) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const moved = yield* move({ items: taking(txIn, resource, text, read, now), holds })
+          // Not moved: either the record had moved on (the key holds its reservation) or the read fell short.
+          return Option.isSome(moved) || (yield* heldBy(txIn)) ? moved : undefined
+        })
+      const now = yield* Clock.currentTimeMillis
+      const kept = lastRead.get(resource)
+      if (kept !== undefined && now - kept.at < Duration.toMillis(BALANCE_REUSE)) {
+        const moved = yield* attempt(kept)
+        if (moved !== undefined) return moved
+      }
+      return (yield* attempt(yield* freshRead(resource, balance))) ?? ("short" as const)
+    }).pipe(Effect.withSpan("Db.reserveThen"))
+
   /** Drops the reservation of `txIn`, if any. */
   const release = Effect.fn("Db.release")(function* (txIn: string) {
     yield* dialect.release(sql, txIn).pipe(Effect.orDie)
@@ -182,7 +247,7 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
     Effect.withSpan("Db.reservations")
   )
 
-  return { reserve, release, reservations }
+  return { reserve, reserveThen, release, reservations }
 }
 
 export type ReservationsRepository = ReturnType<typeof makeReservations>

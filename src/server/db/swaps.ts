@@ -16,6 +16,7 @@ import type { Row } from "@effect/sql/SqlConnection"
 import { Clock, Effect, Option, Schema } from "effect"
 import { SignedDecimalText } from "../../lib/decimalText"
 import type { Dialect } from "./dialect"
+import type { Reserving } from "./reservations"
 import { type NewSwap, type SwapChanges, SwapRow, type SwapState, TERMINAL_STATES } from "./rows"
 
 const decodeRows = Schema.decodeUnknown(Schema.Array(SwapRow))
@@ -63,7 +64,9 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
    * Moves a swap from `from` to `to` with `changes`, only if it is still in `from` and, when `claim` is given, still
    * held under that claim. Returns the new row, or none when another writer got there first. With
    * `releaseReservation`, the swap's liquidity reservation is dropped in the same atomic step (whether or not the
-   * move happened: the caller drops it once the payout's outcome is known), one statement instead of two.
+   * move happened: the caller drops it once the payout's outcome is known), one statement instead of two. With
+   * `reserving` (PostgreSQL: a reservation's WITH items and the condition that it holds, `Db.reserveThen`), the move
+   * is made in the reservation's statement, and only when the reservation holds.
    */
   const transition = Effect.fn("Db.transition")(function* (
     txIn: string,
@@ -72,7 +75,8 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
     changes: SwapChanges = {},
     detail: string | null = null,
     claim: string | null = null,
-    releaseReservation = false
+    releaseReservation = false,
+    reserving?: Reserving
   ) {
     const now = yield* Clock.currentTimeMillis
     const set: Record<string, string | number | null> = { state: to, updated_ms: now }
@@ -80,12 +84,14 @@ export const makeSwaps = (sql: SqlClient.SqlClient, dialect: Dialect) => {
     // A final swap is nobody's to work on: its claim goes with the same write.
     if (TERMINAL_STATES.has(to)) Object.assign(set, { claimed_by: null, claimed_until: null })
     const fence = claim === null ? sql`` : sql` AND claimed_by = ${claim}`
+    const held = reserving === undefined ? sql`` : sql` AND (${reserving.holds})`
     const updated = yield* dialect
       .logged(
         sql,
-        sql<Row>`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence} RETURNING *`,
+        sql<Row>`UPDATE swaps SET ${sql.update(set)} WHERE tx_in = ${txIn} AND state = ${from}${fence}${held} RETURNING *`,
         { state: to, at: now, detail },
-        releaseReservation ? txIn : undefined
+        releaseReservation ? txIn : undefined,
+        reserving?.items
       )
       .pipe(Effect.flatMap(decodeRows), Effect.orDie)
     return Option.fromNullable(updated[0])

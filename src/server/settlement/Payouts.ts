@@ -11,7 +11,8 @@
  *
  * This module holds the service's Tag and interface only (`payoutsLive.ts` implements it).
  */
-import { type BigDecimal, Context, type Effect } from "effect"
+import { type BigDecimal, Context, type Effect, type Option } from "effect"
+import type { Reserving } from "../db/reservations"
 import type { SignedTransaction, TransferInput } from "../Signer"
 import type { SettlementUnavailable } from "./errors"
 
@@ -26,17 +27,19 @@ export interface NewTransaction {
   /** Builds and signs it valid from `epoch`. */
   readonly build: (epoch: number) => Effect.Effect<SignedTransaction, SettlementUnavailable>
   /**
-   * Stores its intent and payload before anything reaches the ledger; false when the record moved on meanwhile (it
-   * is then not sent).
+   * Stores its intent and payload before anything reaches the ledger; false when the record moved on meanwhile, and
+   * "short" when the store was to take the payout's reservation and the balance did not cover it (either way it is
+   * then not sent).
    */
-  readonly store: (signed: SignedTransaction) => Effect.Effect<boolean, SettlementUnavailable>
+  readonly store: (signed: SignedTransaction) => Effect.Effect<boolean | "short", SettlementUnavailable>
   /** Runs once it is stored, and once it is submitted (fault points of the tests). */
   readonly afterStore?: Effect.Effect<void>
   readonly afterSubmit?: Effect.Effect<void>
 }
 
 export type SendResult =
-  { readonly outcome: LedgerOutcome; readonly intent: string } | { readonly outcome: "Moved"; readonly intent: null }
+  | { readonly outcome: LedgerOutcome; readonly intent: string }
+  | { readonly outcome: "Moved" | "Short"; readonly intent: null }
 
 export interface PayoutsShape {
   /** Asks the ledger about `intent` once. */
@@ -63,6 +66,16 @@ export interface PayoutsShape {
     resource: string,
     amount: BigDecimal.BigDecimal
   ) => Effect.Effect<boolean, SettlementUnavailable>
+  /**
+   * `reserve`, then `move` only when `key` holds a reservation, in one statement where the store can
+   * (`Db.reserveThen`): "short" when the balance does not cover it, else what `move` returned.
+   */
+  readonly reserveThen: <A, E, R>(
+    key: string,
+    resource: string,
+    amount: BigDecimal.BigDecimal,
+    move: (reserving: Reserving | undefined) => Effect.Effect<Option.Option<A>, E, R>
+  ) => Effect.Effect<Option.Option<A> | "short", E | SettlementUnavailable, R>
   /** Drops the reservation of `key`, if any. */
   readonly release: (key: string) => Effect.Effect<void>
 }

@@ -6,6 +6,7 @@ import { Cause, Clock, Duration, Effect, Either, ExecutionStrategy, Exit, Fiber,
 import { parseLooseDecimal } from "../../lib/decimalText"
 import { Gateway } from "../../gateway/index"
 import { ServerConfig } from "../config"
+import type { Reserving } from "../db/reservations"
 import { Db, type QuoteRow, type SwapChanges, type SwapRow, type SwapState, TERMINAL_STATES } from "../Db"
 import { Faults } from "../Faults"
 import { depositOf } from "../ledger"
@@ -17,6 +18,7 @@ import { Claims, type Held } from "./Claims"
 import { ClaimsLive } from "./claimsLive"
 import { LOW_LIQUIDITY, SettlementUnavailable, SwapNotFound, SwapRefused, unavailable } from "./errors"
 import { Payouts } from "./Payouts"
+import type { SignedTransaction } from "../Signer"
 import { PayoutsLive } from "./payoutsLive"
 import {
   type Decision,
@@ -55,9 +57,12 @@ export const makeSettlement = Effect.gen(function* () {
     to: SwapState,
     changes: SwapChanges = {},
     detail: string | null = null,
-    releaseReservation = false
+    releaseReservation = false,
+    reserving?: Reserving
   ) =>
-    Effect.flatMap(claims.current, (claim) => db.transition(txIn, from, to, changes, detail, claim, releaseReservation))
+    Effect.flatMap(claims.current, (claim) =>
+      db.transition(txIn, from, to, changes, detail, claim, releaseReservation, reserving)
+    )
 
   // --- reading the deposit ------------------------------------------------------------------------------------
 
@@ -212,33 +217,37 @@ export const makeSettlement = Effect.gen(function* () {
           Effect.dieMessage(`swap ${row.tx_in}: the ${kind} amount ${JSON.stringify(what.amount)} is not a decimal`),
         onSome: Effect.succeed
       })
-      // A payout's reservation (taken below, kept by a stored intent across restarts) is dropped by `pay` once the
-      // outcome is known; refunds return what was received and reserve nothing.
+      // A payout's reservation (taken with its intent stored, kept by it across restarts) is dropped by `pay` once
+      // the outcome is known; refunds return what was received and reserve nothing.
       if (intent !== null && hex !== null) {
         const outcome = yield* payouts.settleStored(intent, hex)
         if (outcome !== "Rejected") return { outcome, intent } as const
         yield* Effect.logWarning(`swap ${row.tx_in}: ${kind} ${intent} was rejected; building a new one`)
       }
-      if (kind === "payout" && !(yield* payouts.reserve(row.tx_in, what.resource, amount))) {
-        return { outcome: "LowLiquidity", intent: null } as const
-      }
-      return yield* payouts.send({
+      const move = (signed: SignedTransaction) => (reserving?: Reserving) =>
+        transition(
+          row.tx_in,
+          start?.from ?? state,
+          state,
+          {
+            ...start?.changes,
+            ...(kind === "payout"
+              ? { payout_intent: signed.intentHash, payout_hex: signed.notarizedTransactionHex }
+              : { refund_intent: signed.intentHash, refund_hex: signed.notarizedTransactionHex })
+          },
+          `${kind} ${signed.intentHash}`,
+          false,
+          reserving
+        )
+      const sent = yield* payouts.send({
         build: payouts.transfer(kind, { ...what, message: `hSwap ${kind} for ${row.tx_in}` }),
+        // A payout reserves its liquidity and stores its intent in one write (one statement on PostgreSQL), only if
+        // the balance covers it; a refund only stores its intent.
         store: (signed) =>
           Effect.map(
-            transition(
-              row.tx_in,
-              start?.from ?? state,
-              state,
-              {
-                ...start?.changes,
-                ...(kind === "payout"
-                  ? { payout_intent: signed.intentHash, payout_hex: signed.notarizedTransactionHex }
-                  : { refund_intent: signed.intentHash, refund_hex: signed.notarizedTransactionHex })
-              },
-              `${kind} ${signed.intentHash}`
-            ),
+            kind === "payout" ? payouts.reserveThen(row.tx_in, what.resource, amount, move(signed)) : move(signed)(),
             (written) => {
+              if (written === "short") return written
               if (Option.isSome(written)) start?.stored(written.value)
               return Option.isSome(written)
             }
@@ -247,6 +256,7 @@ export const makeSettlement = Effect.gen(function* () {
           ? { afterStore: fault("stored", row.tx_in), afterSubmit: fault("submitted", row.tx_in) }
           : {})
       })
+      return sent.outcome === "Short" ? ({ outcome: "LowLiquidity", intent: null } as const) : sent
     })
 
   /**

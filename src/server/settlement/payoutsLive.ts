@@ -88,7 +88,8 @@ export const makePayouts = Effect.gen(function* () {
       const epoch = yield* currentEpoch
       const signed = yield* transaction.build(epoch)
       // Persist the intent and its payload before anything reaches the ledger.
-      if (!(yield* transaction.store(signed))) return { outcome: "Moved", intent: null } as const
+      const stored = yield* transaction.store(signed)
+      if (stored !== true) return { outcome: stored === "short" ? "Short" : "Moved", intent: null } as const
       if (transaction.afterStore !== undefined) yield* transaction.afterStore
       const submitted = yield* submit(signed.notarizedTransactionHex)
       if (transaction.afterSubmit !== undefined) yield* transaction.afterSubmit
@@ -114,6 +115,7 @@ export const makePayouts = Effect.gen(function* () {
     send,
     transfer,
     reserve: (key, resource, amount) => db.reserve(key, resource, amount, balanceOf(resource)),
+    reserveThen: (key, resource, amount, move) => db.reserveThen(key, resource, amount, balanceOf(resource), move),
     release: db.release
   })
 })
