@@ -261,11 +261,11 @@ export const makeSettlement = Effect.gen(function* () {
 
   /**
    * Pays a swap: one in `paying` (resumed) with the terms it holds; one still `received` with the terms just decided
-   * (`terms`), which it moves to `paying` in the same write that stores the payout's intent, once liquidity is
-   * reserved and the payout signed (one write fewer than moving it first). Without liquidity, a received swap fails
-   * from where it is. A replica that stops between the reservation and that write leaves the swap received with its
-   * reservation: decided again, it keeps the reservation (the amount reserved before) and pays, or gives it back as
-   * it fails.
+   * (`terms`), which it moves to `paying`, once the payout is signed, in the write that reserves its liquidity and
+   * stores its intent (one statement on PostgreSQL). Without liquidity, a received swap fails from where it is. On
+   * SQLite the reservation and the move are two writes: a process that stops between them leaves the swap received
+   * with its reservation; decided again, it keeps the reservation (the amount reserved before) and pays, or gives it
+   * back as it fails.
    */
   const pay = (row: SwapRow, terms?: Pay["changes"]) =>
     Effect.gen(function* () {
