@@ -166,21 +166,39 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
       Effect.orDie
     )
 
+  /**
+   * `attempt` under the kept read of `resource` while it is younger than `BALANCE_REUSE`, then, when that gave
+   * nothing (undefined: the read did not cover the payout), under a fresh one.
+   */
+  const underLastRead = <X, E, R, E2, R2>(
+    resource: string,
+    balance: Effect.Effect<BigDecimal.BigDecimal | undefined, E, R>,
+    attempt: (read: { readonly released: string; readonly balance: string }) => Effect.Effect<X | undefined, E2, R2>
+  ): Effect.Effect<X | undefined, E | E2, R | R2> =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const kept = lastRead.get(resource)
+      if (kept !== undefined && now - kept.at < Duration.toMillis(BALANCE_REUSE)) {
+        const done = yield* attempt(kept)
+        if (done !== undefined) return done
+      }
+      return yield* attempt(yield* freshRead(resource, balance))
+    })
+
   const counted = <E, R>(
     txIn: string,
     resource: string,
     amount: BigDecimal.BigDecimal,
     balance: Effect.Effect<BigDecimal.BigDecimal | undefined, E, R>
-  ) =>
-    Effect.gen(function* () {
-      const text = formatPlain(amount)
-      const now = yield* Clock.currentTimeMillis
-      const kept = lastRead.get(resource)
-      if (kept !== undefined && now - kept.at < Duration.toMillis(BALANCE_REUSE)) {
-        if (yield* take(txIn, resource, text, kept)) return true
-      }
-      return yield* take(txIn, resource, text, yield* freshRead(resource, balance))
-    })
+  ) => {
+    const text = formatPlain(amount)
+    return Effect.map(
+      underLastRead(resource, balance, (read) =>
+        Effect.map(take(txIn, resource, text, read), (held) => (held ? true : undefined))
+      ),
+      (held) => held ?? false
+    )
+  }
 
   /**
    * Reserves `amount` of `resource` for the payout of `txIn` if the exchange's balance (`balance`, read when needed)
@@ -219,21 +237,15 @@ export const makeReservations = (sql: SqlClient.SqlClient, dialect: Dialect) => 
       }
       const text = formatPlain(amount)
       const holds = sql<Row>`EXISTS (SELECT 1 FROM prior) OR EXISTS (SELECT 1 FROM taken)`
-      /** The move under `read`; undefined when it did not move because `read` did not cover the payout. */
-      const attempt = (read: { readonly released: string; readonly balance: string }) =>
+      const moved = yield* underLastRead(resource, balance, (read) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
-          const moved = yield* move({ items: taking(txIn, resource, text, read, now), holds })
+          const written = yield* move({ items: taking(txIn, resource, text, read, now), holds })
           // Not moved: either the record had moved on (the key holds its reservation) or the read fell short.
-          return Option.isSome(moved) || (yield* heldBy(txIn)) ? moved : undefined
+          return Option.isSome(written) || (yield* heldBy(txIn)) ? written : undefined
         })
-      const now = yield* Clock.currentTimeMillis
-      const kept = lastRead.get(resource)
-      if (kept !== undefined && now - kept.at < Duration.toMillis(BALANCE_REUSE)) {
-        const moved = yield* attempt(kept)
-        if (moved !== undefined) return moved
-      }
-      return (yield* attempt(yield* freshRead(resource, balance))) ?? ("short" as const)
+      )
+      return moved ?? ("short" as const)
     }).pipe(Effect.withSpan("Db.reserveThen"))
 
   /** Drops the reservation of `txIn`, if any. */

@@ -14,11 +14,11 @@ import { Maintenance } from "../Limits"
 import { PriceFeed } from "../PriceFeed"
 import { Quotes } from "../Quotes"
 import { RESUME_CONCURRENCY, Settlement } from "../Settlement"
+import type { SignedTransaction } from "../Signer"
 import { Claims, type Held } from "./Claims"
 import { ClaimsLive } from "./claimsLive"
 import { LOW_LIQUIDITY, SettlementUnavailable, SwapNotFound, SwapRefused, unavailable } from "./errors"
 import { Payouts } from "./Payouts"
-import type { SignedTransaction } from "../Signer"
 import { PayoutsLive } from "./payoutsLive"
 import {
   type Decision,
