@@ -8,7 +8,7 @@ import { BigDecimal, type Duration, Effect, Exit, Layer, ManagedRuntime, Option 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { formatPlain, parseLooseDecimal } from "../../src/lib/decimalText"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
-import { Gateway } from "../../src/gateway/index"
+import { Gateway, GatewayTransportError } from "../../src/gateway/index"
 import { devnetExchangeServerOptions } from "../../src/devnet/exchange"
 import {
   Db,
@@ -68,7 +68,8 @@ const runtimeFor = (
   devnet: Devnet,
   db: Layer.Layer<Db>,
   wrapSubmit?: (submitted: Effect.Effect<unknown, unknown>) => Effect.Effect<never, never>,
-  signerDelay?: Duration.DurationInput
+  signerDelay?: Duration.DurationInput,
+  detailsDown?: () => boolean
 ) => {
   const options = devnetExchangeServerOptions(undefined, devnet.gateway)
   const config = configFromOptions({ ...options, rateLimitPerMinute: 0 })
@@ -80,13 +81,27 @@ const runtimeFor = (
     Layer.orDie
   )
   const gateway =
-    wrapSubmit === undefined
+    wrapSubmit === undefined && detailsDown === undefined
       ? real
       : Layer.effect(
           Gateway,
           Effect.map(Gateway, (g) => ({
             ...g,
-            transaction: { ...g.transaction, submit: (hex: string) => wrapSubmit(g.transaction.submit(hex)) }
+            transaction: {
+              ...g.transaction,
+              submit: (hex: string) =>
+                wrapSubmit === undefined ? g.transaction.submit(hex) : wrapSubmit(g.transaction.submit(hex)),
+              committedDetails: (...args: Parameters<typeof g.transaction.committedDetails>) =>
+                detailsDown?.() === true
+                  ? Effect.fail(
+                      new GatewayTransportError({
+                        path: "/transaction/committed-details",
+                        reason: "connection refused",
+                        cause: null
+                      })
+                    )
+                  : g.transaction.committedDetails(...args)
+            }
           }))
         ).pipe(Layer.provide(real))
   const signer = makeSigner({
@@ -513,6 +528,54 @@ for (const kind of STORES) {
           }
           expect(await balance(devnet, user.address, hUSDC)).toBe(before)
         } finally {
+          await devnet.dispose()
+          await store.remove()
+        }
+      })
+
+      it("a registration reads its deposit, then stores it in one write; a stored one is answered with the gateway down", async () => {
+        const devnet = await startLedger()
+        const store = await kind.fresh()
+        let lookups = 0
+        let down = false
+        const counted = Layer.effect(
+          Db,
+          Effect.map(Db, (db) => ({
+            ...db,
+            get: (txIn: string) => {
+              lookups += 1
+              return db.get(txIn)
+            }
+          }))
+        ).pipe(Layer.provide(store.db()))
+        const runtime = runtimeFor(devnet, counted, undefined, undefined, () => down)
+        try {
+          const tx = await transfer(devnet, {
+            from: devnet.ledger.genesis.users[1],
+            to: exchange,
+            resource: hUSDC,
+            amount: "10",
+            message: swapMessage("hUSDC", "hETH")
+          })
+          const register = Effect.flatMap(Settlement, (s) => s.register(tx))
+          const first = await runtime.runPromise(register)
+          expect(Option.map(first, (r) => r.state)).toEqual(Option.some("completed"))
+          expect(lookups).toBe(0)
+          // Registered again with the ledger's gateway unreachable: the stored swap, as it stands.
+          down = true
+          const again = await runtime.runPromise(register)
+          expect(Option.map(again, (r) => [r.state, r.payout_intent])).toEqual(
+            Option.map(first, (r) => [r.state, r.payout_intent])
+          )
+          expect(lookups).toBe(1)
+          // A hash never stored still fails as the gateway's failure, nothing recorded.
+          const unknown = await runtime.runPromiseExit(
+            Effect.flatMap(Settlement, (s) => s.register(`${tx.slice(0, -4)}qqqq`))
+          )
+          expect(Exit.isFailure(unknown) && JSON.stringify(unknown.cause)).toContain("SettlementUnavailable")
+          expect(await operatorTransactions(devnet)).toMatchObject({ items: [{}] })
+        } finally {
+          await runtime.dispose()
           await devnet.dispose()
           await store.remove()
         }

@@ -389,8 +389,9 @@ export const makeSettlement = Effect.gen(function* () {
    * Settles one deposit as far as it can go now (exactly once per hash, across replicas). A deposit seen for the
    * first time is recorded and claimed by one write. When another replica holds the swap, waits up to `wait` for
    * its outcome (or for its claim to expire, then takes over); with no wait, it answers the row as it stands.
+   * `likelyNew` (a registration): the deposit is read before the store is asked for the row, see `open`.
    */
-  const settleWith = (txHash: string, wait: Duration.Duration) =>
+  const settleWith = (txHash: string, wait: Duration.Duration, likelyNew = false) =>
     claims.run({
       key: txHash,
       label: `swap ${txHash}`,
@@ -400,11 +401,23 @@ export const makeSettlement = Effect.gen(function* () {
       reread,
       open: (fresh) =>
         Effect.gen(function* () {
-          const existing = yield* db.get(txHash)
-          if (Option.isSome(existing)) return { row: existing.value, held: Option.none<Held<SwapRow>>() }
-          const d = yield* readDeposit(txHash)
+          const stored = (row: SwapRow) => ({ row, held: Option.none<Held<SwapRow>>() })
+          if (!likelyNew) {
+            const existing = yield* db.get(txHash)
+            if (Option.isSome(existing)) return stored(existing.value)
+          }
+          // A registration is nearly always of a deposit not stored yet: it reads the deposit first, and the insert
+          // (which keeps a row already there) tells whether it was new, one statement fewer. When the read fails, a
+          // row already stored is the answer, as it would have been had it been looked up first.
+          const read = yield* Effect.either(readDeposit(txHash))
+          if (Either.isLeft(read)) {
+            const existing = likelyNew ? yield* db.get(txHash) : Option.none<SwapRow>()
+            if (Option.isSome(existing)) return stored(existing.value)
+            return yield* Effect.fail(read.left)
+          }
+          const d = read.right
           const claim = yield* fresh
-          const stored = yield* db.insertReceived(
+          const inserted = yield* db.insertReceived(
             {
               tx_in: d.txIn,
               sender: d.sender,
@@ -418,12 +431,9 @@ export const makeSettlement = Effect.gen(function* () {
             },
             claim
           )
-          return {
-            row: stored.row,
-            held: stored.inserted
-              ? Option.some<Held<SwapRow>>({ token: claim.token, row: stored.row })
-              : Option.none<Held<SwapRow>>()
-          }
+          return inserted.inserted
+            ? { row: inserted.row, held: Option.some<Held<SwapRow>>({ token: claim.token, row: inserted.row }) }
+            : stored(inserted.row)
         }),
       work: (claimed: SwapRow) =>
         Effect.gen(function* () {
@@ -446,7 +456,7 @@ export const makeSettlement = Effect.gen(function* () {
   const register = Effect.fn("Settlement.register")(function* (txHash: string) {
     // A stopping replica takes no new work: the swap stays for the replicas that go on (or for its next start).
     if (stopping) return Option.none<SwapRow>()
-    const fiber = yield* Effect.forkIn(settleWith(txHash, config.registrationWait), work)
+    const fiber = yield* Effect.forkIn(settleWith(txHash, config.registrationWait, true), work)
     return yield* Fiber.join(fiber).pipe(
       Effect.timeoutOption(config.registrationWait),
       // Cut off by `stop`: still in progress as far as the caller knows, and another replica may take it at once.
