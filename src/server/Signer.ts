@@ -15,7 +15,6 @@ import {
   compileManifest,
   encodeAddress,
   EntityType,
-  fromHex,
   type IntentInput,
   type NotarySigner,
   toHex
@@ -153,18 +152,12 @@ export const makeSigner = (options: SignerOptions): SignerShape => {
   )
 
   const notarizeV2 = (input: IntentInput) =>
-    Effect.suspend(() => {
-      const secretKey = HEX_KEY.test(options.privateKeyHex) ? fromHex(options.privateKeyHex) : undefined
-      if (secretKey === undefined)
-        return Effect.fail(
-          new SignerError({ reason: "the operator key must be 64 hex characters (an Ed25519 private key)" })
-        )
-      const key = { curve: "Ed25519", secretKey } as const
-      return Either.match(buildNotarizedTransaction({ ...input, notary: key, notaryIsSignatory: true, signers: [] }), {
-        onLeft: (e) => Effect.fail(new SignerError({ reason: `cannot build the V2 transaction: ${e.message}` })),
-        onRight: (built) => Effect.succeed(built)
-      })
-    })
+    Effect.flatMap(notary, (signer) =>
+      Either.mapLeft(
+        buildNotarizedTransaction({ ...input, notary: signer, notaryIsSignatory: true, signers: [] }),
+        (e) => new SignerError({ reason: `cannot build the V2 transaction: ${e.message}` })
+      )
+    )
 
   return { account: options.account, transfer, derivedAccount, notarizeV2 }
 }

@@ -50,6 +50,19 @@ export const signNotary = (hash: Uint8Array, key: SigningKey): Signature =>
     ? notarySignEd25519(hash, key.secretKey)
     : { type: "Secp256k1", bytes: signSecp256k1(hash, key.secretKey) }
 
+/**
+ * A notary that signs by itself (a server holding its key in a platform's crypto, say): its public key, and the
+ * signature of a 32-byte hash.
+ */
+export interface NotarySigner {
+  readonly publicKey: PublicKey
+  readonly sign: (hash: Uint8Array) => Signature
+}
+
+/** A notary given as a key signs with txv2's own signing (noble); one given as a `NotarySigner` signs by itself. */
+export const asNotarySigner = (notary: SigningKey | NotarySigner): NotarySigner =>
+  "sign" in notary ? notary : { publicKey: publicKeyOf(notary), sign: (h) => signNotary(h, notary) }
+
 /** `{ mime_type: "text/plain", message: String(text) }`, as the Radix wallet builds a plaintext message. */
 export const plaintextMessage = (text: string, mimeType = "text/plain"): MessageV2 => ({
   type: "Plaintext",
@@ -152,7 +165,7 @@ export interface BuiltTransaction {
  */
 export const buildNotarizedTransaction = (
   input: IntentInput & {
-    readonly notary: SigningKey
+    readonly notary: SigningKey | NotarySigner
     readonly notaryIsSignatory?: boolean
     readonly tipBasisPoints?: number
     readonly signers: ReadonlyArray<SigningKey>
@@ -160,9 +173,10 @@ export const buildNotarizedTransaction = (
 ): Either.Either<BuiltTransaction, TxV2EncodeError> =>
   Either.gen(function* () {
     const { childHashes, subintents, batches } = yield* flatten(input.children ?? [])
+    const notary = asNotarySigner(input.notary)
     const transactionIntent = {
       transactionHeader: {
-        notaryPublicKey: publicKeyOf(input.notary),
+        notaryPublicKey: notary.publicKey,
         notaryIsSignatory: input.notaryIsSignatory ?? false,
         tipBasisPoints: input.tipBasisPoints ?? 0
       },
@@ -176,7 +190,7 @@ export const buildNotarizedTransaction = (
       nonRootSubintentSignatures: batches
     }
     const signed = yield* signedTransactionIntentHashFrom(txid, signedTransactionIntent)
-    const model: NotarizedTransactionV2 = { signedTransactionIntent, notarySignature: signNotary(signed, input.notary) }
+    const model: NotarizedTransactionV2 = { signedTransactionIntent, notarySignature: notary.sign(signed) }
     const notarized = yield* notarizedTransactionHashFrom(signed, model)
     const subHashes: Array<Uint8Array> = []
     for (const s of subintents) subHashes.push(yield* subintentHash(s))

@@ -31,7 +31,14 @@ export const signSecp256k1 = (hash: Uint8Array, secretKey: Uint8Array): Uint8Arr
 
 export const secp256k1PublicKey = (secretKey: Uint8Array): Uint8Array => secp256k1.getPublicKey(secretKey, true)
 
-const verifyEd25519 = (hash: Uint8Array, publicKey: Uint8Array, signature: Uint8Array): boolean => {
+/**
+ * Verifies an Ed25519 signature over a 32-byte hash, strictly (canonical encodings, no small-order public key); false
+ * for anything else. A platform with its own Ed25519 (Node's crypto) may pass one to the verifying functions;
+ * `verifyEd25519` is txv2's own (noble), the default.
+ */
+export type Ed25519Verifier = (hash: Uint8Array, publicKey: Uint8Array, signature: Uint8Array) => boolean
+
+export const verifyEd25519: Ed25519Verifier = (hash, publicKey, signature) => {
   try {
     if (ed25519.Point.fromBytes(publicKey).isSmallOrder()) return false
     return ed25519.verify(signature, hash, publicKey, { zip215: false })
@@ -57,10 +64,11 @@ export type Signer = PublicKey
 export const verifySignatureWithPublicKey = (
   hash: Uint8Array,
   sig: SignatureWithPublicKey,
-  which: string
+  which: string,
+  ed25519Verifies: Ed25519Verifier = verifyEd25519
 ): Either.Either<Signer, TxV2SignatureError> => {
   if (sig.type === "Ed25519") {
-    return verifyEd25519(hash, sig.publicKey, sig.signature)
+    return ed25519Verifies(hash, sig.publicKey, sig.signature)
       ? Either.right({ type: "Ed25519", bytes: sig.publicKey })
       : Either.left(new TxV2SignatureError({ which, reason: "the Ed25519 signature does not verify" }))
   }
@@ -74,12 +82,13 @@ export const verifySignatureWithPublicKey = (
 export const verifyNotarySignature = (
   hash: Uint8Array,
   signature: Signature,
-  notaryPublicKey: PublicKey
+  notaryPublicKey: PublicKey,
+  ed25519Verifies: Ed25519Verifier = verifyEd25519
 ): Either.Either<void, TxV2SignatureError> => {
   const fail = (reason: string) => Either.left(new TxV2SignatureError({ which: "notary", reason }))
   if (signature.type !== notaryPublicKey.type) return fail("the signature's curve differs from the notary key's")
   if (signature.type === "Ed25519")
-    return verifyEd25519(hash, notaryPublicKey.bytes, signature.bytes)
+    return ed25519Verifies(hash, notaryPublicKey.bytes, signature.bytes)
       ? Either.void
       : fail("the Ed25519 signature does not verify")
   const key = recoverSecp256k1(hash, signature.bytes)

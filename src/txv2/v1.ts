@@ -37,7 +37,7 @@ import {
   writeSignaturesBody
 } from "./models"
 import { Kind, MANIFEST_SBOR_PREFIX, type Reader, type Writer } from "./sbor"
-import { publicKeyOf, type SigningKey, signIntentHash, signNotary } from "./builder"
+import { asNotarySigner, type NotarySigner, type SigningKey, signIntentHash } from "./builder"
 
 export interface TransactionHeaderV1 {
   readonly networkId: number
@@ -369,15 +369,6 @@ export interface IntentInputV1 {
 }
 
 /**
- * A notary that signs by itself (a server holding its key in a platform's crypto, say): its public key, and the
- * signature of a 32-byte hash.
- */
-export interface NotarySigner {
-  readonly publicKey: PublicKey
-  readonly sign: (hash: Uint8Array) => Signature
-}
-
-/**
  * Builds, signs and notarizes a V1 transaction: each signer signs the intent hash, the notary the signed intent
  * hash. With `notaryIsSignatory` the notary's key counts as a signer without signing the intent.
  */
@@ -389,9 +380,7 @@ export const buildNotarizedTransactionV1 = (
   }
 ): Either.Either<BuiltTransactionV1, TxV2EncodeError> =>
   Either.gen(function* () {
-    const notary = input.notary
-    const notarySigner: NotarySigner =
-      "sign" in notary ? notary : { publicKey: publicKeyOf(notary), sign: (h) => signNotary(h, notary) }
+    const notarySigner = asNotarySigner(input.notary)
     const intent: IntentV1 = {
       header: {
         networkId: input.networkId,

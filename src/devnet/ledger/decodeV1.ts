@@ -7,8 +7,6 @@
  * rejection keeps the toolkit's own words). What it returns is what the toolkit path returns: the same hashes, the
  * instructions in the toolkit's parsed form, and the manifest text as the toolkit decompiles it.
  */
-import { createPublicKey, type KeyObject, verify } from "node:crypto"
-import { ed25519 } from "@noble/curves/ed25519.js"
 import type { Instruction, Value } from "@radixdlt/radix-engine-toolkit"
 import { Either } from "effect"
 import {
@@ -22,6 +20,7 @@ import {
   toHex,
   transactionIntentId
 } from "../../txv2/index"
+import { nodeEd25519Verifies as ed25519Verifies } from "../../server/ed25519"
 import { DEVNET_NETWORK_ID, virtualAccountAddress } from "./address"
 
 type Ret = typeof import("@radixdlt/radix-engine-toolkit")
@@ -33,37 +32,6 @@ const MAX_MIME_TYPE_BYTES = 128
 const MAX_INTENT_SIGNATURES = 16
 
 const METHOD_NAME = /^[a-z_][a-z0-9_]*$/
-
-/** SPKI DER of an Ed25519 public key, before its 32 bytes (RFC 8410). */
-const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex")
-
-/** Public keys already checked (not of small order) and parsed: a ledger sees the same few signers over and over. */
-const knownKeys = new Map<string, KeyObject>()
-const KNOWN_KEYS_MAX = 4096
-
-const publicKeyObject = (publicKey: Uint8Array): KeyObject | undefined => {
-  const hex = toHex(publicKey)
-  const known = knownKeys.get(hex)
-  if (known !== undefined) return known
-  if (ed25519.Point.fromBytes(publicKey).isSmallOrder()) return undefined
-  const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: "der", type: "spki" })
-  if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.clear()
-  knownKeys.set(hex, key)
-  return key
-}
-
-/**
- * An Ed25519 signature over `hash`, verified by Node's crypto (OpenSSL: canonical S and R), with the engine's
- * refusal of small-order public keys on top. Any doubt is a false: the toolkit then decides.
- */
-const ed25519Verifies = (hash: Uint8Array, publicKey: Uint8Array, signature: Uint8Array): boolean => {
-  try {
-    const key = publicKeyObject(publicKey)
-    return key !== undefined && verify(null, hash, key, signature)
-  } catch {
-    return false
-  }
-}
 
 /** Thrown inside the fast path for anything it leaves to the toolkit. */
 class NotFast {}

@@ -27,6 +27,7 @@ import { executeV2 } from "./executeV2"
 import type { TransactionFormat } from "./payload"
 import type { IntentV2, ValidatedTransactionV2 } from "./typesV2"
 import { TransactionRejected } from "./transaction"
+import { nodeEd25519Verifies } from "../../server/ed25519"
 
 export const NOTARIZED_V2_PREFIX = "4d220c"
 
@@ -196,7 +197,7 @@ export const validateTransactionV2 = (hex: string): Either.Either<ValidatedTrans
       return yield* Either.left(
         rejected("SignatureValidationError(AcrossTransaction, IncorrectNumberOfSubintentSignatureBatches)", ids)
       )
-    const verified = verifyNotarizedTransactionV2(tx)
+    const verified = verifyNotarizedTransactionV2(tx, nodeEd25519Verifies)
     if (Either.isLeft(verified)) {
       const which = verified.left._tag === "TxV2SignatureError" ? verified.left.which : ""
       const batch = /^nonRootSubintentSignatures\[(\d+)\]/.exec(which)

@@ -50,6 +50,7 @@ import {
   toHex,
   verifySignedPartialTransactionV2
 } from "../../txv2/index"
+import { nodeEd25519Verifies } from "../ed25519"
 
 /** The least time left, after the check, for the exchange to build, submit and commit the swap. */
 export const MIN_TIME_TO_SUBMIT_MS = 10_000
@@ -360,7 +361,7 @@ export const checkPreAuthorization = (input: CheckInput): Either.Either<AtomicAc
       `${PREFIX}it is for network ${core.header.networkId}, not this exchange's network ${networkId}.`
     )
 
-  const verified = verifySignedPartialTransactionV2(partial)
+  const verified = verifySignedPartialTransactionV2(partial, nodeEd25519Verifies)
   if (Either.isLeft(verified))
     return refuse("signature_invalid", `${PREFIX}its signature does not verify over the subintent.`)
   if (partial.partialTransaction.nonRootSubintents.length > 0 || core.children.length > 0)
