@@ -77,6 +77,8 @@ const FLOW_WARMUP = Number(process.env["BENCH_FLOW_WARMUP"] ?? 20)
 const ROUNDS = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 2))
 /** When set, each replica runs with `--cpu-prof` and writes its profile here (it is stopped with SIGTERM). */
 const PROFILE_DIR = process.env["BENCH_PROFILE_DIR"]
+/** Node or V8 flags for the replicas alone (BENCH_REPLICA_FLAGS, space-separated), to compare runtime settings. */
+const REPLICA_FLAGS = (process.env["BENCH_REPLICA_FLAGS"] ?? "").split(" ").filter((f) => f !== "")
 const CONCURRENCY = 8
 /** Clients registering deposits in the replicated case: the same for 1 and for 3 replicas (the same offered load). */
 const CLIENTS = Number(process.env["BENCH_CLIENTS"] ?? 24)
@@ -582,6 +584,7 @@ const replicated = async (replicas: number) => {
       process.execPath,
       [
         ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]),
+        ...REPLICA_FLAGS,
         "--import",
         "tsx",
         "src/server/main.ts"
