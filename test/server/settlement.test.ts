@@ -55,6 +55,15 @@ const post = async (server: ExchangeServer, txHash: string) => {
   })
   return { status: r.status, json: r.json as Json }
 }
+/** A deposit of 10 hUSDC for hETH by the second genesis user; its hash. */
+const depositTen = (devnet: Devnet) =>
+  transfer(devnet, {
+    from: devnet.ledger.genesis.users[1],
+    to: exchange,
+    resource: hUSDC,
+    amount: "10",
+    message: swapMessage("hUSDC", "hETH")
+  })
 const records = async (server: ExchangeServer, account: string) => {
   const r = await server.request({ method: "GET", path: `/transactions/${account}`, ip: "127.0.0.1", body: undefined })
   return (r.json as { transactions: ReadonlyArray<Json> }).transactions
@@ -550,13 +559,7 @@ for (const kind of STORES) {
         ).pipe(Layer.provide(store.db()))
         const runtime = runtimeFor(devnet, counted, undefined, undefined, () => down)
         try {
-          const tx = await transfer(devnet, {
-            from: devnet.ledger.genesis.users[1],
-            to: exchange,
-            resource: hUSDC,
-            amount: "10",
-            message: swapMessage("hUSDC", "hETH")
-          })
+          const tx = await depositTen(devnet)
           const register = Effect.flatMap(Settlement, (s) => s.register(tx))
           const first = await runtime.runPromise(register)
           expect(Option.map(first, (r) => r.state)).toEqual(Option.some("completed"))
@@ -586,13 +589,7 @@ for (const kind of STORES) {
         const store = await kind.fresh()
         const runtime = runtimeFor(devnet, store.db())
         try {
-          const tx = await transfer(devnet, {
-            from: devnet.ledger.genesis.users[1],
-            to: exchange,
-            resource: hUSDC,
-            amount: "10",
-            message: swapMessage("hUSDC", "hETH")
-          })
+          const tx = await depositTen(devnet)
           const row = await runtime.runPromise(Effect.flatMap(Settlement, (s) => s.settle(tx)))
           expect(row.state).toBe("completed")
           const events = await runtime.runPromise(Effect.flatMap(Db, (db) => db.events(tx)))
