@@ -140,11 +140,28 @@ test("two shared accounts: the wallet button's Sharing tab picks the one the app
   // One toast at a time: it follows the 5 s 'Wallet Connected' toast when that is still on screen.
   await expect(toast).toContainText(`${second.slice(0, 15)}...${second.slice(-5)}`, { timeout: 12_000 })
   await snap(page, info, "wallet-account-picked")
-  // A reload keeps working with the picked account.
+  // A reload keeps working with the picked account. Every toast the reloaded page shows is recorded as it appears.
+  await page.addInitScript(() => {
+    const seen: Array<string> = []
+    Object.assign(window, { toastsSeen: seen })
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('[data-testid="toast"]')) {
+        const text = el.textContent ?? ""
+        if (!seen.includes(text)) seen.push(text)
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true })
+  })
   const again = page.waitForRequest((r) => r.url().endsWith(`/api/transactions/${second}`))
   await page.reload()
   await again
   await face.click()
   await expect(choices.nth(1)).toHaveAttribute("aria-pressed", "true")
   await expect(choices.nth(0)).toHaveAttribute("aria-pressed", "false")
+  // The session restored by the reload is no new connection: no 'Wallet Connected' toast, before or after the next one.
+  await choices.nth(0).click()
+  await expect(page.getByTestId("toast").filter({ hasText: "Account Changed" })).toBeVisible({ timeout: 12_000 })
+  const seen = await page.evaluate(() => (window as unknown as { toastsSeen: Array<string> }).toastsSeen)
+  expect(seen.some((t) => t.includes("Account Changed"))).toBe(true)
+  expect(seen.filter((t) => t.includes("Wallet Connected"))).toEqual([])
+  await snap(page, info, "wallet-reloaded")
 })

@@ -13,6 +13,7 @@ import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { apiHttpFromHttpClient } from "../../src/exchange/apiHttpClient"
 import { Gateway } from "../../src/gateway/index"
 import { emptyWalletData, type WalletData } from "../../src/toolkit/index"
+import { storageKey } from "../../src/toolkit/config"
 import { captureLogs, type LogLine, messagesAt, testConfig } from "./harness"
 
 const [alice, bob] = DevnetAddresses.users
@@ -158,6 +159,66 @@ describe("WalletSession (live, over the devnet gateway)", () => {
       const other = yield* makeWalletSession((yield* SubscriptionRef.make<WalletData>(both)).changes)
       yield* TestClock.adjust("1 millis")
       expect((yield* latest(other.session)).selected).toBe(alice)
+    }).pipe(Effect.provide(env))
+  )
+
+  it.scoped("a reload that restores the stored session does not toast 'Wallet Connected'; a later connect does", () =>
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const kv = yield* KeyValueStore.KeyValueStore
+      const both = { ...emptyWalletData, accounts: [account(alice!, "A"), account(bob!, "B")] }
+      yield* kv.set(
+        storageKey(config.dAppDefinitionAddress, config.networkId, "state"),
+        JSON.stringify({ loggedInTimestamp: "1", walletData: both, sharedData: {} })
+      )
+      const toaster = yield* Toaster
+      const titles = Effect.map(toaster.current, (ts) => ts.map((t) => t.title))
+      // As the lazy toolkit does on a reload: nothing until it loads, then the stored session.
+      const data = yield* SubscriptionRef.make<WalletData>(emptyWalletData)
+      const session = yield* makeWalletSession(data.changes)
+      yield* TestClock.adjust("1 millis")
+      yield* SubscriptionRef.set(data, both)
+      yield* TestClock.adjust("1 millis")
+      expect((yield* latest(session.session)).selected).toBe(alice)
+      expect(yield* titles).toEqual([])
+      // Logged out and connected again in the same page: both toasts.
+      yield* SubscriptionRef.set(data, emptyWalletData)
+      yield* TestClock.adjust("1 millis")
+      yield* SubscriptionRef.set(data, both)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* titles).toEqual(["Wallet Disconnected"])
+      // One toast at a time: 'Wallet Connected' follows the 3 s of 'Wallet Disconnected'.
+      yield* TestClock.adjust("3 seconds")
+      expect(yield* Effect.map(toaster.current, (ts) => ts.map((t) => [t.title, t.open]))).toEqual([
+        ["Wallet Connected", true],
+        ["Wallet Disconnected", false]
+      ])
+    }).pipe(Effect.provide(env))
+  )
+
+  it.scoped("a stored session of other accounts, or unreadable, is no restore: the connect toasts", () =>
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const kv = yield* KeyValueStore.KeyValueStore
+      const key = storageKey(config.dAppDefinitionAddress, config.networkId, "state")
+      const toaster = yield* Toaster
+      for (const stored of [
+        JSON.stringify({ walletData: { ...emptyWalletData, accounts: [account(bob!, "B")] } }),
+        "{not json",
+        JSON.stringify({ walletData: { accounts: [{ address: 42 }] } })
+      ]) {
+        yield* kv.set(key, stored)
+        const data = yield* SubscriptionRef.make<WalletData>(emptyWalletData)
+        yield* makeWalletSession(data.changes)
+        yield* TestClock.adjust("1 millis")
+        yield* SubscriptionRef.set(data, { ...emptyWalletData, accounts: [account(alice!, "A")] })
+        yield* TestClock.adjust("1 millis")
+        expect(yield* Effect.map(toaster.current, (ts) => [ts[0]?.title, ts[0]?.open])).toEqual([
+          "Wallet Connected",
+          true
+        ])
+        yield* toaster.dismiss()
+      }
     }).pipe(Effect.provide(env))
   )
 

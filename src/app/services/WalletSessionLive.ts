@@ -2,6 +2,7 @@ import { KeyValueStore } from "@effect/platform"
 import { Clock, Duration, Effect, Fiber, FiberMap, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { shortenAddressToast } from "../../exchange/format"
 import { Gateway } from "../../gateway/tag"
+import { storageKey } from "../../toolkit/config"
 import { accountChangedToast } from "../../toolkit/connectButtonState"
 import type { WalletData } from "../../toolkit/schemas"
 import { WalletRequest } from "../../toolkit/walletRequestTag"
@@ -17,6 +18,23 @@ export const SELECTED_ACCOUNT_KEY = "hswap:selectedAccount"
 export const BALANCE_COOLDOWN = Duration.seconds(15)
 export const WALLET_CONNECTED_DURATION = Duration.seconds(5)
 export const WALLET_DISCONNECTED_DURATION = Duration.seconds(3)
+
+/** The account addresses of a stored toolkit state (`rdt:…:state`), or undefined when it holds none or is unreadable. */
+export const storedAccounts = (raw: string): ReadonlyArray<string> | undefined => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    return undefined
+  }
+  const walletData = isRecord(parsed) ? parsed["walletData"] : undefined
+  const accounts = isRecord(walletData) ? walletData["accounts"] : undefined
+  if (!Array.isArray(accounts) || accounts.length === 0) return undefined
+  const addresses = accounts.map((a: unknown) => (isRecord(a) ? a["address"] : undefined))
+  return addresses.every((a): a is string => typeof a === "string") ? addresses : undefined
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x)
 
 /**
  * The live WalletSession over a stream of wallet data: accounts (the first one selected when none is chosen), the
@@ -37,6 +55,13 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
       (address === undefined ? kv.remove(SELECTED_ACCOUNT_KEY) : kv.set(SELECTED_ACCOUNT_KEY, address)).pipe(
         Effect.catchAll((e) => Effect.logWarning("could not keep the selected account", e))
       )
+    // The accounts of the wallet session the toolkit keeps across reloads: when the wallet data first brings exactly
+    // these, it is that session restored, not a connect, and 'Wallet Connected' is not shown again. Unreadable
+    // storage restores nothing here (the toolkit reports and resets it), so a later connect still shows the toast.
+    let restoring = yield* kv.get(storageKey(config.dAppDefinitionAddress, config.networkId, "state")).pipe(
+      Effect.map((stored) => (Option.isSome(stored) ? storedAccounts(stored.value) : undefined)),
+      Effect.catchAll((e) => Effect.as(Effect.logWarning("could not read the stored wallet session", e), undefined))
+    )
     const session = yield* SubscriptionRef.make<SessionState>(emptySession)
     const balances = yield* SubscriptionRef.make<Balances>({ _tag: "None" })
     let lastFetch: { account: string; at: number } | undefined
@@ -92,7 +117,12 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
               ? storedPick
               : accounts[0]?.address
           yield* SubscriptionRef.set(session, { accounts, selected })
-          if (before.accounts.length === 0 && selected !== undefined)
+          const restored =
+            restoring !== undefined &&
+            accounts.length === restoring.length &&
+            accounts.every((a, i) => a.address === restoring?.[i])
+          if (accounts.length > 0) restoring = undefined
+          if (before.accounts.length === 0 && selected !== undefined && !restored)
             yield* toaster.show({
               title: "Wallet Connected",
               description: shortenAddressToast(selected),
