@@ -13,7 +13,12 @@ import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { DevnetAddresses } from "../exchange/devnet-addresses"
 import { drainingServer } from "../server/http"
-import { type ExchangeServerOptions, exchangeServerScoped, startExchangeServer } from "../server/index"
+import {
+  clientErrorsAsJson,
+  type ExchangeServerOptions,
+  exchangeServerScoped,
+  startExchangeServer
+} from "../server/index"
 import { atomicSwitch, launch } from "../server/main"
 import { devnetExchangeServerOptions } from "./exchange"
 import { startDevnetGateway } from "./gateway/index"
@@ -91,6 +96,7 @@ export const startDevnet = async (
     work.catch((e: unknown) => sendError(res, e))
   })
   server.keepAliveTimeout = 5_000
+  clientErrorsAsJson(server)
   await new Promise<void>((ok, fail) => {
     const onError = (e: NodeJS.ErrnoException) => {
       if (e.code === "EADDRINUSE")
@@ -230,6 +236,7 @@ export const stackLayer = (
         onDrain: Effect.promise(() => exchange.stopSettling()),
         configure: (server) => {
           server.keepAliveTimeout = 5_000
+          clientErrorsAsJson(server)
         }
       }).pipe(
         Effect.mapError((e) =>

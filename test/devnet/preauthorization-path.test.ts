@@ -16,6 +16,7 @@ import { FetchHttpClient, KeyValueStore } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { BigDecimal, Context, Deferred, Duration, Effect, Either, Exit, Layer, Option, Queue } from "effect"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeGenesis } from "../../src/devnet/ledger/genesis.js"
@@ -458,6 +459,43 @@ layer(npmStart, { timeout: Duration.seconds(90), excludeTestServices: true })(
             ])
           })
         )
+    )
+
+    it.effect("what Node refuses before any handler (a malformed request line, oversized headers) is a JSON 4xx", () =>
+      Effect.gen(function* () {
+        const { url } = yield* NpmStart
+        const rawRequest = (text: string) =>
+          Effect.promise(
+            () =>
+              new Promise<{ readonly head: string; readonly json: unknown }>((ok, fail) => {
+                const socket = connect(Number(new URL(url).port), "127.0.0.1", () => socket.end(text))
+                let answer = ""
+                socket.on("data", (b: Buffer) => (answer += b.toString()))
+                socket.on("close", () => {
+                  const at = answer.indexOf("\r\n\r\n")
+                  const body = answer.slice(at + 4)
+                  let json: unknown
+                  try {
+                    json = JSON.parse(body)
+                  } catch {
+                    json = `not JSON: ${JSON.stringify(body)}`
+                  }
+                  ok({ head: answer.slice(0, at), json })
+                })
+                socket.on("error", fail)
+              })
+          )
+        const malformed = yield* rawRequest("GARBAGE / HTTP/9.9\r\n\r\n")
+        expect(malformed.head).toMatch(/^HTTP\/1\.1 400 /)
+        expect(malformed.json).toEqual({ error: "Bad request", message: "Bad request" })
+        const huge = yield* rawRequest(`GET /api/health HTTP/1.1\r\nhost: x\r\nx-junk: ${"a".repeat(40_000)}\r\n\r\n`)
+        expect(huge.head).toMatch(/^HTTP\/1\.1 431 /)
+        expect(huge.head).toMatch(/content-type: application\/json/)
+        expect(huge.json).toEqual({ error: "Request headers too large", message: "Request headers too large" })
+        // The server goes on answering.
+        const health = yield* Effect.promise(() => fetch(`${url}/api/health`))
+        expect(health.status).toBe(200)
+      })
     )
   }
 )
