@@ -14,6 +14,7 @@ import { apiHttpFromHttpClient } from "../../src/exchange/apiHttpClient"
 import { Gateway } from "../../src/gateway/index"
 import { emptyWalletData, type WalletData } from "../../src/toolkit/index"
 import { storageKey } from "../../src/toolkit/config"
+import { decodeBech32m, encodeBech32m } from "../../src/exchange/bech32m"
 import { captureLogs, type LogLine, messagesAt, testConfig } from "./harness"
 
 const [alice, bob] = DevnetAddresses.users
@@ -193,6 +194,34 @@ describe("WalletSession (live, over the devnet gateway)", () => {
         ["Wallet Connected", true],
         ["Wallet Disconnected", false]
       ])
+    }).pipe(Effect.provide(env))
+  )
+
+  it.scoped("what is not an account address on this network is left out of the session, and logged", () =>
+    Effect.gen(function* () {
+      const lines: Array<LogLine> = []
+      const hostile = `<img src=x onerror=alert(1)>${"W".repeat(500)}`
+      // alice's own key, as a Stokenet address: a real account, on another network.
+      const stokenet = encodeBech32m("account_tdx_2_", decodeBech32m(alice!)!.bytes)
+      const data = yield* SubscriptionRef.make<WalletData>({
+        ...emptyWalletData,
+        accounts: [account(hostile, "evil"), account(stokenet, "other network"), account(alice!, "Main")]
+      })
+      const session = yield* makeWalletSession(data.changes).pipe(Effect.provide(captureLogs(lines)))
+      yield* TestClock.adjust("1 millis")
+      expect(yield* latest(session.session)).toEqual({ accounts: [{ address: alice, label: "Main" }], selected: alice })
+      // Picking one of them is refused like any account the wallet does not share.
+      yield* session.selectAccount(hostile)
+      expect((yield* latest(session.session)).selected).toBe(alice)
+      const warned = lines.filter((l) => l.level === "WARN" && l.message.includes("not account addresses"))
+      expect(warned.map((l) => l.message)).toEqual([
+        "the wallet shared 2 account(s) that are not account addresses on network 240; left out"
+      ])
+      // Nothing but invalid accounts: no account, no balances, no 'Wallet Connected'.
+      yield* SubscriptionRef.set(data, { ...emptyWalletData, accounts: [account(hostile, "evil")] })
+      yield* TestClock.adjust("1 millis")
+      expect(yield* latest(session.session)).toEqual({ accounts: [], selected: undefined })
+      expect(yield* latest(session.balances)).toEqual({ _tag: "None" })
     }).pipe(Effect.provide(env))
   )
 

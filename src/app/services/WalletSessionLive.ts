@@ -7,6 +7,7 @@ import { accountChangedToast } from "../../toolkit/connectButtonState"
 import type { WalletData } from "../../toolkit/schemas"
 import { WalletRequest } from "../../toolkit/walletRequestTag"
 import { AppConfig } from "../config/AppConfig"
+import { isAddressOn } from "../config/networks"
 import { readFundAccountBalances, sumVaults } from "./fundAccountRead"
 import { Toaster } from "./Toaster"
 import { type Balances, type BalanceBadge, emptySession, type SessionState, WalletSession } from "./WalletSession"
@@ -108,7 +109,18 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
       Stream.runForEach((data) =>
         Effect.gen(function* () {
           const before = yield* SubscriptionRef.get(session)
-          const accounts = data.accounts.map((a) => ({ address: a.address, label: a.label }))
+          // Only account addresses of this network are used: anything else (tampered storage, a wallet gone wrong)
+          // would be sent to the Gateway and the exchange as an account. It is left out, and logged.
+          const accounts = data.accounts
+            .filter((a) => isAddressOn(a.address, "account", config.networkId))
+            .map((a) => ({ address: a.address, label: a.label }))
+          if (accounts.length < data.accounts.length)
+            yield* Effect.logWarning(
+              `the wallet shared ${data.accounts.length - accounts.length} account(s) that are not account addresses on network ${config.networkId}; left out`,
+              data.accounts
+                .filter((a) => !isAddressOn(a.address, "account", config.networkId))
+                .map((a) => JSON.stringify(a.address.slice(0, 80)))
+            )
           const shared = (address: string | undefined) => accounts.some((a) => a.address === address)
           // The selection while it is shared; at connect, the account picked before a reload; else the first.
           const selected = shared(before.selected)
@@ -119,9 +131,9 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
           yield* SubscriptionRef.set(session, { accounts, selected })
           const restored =
             restoring !== undefined &&
-            accounts.length === restoring.length &&
-            accounts.every((a, i) => a.address === restoring?.[i])
-          if (accounts.length > 0) restoring = undefined
+            data.accounts.length === restoring.length &&
+            data.accounts.every((a, i) => a.address === restoring?.[i])
+          if (data.accounts.length > 0) restoring = undefined
           if (before.accounts.length === 0 && selected !== undefined && !restored)
             yield* toaster.show({
               title: "Wallet Connected",
