@@ -5,6 +5,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type GatewayEmulator, makeGatewayEmulator } from "../../src/devnet/gateway/GatewayEmulator.js"
+import { encodeBech32m } from "../../src/exchange/bech32m.js"
 import { gatewayNodeHandler } from "../../src/devnet/gateway/node.js"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build.js"
 import { Ledger } from "../../src/devnet/ledger/Ledger.js"
@@ -162,8 +163,29 @@ describe("devnet gateway emulator", () => {
     })
     expect(missing.status).toBe(404)
     expect(missing.json["details"]).toMatchObject({ type: "TransactionNotFoundError" })
-    const subintent = await post("/transaction/subintent-status", { subintent_hash: "subtxid_loc1xyz" })
+    const subintent = await post("/transaction/subintent-status", {
+      subintent_hash: encodeBech32m("subtxid_loc", new Uint8Array(32).fill(9))
+    })
     expect(subintent.json).toMatchObject({ subintent_status: "Unknown" })
+    // A hash that is not Bech32m, or not of this network, is refused before the ledger is asked (RadixAddressValidator).
+    const invalid = (field: string, error: string) => ({
+      status: 400,
+      json: expect.objectContaining({
+        message: "One or more validation errors occurred",
+        details: { type: "InvalidRequestError", validation_errors: [{ path: field, errors: [error] }] }
+      }) as unknown
+    })
+    const notBech32m = "'IntentHash' must be a valid Bech32M-encoded RadixAddress."
+    expect(await post("/transaction/status", { intent_hash: "x" })).toEqual(invalid("intent_hash", notBech32m))
+    expect(await post("/transaction/committed-details", { intent_hash: "txid_loc1qqq" })).toEqual(
+      invalid("intent_hash", notBech32m)
+    )
+    expect(
+      await post("/transaction/status", { intent_hash: encodeBech32m("txid_tdx_2_", new Uint8Array(32)) })
+    ).toEqual(invalid("intent_hash", "'IntentHash' doesn't belong to this network. Expected network Hrp suffix: loc"))
+    expect(await post("/transaction/subintent-status", { subintent_hash: "subtxid_loc1xyz" })).toEqual(
+      invalid("subintent_hash", "'SubintentHash' must be a valid Bech32M-encoded RadixAddress.")
+    )
   })
 
   it("state/entity/details: Global and Vault aggregation, resource details, limits and errors", async () => {

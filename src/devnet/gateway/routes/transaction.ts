@@ -4,6 +4,7 @@
  * Gateway's request validation and response shapes around them.
  */
 import { Effect, Either, Option, Schema } from "effect"
+import { decodeBech32m, hrpSuffix } from "../../../exchange/bech32m"
 import { TransactionDetailsOptIns } from "../../../gateway/index"
 import { parseManifestText } from "../../ledger/transaction"
 import { transactionInfo } from "../committedTransaction"
@@ -79,6 +80,23 @@ const CommittedDetailsRequest = Schema.Struct({
   opt_ins: opt(TransactionDetailsOptIns)
 })
 
+/**
+ * babylon-gateway's `RadixAddressValidator` on a transaction or subintent hash (status, subintent status, committed
+ * details): any Bech32m string whose HRP ends with this network's suffix passes; anything else is a 400 before the
+ * ledger is asked.
+ */
+const validateHash = (path: string, property: string, text: string) => {
+  const decoded = decodeBech32m(text)
+  if (decoded === undefined)
+    return Effect.fail(invalidField(path, `'${property}' must be a valid Bech32M-encoded RadixAddress.`))
+  const suffix = hrpSuffix(240)
+  return decoded.hrp.endsWith(suffix)
+    ? Effect.void
+    : Effect.fail(
+        invalidField(path, `'${property}' doesn't belong to this network. Expected network Hrp suffix: ${suffix}`)
+      )
+}
+
 export const transactionRoutes = (ctx: EmulatorContext): Routes<typeof TRANSACTION_PATHS> => {
   const { atState, ledger, requireAccount, validateAddress } = ctx
 
@@ -90,6 +108,7 @@ export const transactionRoutes = (ctx: EmulatorContext): Routes<typeof TRANSACTI
   const transactionStatus = (body: unknown) =>
     Effect.gen(function* () {
       const request = yield* decodeBody(StatusRequest, body)
+      yield* validateHash("intent_hash", "IntentHash", request.intent_hash)
       const info = yield* ledger.intentStatus(request.intent_hash)
       const ledgerState = yield* ledger.state
       return statusResponse(ledgerState, info)
@@ -98,6 +117,7 @@ export const transactionRoutes = (ctx: EmulatorContext): Routes<typeof TRANSACTI
   const committedDetails = (body: unknown) =>
     Effect.gen(function* () {
       const request = yield* decodeBody(CommittedDetailsRequest, body)
+      yield* validateHash("intent_hash", "IntentHash", request.intent_hash)
       const { version, ledgerState } = yield* atState(request.at_ledger_state)
       const tx = yield* ledger.committedTransaction(request.intent_hash)
       if (Option.isNone(tx) || tx.value.stateVersion > version) {
@@ -198,6 +218,7 @@ export const transactionRoutes = (ctx: EmulatorContext): Routes<typeof TRANSACTI
   const subintentStatus = (body: unknown) =>
     Effect.gen(function* () {
       const request = yield* decodeBody(SubintentStatusRequest, body)
+      yield* validateHash("subintent_hash", "SubintentHash", request.subintent_hash)
       const finalized = yield* ledger.subintentStatus(request.subintent_hash)
       const ledgerState = yield* ledger.state
       if (Option.isSome(finalized)) {
