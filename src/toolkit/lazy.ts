@@ -43,19 +43,34 @@ const notHeardFrom: ExtensionStatus = { isExtensionAvailable: false, isWalletLin
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x)
 const isEmptyList = (x: unknown) => x === undefined || (Array.isArray(x) && x.length === 0)
 
+/** What storage holds, parsed; undefined when it is not JSON (the real toolkit reports and resets that). */
+const parse = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The account addresses of a stored state (`rdt:…:state`), in order; undefined when it holds none or is unreadable.
+ * Only `JSON.parse` runs here, as in {@link storedSessionNeedsToolkit}.
+ */
+export const storedAccounts = (raw: string): ReadonlyArray<string> | undefined => {
+  const stored = parse(raw)
+  const walletData = isObject(stored) ? stored["walletData"] : undefined
+  const accounts = isObject(walletData) ? walletData["accounts"] : undefined
+  if (!Array.isArray(accounts) || accounts.length === 0) return undefined
+  const addresses = accounts.map((a: unknown) => (isObject(a) ? a["address"] : undefined))
+  return addresses.every((a): a is string => typeof a === "string") ? addresses : undefined
+}
+
 /**
  * Whether what storage holds needs the real toolkit at once: a wallet session (accounts, a persona, persona data or
  * proofs) or any request item. Anything unreadable counts too, so the real Storage reports and resets it. Only
  * `JSON.parse` runs here; the real toolkit decodes what it reads.
  */
 export const storedSessionNeedsToolkit = (state: Option.Option<string>, requests: Option.Option<string>): boolean => {
-  const parse = (raw: string): unknown => {
-    try {
-      return JSON.parse(raw) as unknown
-    } catch {
-      return undefined
-    }
-  }
   if (Option.isSome(requests)) {
     const items = parse(requests.value)
     if (!isObject(items) || Object.keys(items).length > 0) return true

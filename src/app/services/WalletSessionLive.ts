@@ -1,9 +1,10 @@
 import { KeyValueStore } from "@effect/platform"
-import { Clock, Duration, Effect, Fiber, FiberMap, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { Array, Clock, Duration, Effect, Fiber, FiberMap, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { shortenAddressToast } from "../../exchange/format"
 import { Gateway } from "../../gateway/tag"
 import { storageKey } from "../../toolkit/config"
 import { accountChangedToast } from "../../toolkit/connectButtonState"
+import { storedAccounts } from "../../toolkit/lazy"
 import type { WalletData } from "../../toolkit/schemas"
 import { WalletRequest } from "../../toolkit/walletRequestTag"
 import { AppConfig } from "../config/AppConfig"
@@ -19,23 +20,6 @@ export const SELECTED_ACCOUNT_KEY = "hswap:selectedAccount"
 export const BALANCE_COOLDOWN = Duration.seconds(15)
 export const WALLET_CONNECTED_DURATION = Duration.seconds(5)
 export const WALLET_DISCONNECTED_DURATION = Duration.seconds(3)
-
-/** The account addresses of a stored toolkit state (`rdt:…:state`), or undefined when it holds none or is unreadable. */
-export const storedAccounts = (raw: string): ReadonlyArray<string> | undefined => {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch {
-    return undefined
-  }
-  const walletData = isRecord(parsed) ? parsed["walletData"] : undefined
-  const accounts = isRecord(walletData) ? walletData["accounts"] : undefined
-  if (!Array.isArray(accounts) || accounts.length === 0) return undefined
-  const addresses = accounts.map((a: unknown) => (isRecord(a) ? a["address"] : undefined))
-  return addresses.every((a): a is string => typeof a === "string") ? addresses : undefined
-}
-
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x)
 
 /**
  * The live WalletSession over a stream of wallet data: accounts (the first one selected when none is chosen), the
@@ -111,15 +95,14 @@ export const makeWalletSession = (walletData: Stream.Stream<WalletData>) =>
           const before = yield* SubscriptionRef.get(session)
           // Only account addresses of this network are used: anything else (tampered storage, a wallet gone wrong)
           // would be sent to the Gateway and the exchange as an account. It is left out, and logged.
-          const accounts = data.accounts
-            .filter((a) => isAddressOn(a.address, "account", config.networkId))
-            .map((a) => ({ address: a.address, label: a.label }))
-          if (accounts.length < data.accounts.length)
+          const [foreign, valid] = Array.partition(data.accounts, (a) =>
+            isAddressOn(a.address, "account", config.networkId)
+          )
+          const accounts = valid.map((a) => ({ address: a.address, label: a.label }))
+          if (foreign.length > 0)
             yield* Effect.logWarning(
-              `the wallet shared ${data.accounts.length - accounts.length} account(s) that are not account addresses on network ${config.networkId}; left out`,
-              data.accounts
-                .filter((a) => !isAddressOn(a.address, "account", config.networkId))
-                .map((a) => JSON.stringify(a.address.slice(0, 80)))
+              `the wallet shared ${foreign.length} account(s) that are not account addresses on network ${config.networkId}; left out`,
+              foreign.map((a) => JSON.stringify(a.address.slice(0, 80)))
             )
           const shared = (address: string | undefined) => accounts.some((a) => a.address === address)
           // The selection while it is shared; at connect, the account picked before a reload; else the first.
