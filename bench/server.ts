@@ -427,6 +427,18 @@ const cpuSecondsOf = (pid: number | undefined): number => {
   }
 }
 
+/** CPU seconds process `pid` has used so far on its main thread (the event loop) alone: the rest went to V8's and libuv's threads (GC, compiling, the thread pool). */
+const mainThreadSecondsOf = (pid: number | undefined): number => {
+  if (pid === undefined) return 0
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
+  } catch {
+    return 0
+  }
+}
+
 /**
  * Context switches of a process so far (all its threads, from /proc/<pid>/status of each task): voluntary (it waited:
  * an event loop with nothing to run) and involuntary (preempted by another process wanting the core).
@@ -681,6 +693,7 @@ const replicated = async (replicas: number) => {
     const cpu0 = {
       self: selfCpuSeconds(),
       replicas: procs.map((p) => cpuSecondsOf(p.pid)),
+      replicasMain: procs.map((p) => mainThreadSecondsOf(p.pid)),
       switches: procs.map((p) => switchesOf(p.pid)),
       pg: new Map(pg0.map(({ pid }) => [pid, cpuSecondsOf(pid)])),
       machine: machineCpu()
@@ -714,6 +727,7 @@ const replicated = async (replicas: number) => {
     const cpu = {
       self: selfCpuSeconds() - cpu0.self,
       replicas: procs.map((p, i) => cpuSecondsOf(p.pid) - (cpu0.replicas[i] ?? 0)),
+      replicasMain: procs.map((p, i) => mainThreadSecondsOf(p.pid) - (cpu0.replicasMain[i] ?? 0)),
       switches: procs.map((p, i) => {
         const now = switchesOf(p.pid)
         const then = cpu0.switches[i] ?? { voluntary: 0, involuntary: 0 }
@@ -754,6 +768,9 @@ const replicated = async (replicas: number) => {
     const involuntaryPerSwap = cpu.switches.reduce((a, b) => a + b.involuntary, 0) / Math.max(1, paid)
     console.log(
       `    per swap  CPU: replicas ${fmt(replicasMs, 1)} ms + devnet (bench process) ${fmt(benchMs, 1)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 1)} ms (+ shared background ${fmt(perSwapMs(cpu.pgShared), 1)} ms) + clients ${fmt(clientsMs, 1)} ms = ${fmt(totalMs, 1)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
+    )
+    console.log(
+      `    threads   the replicas' CPU a swap: ${fmt(perSwapMs(cpu.replicasMain.reduce((a, b) => a + b, 0)), 1)} ms on their event loops, ${fmt(replicasMs - perSwapMs(cpu.replicasMain.reduce((a, b) => a + b, 0)), 1)} ms on other threads (V8's GC and compilers, libuv's pool)`
     )
     console.log(
       `    idle      before the measurement, ${IDLE_S} s doing nothing: replicas ${idleCores.map((c) => fmt(c, 3)).join(" + ")} cores (${fmt((idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid), 1)} ms a swap over this run's ${fmt(seconds, 1)} s)`
