@@ -78,17 +78,24 @@ export const decimalFromNumber = (n: number): Option.Option<BigDecimal.BigDecima
   Number.isFinite(n) ? parseLooseDecimal(String(n)) : Option.none()
 
 /**
- * `a / b` truncated toward zero to `places` decimals; `None` for a zero divisor. `BigDecimal.divide` keeps 100
- * significant digits (its last one rounded), and truncating that to `places` is the exact truncation whenever the
- * quotient's digits down to `places` and the divisor's coefficient together stay well within those 100 digits, which
- * amounts, prices and rates do by dozens of digits.
+ * `a / b` truncated toward zero to `places` decimals, exactly; `None` for a zero divisor. One integer division of the
+ * coefficients, each first scaled to the quotient's places: (a × 10^(places + scale b − scale a)) / b. (Effect's
+ * `BigDecimal.divide` works out 100 significant digits one at a time, then they were cut: slower, and only exact
+ * while the quotient fits those digits.)
  */
 export const divideDown = (
   a: BigDecimal.BigDecimal,
   b: BigDecimal.BigDecimal,
   places: number
-): Option.Option<BigDecimal.BigDecimal> =>
-  Option.map(BigDecimal.divide(a, b), (q) => BigDecimal.truncate(q, placesOf(places)))
+): Option.Option<BigDecimal.BigDecimal> => {
+  if (b.value === 0n) return Option.none()
+  const p = placesOf(places)
+  const shift = p + b.scale - a.scale
+  const numerator = shift >= 0 ? a.value * 10n ** BigInt(shift) : a.value
+  const denominator = shift >= 0 ? b.value : b.value * 10n ** BigInt(-shift)
+  // BigInt division truncates toward zero, whatever the signs.
+  return Option.some(BigDecimal.make(numerator / denominator, p))
+}
 
 /** Plain notation at any size: no exponent, no trailing fractional zeros, no trailing dot ("12", "0.5", "-1.25"). */
 export const formatPlain = (value: BigDecimal.BigDecimal): string => {

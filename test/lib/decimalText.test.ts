@@ -189,6 +189,16 @@ describe("decimal text", () => {
     expect(show(divideDown(d("0"), d("0"), 8))).toBeUndefined()
   })
 
+  it("is exact however many digits the quotient has", () => {
+    expect(show(divideDown(d("1"), d("3"), 150))).toBe(`0.${"3".repeat(150)}`)
+    expect(show(divideDown(d(`1${"0".repeat(120)}`), d("7"), 2))).toBe(
+      `${(10n ** 120n / 7n).toString()}.${((10n ** 122n / 7n) % 100n).toString().padStart(2, "0")}`
+    )
+    expect(show(divideDown(d("0.000000000000000001"), d("1000000000000000000"), 36))).toBe(`0.${"0".repeat(35)}1`)
+    expect(show(divideDown(d("-7"), d("-2"), 0))).toBe("3")
+    expect(show(divideDown(d("7"), d("-2"), 0))).toBe("-3")
+  })
+
   it("q × b never exceeds a and misses it by less than one unit in the last place times b", () => {
     // Amounts, prices and rates: up to 40 digits, 24 decimals.
     const arbOperand = fc
