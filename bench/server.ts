@@ -769,8 +769,9 @@ const replicated = async (replicas: number) => {
     console.log(
       `    per swap  CPU: replicas ${fmt(replicasMs, 1)} ms + devnet (bench process) ${fmt(benchMs, 1)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 1)} ms (+ shared background ${fmt(perSwapMs(cpu.pgShared), 1)} ms) + clients ${fmt(clientsMs, 1)} ms = ${fmt(totalMs, 1)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
     )
+    const mainMs = perSwapMs(cpu.replicasMain.reduce((a, b) => a + b, 0))
     console.log(
-      `    threads   the replicas' CPU a swap: ${fmt(perSwapMs(cpu.replicasMain.reduce((a, b) => a + b, 0)), 1)} ms on their event loops, ${fmt(replicasMs - perSwapMs(cpu.replicasMain.reduce((a, b) => a + b, 0)), 1)} ms on other threads (V8's GC and compilers, libuv's pool)`
+      `    threads   the replicas' CPU a swap: ${fmt(mainMs, 1)} ms on their event loops, ${fmt(replicasMs - mainMs, 1)} ms on other threads (V8's GC and compilers, libuv's pool)`
     )
     console.log(
       `    idle      before the measurement, ${IDLE_S} s doing nothing: replicas ${idleCores.map((c) => fmt(c, 3)).join(" + ")} cores (${fmt((idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid), 1)} ms a swap over this run's ${fmt(seconds, 1)} s)`
@@ -812,6 +813,7 @@ const replicated = async (replicas: number) => {
       totalMs,
       idleMs: (idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid),
       replicasMs,
+      mainMs,
       voluntaryPerSwap,
       involuntaryPerSwap,
       benchMs,
@@ -854,6 +856,7 @@ const meanOf = (runs: ReadonlyArray<Replicated>): Replicated => {
     totalMs: mean("totalMs"),
     idleMs: mean("idleMs"),
     replicasMs: mean("replicasMs"),
+    mainMs: mean("mainMs"),
     voluntaryPerSwap: mean("voluntaryPerSwap"),
     involuntaryPerSwap: mean("involuntaryPerSwap"),
     benchMs: mean("benchMs"),
@@ -925,6 +928,7 @@ const mainReplicated = async () => {
   )
   for (const [what, key] of [
     ["  replicas", "replicasMs"],
+    ["    on their event loops", "mainMs"],
     ["  devnet (bench process)", "benchMs"],
     ["  clients (a process of their own)", "clientsMs"],
     ["  PostgreSQL (+ shared background)", "pgMs"],
