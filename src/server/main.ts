@@ -34,7 +34,10 @@
  *   HSWAP_ATOMIC                on | off: atomic swaps (POST /api/atomic-swap; quotes say `atomic: true`) (default on)
  *   HSWAP_LOG_LEVEL             none | error | warning | info | debug (default info)
  *   HSWAP_DRAIN_SECONDS         how long a stop (SIGTERM, SIGINT) drains before exiting, 0 to 3600 (default 10)
+ *   HSWAP_KEEP_ALIVE_SECONDS    how long an idle keep-alive connection stays open, 1 to 3600 (default 5); behind a
+ *                               load balancer, longer than its idle timeout for upstream connections
  */
+import type { Server } from "node:http"
 import { NodeRuntime } from "@effect/platform-node"
 import {
   Config,
@@ -237,10 +240,28 @@ export interface StandaloneOptions {
   readonly port: number
   /** How long a stop waits for the requests and settlements in flight before it cuts them off. */
   readonly drainSeconds: number
+  /** How long an idle keep-alive connection is kept open (`HSWAP_KEEP_ALIVE_SECONDS`). */
+  readonly keepAliveSeconds: number
 }
 
 /** The default of `HSWAP_DRAIN_SECONDS`. */
 export const DEFAULT_DRAIN_SECONDS = 10
+
+/** The default of `HSWAP_KEEP_ALIVE_SECONDS`: Node's own `keepAliveTimeout`. */
+export const DEFAULT_KEEP_ALIVE_SECONDS = 5
+
+/**
+ * The listener's idle keep-alive time, and its headers timeout a second beyond it (Node's advice: a headers timeout
+ * shorter than the keep-alive time can cut a request that arrives on a connection reused late in its idle time).
+ * A load balancer that reuses an upstream connection the server closes at that moment gets the request reset (a 502
+ * for its client, as it does not resend a POST): the server must keep connections longer than the balancer does.
+ */
+export const keepConnectionsFor =
+  (seconds: number) =>
+  (http: Server): void => {
+    http.keepAliveTimeout = seconds * 1000
+    http.headersTimeout = Math.max(http.headersTimeout, seconds * 1000 + 1000)
+  }
 
 /** What `npm run server` reads from its environment (effect's `Config`: from the process environment by default). */
 export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigError.ConfigError> = Effect.gen(
@@ -282,6 +303,7 @@ export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigErro
     const watcherPoll = yield* wholeNumber("HSWAP_WATCHER_POLL_MS", 50, 60_000)
     const replicaId = yield* text("HSWAP_REPLICA_ID")
     const drain = yield* wholeNumber("HSWAP_DRAIN_SECONDS", 0, 3600)
+    const keepAlive = yield* wholeNumber("HSWAP_KEEP_ALIVE_SECONDS", 1, 3600)
     const atomic = yield* atomicSwitch
     const port = yield* wholeNumber("HSWAP_PORT", 0, 65535)
     const fallbackPort = Option.isSome(port) ? port : yield* wholeNumber("PORT", 0, 65535)
@@ -292,6 +314,7 @@ export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigErro
       host: Option.getOrElse(yield* text("HSWAP_HOST"), () => "127.0.0.1"),
       port: Option.getOrElse(fallbackPort, () => 8090),
       drainSeconds: Option.getOrElse(drain, () => DEFAULT_DRAIN_SECONDS),
+      keepAliveSeconds: Option.getOrElse(keepAlive, () => DEFAULT_KEEP_ALIVE_SECONDS),
       server: {
         networkId,
         gatewayUrl,
@@ -375,7 +398,10 @@ export const standaloneLayer = (
         drain: Duration.seconds(options.drainSeconds),
         handle: apiOnlyHandler(server),
         onDrain: Effect.promise(() => server.stopSettling()),
-        configure: clientErrorsAsJson
+        configure: (listener) => {
+          clientErrorsAsJson(listener)
+          keepConnectionsFor(options.keepAliveSeconds)(listener)
+        }
       })
       const store = options.server.databaseUrl === undefined ? `SQLite ${options.server.databasePath}` : "PostgreSQL"
       yield* Console.log(

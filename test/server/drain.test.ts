@@ -5,7 +5,7 @@
  * replica on the database settles the swap at once, not after the claim lease (60 s here).
  */
 import type { ChildProcess } from "node:child_process"
-import { type Server, createServer, get as httpGet } from "node:http"
+import { Agent, type Server, createServer, get as httpGet } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type Devnet, startLedger, swapMessage, transfer } from "./harness"
@@ -75,6 +75,20 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
     return { written, answer }
   }
 
+  /** The `Keep-Alive` header of a health answer: how long the server keeps the connection idle. */
+  const keepAliveOf = (url: string) =>
+    new Promise<string | undefined>((ok, fail) => {
+      const agent = new Agent({ keepAlive: true })
+      httpGet(`${url}/api/health`, { agent }, (res) => {
+        res.resume()
+        res.on("end", () => {
+          agent.destroy()
+          ok(res.headers["keep-alive"]?.toString())
+        })
+        res.on("error", fail)
+      }).on("error", fail)
+    })
+
   beforeAll(async () => {
     devnet = await startLedger()
     http = createServer((req, res) => void devnet.gateway.mount.handle(req, res))
@@ -111,6 +125,8 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
         message: swapMessage("hUSDC", "hETH")
       })
       const first = await start({ HSWAP_TEST_FAULT_PAUSE_AT: "claimed" })
+      // Idle connections are kept for Node's 5 s unless HSWAP_KEEP_ALIVE_SECONDS says longer (the second replica).
+      expect(await keepAliveOf(first.url)).toBe("timeout=5")
       const answers = Promise.all(Array.from({ length: 20 }, () => register(first.url, tx)))
       await until(
         "the claim",
@@ -135,7 +151,8 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
 
       // The claim was given up: the next replica settles the swap now, not after the 60 s lease.
       const restartedAt = Date.now()
-      const second = await start({})
+      const second = await start({ HSWAP_KEEP_ALIVE_SECONDS: "65" })
+      expect(await keepAliveOf(second.url)).toBe("timeout=65")
       const settled = await register(second.url, tx)
       expect(settled.json["status"]).toBe("completed")
       expect(Date.now() - restartedAt).toBeLessThan((LEASE_S * 1000) / 2)

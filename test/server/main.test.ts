@@ -1,8 +1,9 @@
+import { createServer } from "node:http"
 import { Duration } from "effect"
 import { describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { configFromOptions, startExchangeServer } from "../../src/server/index"
-import { optionsFromEnv } from "../../src/server/main"
+import { keepConnectionsFor, optionsFromEnv } from "../../src/server/main"
 
 describe("npm run server: configuration from the environment", () => {
   it("defaults to the devnet genesis exchange on network 240", async () => {
@@ -108,6 +109,13 @@ describe("npm run server: configuration from the environment", () => {
     )
     expect((await optionsFromEnv({})).drainSeconds).toBe(10)
     expect((await optionsFromEnv({ HSWAP_DRAIN_SECONDS: "3" })).drainSeconds).toBe(3)
+    expect((await optionsFromEnv({})).keepAliveSeconds).toBe(5)
+    expect((await optionsFromEnv({ HSWAP_KEEP_ALIVE_SECONDS: "65" })).keepAliveSeconds).toBe(65)
+    for (const bad of ["0", "3601", "1.5", "long"]) {
+      await expect(optionsFromEnv({ HSWAP_KEEP_ALIVE_SECONDS: bad })).rejects.toThrow(
+        `HSWAP_KEEP_ALIVE_SECONDS must be a whole number from 1 to 3600, got ${JSON.stringify(bad)}`
+      )
+    }
     expect((await optionsFromEnv({ PORT: "9001" })).port).toBe(9001)
     expect((await optionsFromEnv({ HSWAP_CORS_ORIGINS: " * " })).server.corsOrigins).toBe("*")
   })
@@ -143,5 +151,17 @@ describe("npm run server: configuration from the environment", () => {
     await expect(startExchangeServer({ ...base, quoteSecret: "x" })).rejects.toThrow(
       "quoteSecret must be at least 32 characters"
     )
+  })
+
+  it("keeps idle connections for the keep-alive time, with the headers timeout a second beyond it", () => {
+    const listener = createServer()
+    keepConnectionsFor(65)(listener)
+    expect(listener.keepAliveTimeout).toBe(65_000)
+    expect(listener.headersTimeout).toBe(66_000)
+    // A short keep-alive leaves Node's own headers timeout (60 s) as it is.
+    const short = createServer()
+    keepConnectionsFor(5)(short)
+    expect(short.keepAliveTimeout).toBe(5_000)
+    expect(short.headersTimeout).toBe(60_000)
   })
 })
