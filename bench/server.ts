@@ -414,11 +414,10 @@ const pgAdmin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) 
 
 const TICKS_PER_SECOND = 100
 
-/** CPU seconds used by process `pid` so far (0 when it is gone or /proc is not there). */
-const cpuSecondsOf = (pid: number | undefined): number => {
-  if (pid === undefined) return 0
+/** CPU seconds (user + system) in a /proc `stat` file (0 when it is gone or /proc is not there). */
+const statSeconds = (path: string): number => {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const stat = readFileSync(path, "utf8")
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
     // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name.
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
@@ -427,17 +426,12 @@ const cpuSecondsOf = (pid: number | undefined): number => {
   }
 }
 
+/** CPU seconds used by process `pid` so far. */
+const cpuSecondsOf = (pid: number | undefined): number => (pid === undefined ? 0 : statSeconds(`/proc/${pid}/stat`))
+
 /** CPU seconds process `pid` has used so far on its main thread (the event loop) alone: the rest went to V8's and libuv's threads (GC, compiling, the thread pool). */
-const mainThreadSecondsOf = (pid: number | undefined): number => {
-  if (pid === undefined) return 0
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
-  } catch {
-    return 0
-  }
-}
+const mainThreadSecondsOf = (pid: number | undefined): number =>
+  pid === undefined ? 0 : statSeconds(`/proc/${pid}/task/${pid}/stat`)
 
 /**
  * Context switches of a process so far (all its threads, from /proc/<pid>/status of each task): voluntary (it waited:
