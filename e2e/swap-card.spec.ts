@@ -127,19 +127,26 @@ test("after a swap: the result dialog leads with sent, received and the link; a 
 
   await action(page).click()
   await expect(walletCard(page)).toContainText("Transaction request")
+  // From the approval on, the page's time moves only as the test moves it, 100 ms at a time and no faster than real
+  // time, until the swap's end opens the result dialog: time then stops within 100 ms of it, however fast or slow
+  // the machine, and whatever toast is on screen then (a toast waits its turn, so the success toast is no measure of
+  // when the swap ended). The 5 s reset (after the confetti's 2 s) cannot run until the clock moves again.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
   await walletCard(page).getByTestId("devnet-wallet-approve").click()
-  await expect(page.getByTestId("toast").filter({ hasText: "Swap Successful" })).toBeVisible({ timeout: 60_000 })
-  // Time stops just after the swap's end: the 5 s reset cannot run until the clock moves again. The live prices'
-  // countdown shows that it stands still.
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+  const dialog = latestDialog(page)
+  const until = Date.now() + 60_000
+  while (!(await dialog.isVisible())) {
+    expect(Date.now(), "the swap ends within 60 s").toBeLessThan(until)
+    await page.clock.runFor(100)
+    await page.waitForTimeout(100)
+  }
+  // The live prices' countdown shows that time stands still.
   const countdown = page.getByTestId("live-prices").getByText(/^Refresh in \d+s$/)
   const standing = await countdown.innerText()
   await page.waitForTimeout(2500)
   await expect(countdown).toHaveText(standing)
 
   // The result dialog leads with what happened; the addresses and the quote are behind 'Details'.
-  const dialog = latestDialog(page)
-  await expect(dialog).toBeVisible()
   const summary = dialog.getByTestId("latest-transaction-summary")
   await expect(summary).toContainText("Sent")
   await expect(summary).toContainText(`${Number(amount).toFixed(8)} hETH`)
@@ -168,6 +175,7 @@ test("after a swap: the result dialog leads with sent, received and the link; a 
   // Time moves again. The reset runs 5 s after the swap's end (the confetti's 2 s and the payout's balances read
   // first): well past it, the new amount, its estimate and the tokens are as the user left them.
   await page.clock.resume()
+  await expect(page.getByTestId("toast").filter({ hasText: "Swap Successful" })).toBeVisible({ timeout: 20_000 })
   await expect(page.getByTestId("rate-panel")).toBeVisible()
   await page.waitForTimeout(10_000)
   await expect(amountInput(page)).toHaveValue(next)
