@@ -19,7 +19,7 @@ import {
   exchangeServerScoped,
   startExchangeServer
 } from "../server/index"
-import { atomicSwitch, launch } from "../server/main"
+import { atomicSwitch, DEFAULT_KEEP_ALIVE_SECONDS, keepConnectionsFor, launch } from "../server/main"
 import { devnetExchangeServerOptions } from "./exchange"
 import { startDevnetGateway } from "./gateway/index"
 import { contentSecurityPolicy, serveStatic } from "./static"
@@ -95,7 +95,7 @@ export const startDevnet = async (
     const work = mount ? mount.handle(req, res) : serveStatic(site, req, res)
     work.catch((e: unknown) => sendError(res, e))
   })
-  server.keepAliveTimeout = 5_000
+  keepConnectionsFor(DEFAULT_KEEP_ALIVE_SECONDS)(server)
   clientErrorsAsJson(server)
   await new Promise<void>((ok, fail) => {
     const onError = (e: NodeJS.ErrnoException) => {
@@ -198,7 +198,9 @@ const fromPromise = <A>(start: () => Promise<A>) =>
 export const stackLayer = (
   options: DevnetOptions,
   exchangeOptions: StackExchangeOptions,
-  drain: Duration.Duration
+  drain: Duration.Duration,
+  /** How long an idle keep-alive connection stays open (HSWAP_KEEP_ALIVE_SECONDS). */
+  keepAliveSeconds: number = DEFAULT_KEEP_ALIVE_SECONDS
 ): Layer.Layer<never, StartupError> =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
@@ -235,7 +237,7 @@ export const stackLayer = (
         },
         onDrain: Effect.promise(() => exchange.stopSettling()),
         configure: (server) => {
-          server.keepAliveTimeout = 5_000
+          keepConnectionsFor(keepAliveSeconds)(server)
           clientErrorsAsJson(server)
         }
       }).pipe(
@@ -270,12 +272,16 @@ export const stackLayer = (
 
 /**
  * `npm start`'s stack from the command line and the environment (HSWAP_RATE_LIMIT, HSWAP_MAINTENANCE, HSWAP_ATOMIC,
- * HSWAP_DRAIN_SECONDS); `overrides` go over what the environment says.
+ * HSWAP_DRAIN_SECONDS, HSWAP_KEEP_ALIVE_SECONDS); `overrides` go over what the environment says; `argv`, the
+ * arguments after the script's name.
  */
-export const devnetFromEnv = (overrides: StackExchangeOptions = {}) =>
+export const devnetFromEnv = (
+  overrides: StackExchangeOptions = {},
+  argv: ReadonlyArray<string> = process.argv.slice(2)
+) =>
   Effect.gen(function* () {
     const options = yield* Effect.try({
-      try: () => parseOptions(process.argv.slice(2), process.env),
+      try: () => parseOptions(argv, process.env),
       catch: (e) => new StartupError(e instanceof Error ? e.message : String(e))
     })
     const rawLimit = yield* Config.option(Config.string("HSWAP_RATE_LIMIT")).pipe(Config.map(Option.getOrUndefined))
@@ -294,6 +300,16 @@ export const devnetFromEnv = (overrides: StackExchangeOptions = {}) =>
         new StartupError(`HSWAP_DRAIN_SECONDS must be a whole number from 0 to 3600, got ${JSON.stringify(drain)}`)
       )
     }
+    const keepAlive = yield* Config.option(Config.string("HSWAP_KEEP_ALIVE_SECONDS")).pipe(
+      Config.map(Option.getOrUndefined)
+    )
+    if (keepAlive !== undefined && (!/^\d+$/.test(keepAlive) || Number(keepAlive) < 1 || Number(keepAlive) > 3600)) {
+      return yield* Effect.fail(
+        new StartupError(
+          `HSWAP_KEEP_ALIVE_SECONDS must be a whole number from 1 to 3600, got ${JSON.stringify(keepAlive)}`
+        )
+      )
+    }
     return stackLayer(
       options,
       {
@@ -302,7 +318,8 @@ export const devnetFromEnv = (overrides: StackExchangeOptions = {}) =>
         ...(Option.isSome(atomic) ? { atomic: atomic.value } : {}),
         ...overrides
       },
-      Duration.seconds(drain === undefined ? 10 : Number(drain))
+      Duration.seconds(drain === undefined ? 10 : Number(drain)),
+      keepAlive === undefined ? DEFAULT_KEEP_ALIVE_SECONDS : Number(keepAlive)
     )
   }).pipe(Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError(String(e)))))
 

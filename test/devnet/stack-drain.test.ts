@@ -4,7 +4,7 @@
  * point) with 20 registrations of it in flight and 20 price reads written out, then gets SIGTERM. It stops listening at once (a
  * load balancer's new connections are refused), every request in flight gets its answer, the process exits 0 within
  * `HSWAP_DRAIN_SECONDS`, and the claim is released: started again on the same data, the stack settles the swap at once,
- * not after the claim lease (60 s here).
+ * not after the claim lease (60 s here). It keeps idle connections as long as `HSWAP_KEEP_ALIVE_SECONDS` says.
  */
 import { ManifestBuilder, address, bucket, decimal, enumeration } from "@radixdlt/radix-engine-toolkit"
 import { Effect } from "effect"
@@ -18,7 +18,7 @@ import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
 import { makeGenesis } from "../../src/devnet/ledger/genesis"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type FreshStore, STORES } from "../server/stores"
-import { sleep, spawnListening, until } from "../support/processes"
+import { keepAliveOf, sleep, spawnListening, until } from "../support/processes"
 
 const DRAIN_S = 4
 const LEASE_S = 60
@@ -153,6 +153,8 @@ describe.each(STORES)("npm start stopped with SIGTERM (swaps in $name)", (store)
     "answers the 40 requests in flight, refuses new connections, exits within the drain time and releases its claim",
     async () => {
       const first = await start({ HSWAP_TEST_FAULT_PAUSE_AT: "claimed" }, true)
+      // Idle connections are kept for Node's 5 s unless HSWAP_KEEP_ALIVE_SECONDS says longer (the second start).
+      expect(await keepAliveOf(first.url)).toBe("timeout=5")
       const tx = await deposit(first.url)
       const registrations = Promise.all(Array.from({ length: 20 }, () => register(first.url, tx)))
       await until(
@@ -199,7 +201,8 @@ describe.each(STORES)("npm start stopped with SIGTERM (swaps in $name)", (store)
 
       // The claim was given up: started again on the same ledger and store, the stack settles the swap now.
       const restartedAt = Date.now()
-      const second = await start({}, false)
+      const second = await start({ HSWAP_KEEP_ALIVE_SECONDS: "65" }, false)
+      expect(await keepAliveOf(second.url)).toBe("timeout=65")
       const settled = await register(second.url, tx)
       expect(settled.json["status"]).toBe("completed")
       expect(Date.now() - restartedAt).toBeLessThan((LEASE_S * 1000) / 2)

@@ -5,12 +5,12 @@
  * replica on the database settles the swap at once, not after the claim lease (60 s here).
  */
 import type { ChildProcess } from "node:child_process"
-import { Agent, type Server, createServer, get as httpGet } from "node:http"
+import { type Server, createServer, get as httpGet } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
 import { type Devnet, startLedger, swapMessage, transfer } from "./harness"
 import { type FreshStore, STORES } from "./stores"
-import { sleep, spawnListening, until } from "../support/processes"
+import { keepAliveOf, sleep, spawnListening, until } from "../support/processes"
 
 const DRAIN_S = 4
 const LEASE_S = 60
@@ -74,20 +74,6 @@ describe.each(STORES)("a replica stopped with SIGTERM ($name)", (store) => {
     })
     return { written, answer }
   }
-
-  /** The `Keep-Alive` header of a health answer: how long the server keeps the connection idle. */
-  const keepAliveOf = (url: string) =>
-    new Promise<string | undefined>((ok, fail) => {
-      const agent = new Agent({ keepAlive: true })
-      httpGet(`${url}/api/health`, { agent }, (res) => {
-        res.resume()
-        res.on("end", () => {
-          agent.destroy()
-          ok(res.headers["keep-alive"]?.toString())
-        })
-        res.on("error", fail)
-      }).on("error", fail)
-    })
 
   beforeAll(async () => {
     devnet = await startLedger()

@@ -1,5 +1,9 @@
-/** Test processes: waiting for a condition, and a server started as a child process that says where it listens. */
+/**
+ * Test processes: waiting for a condition, a server started as a child process that says where it listens, and how
+ * long it keeps an idle connection.
+ */
 import { type ChildProcess, spawn } from "node:child_process"
+import { Agent, get as httpGet } from "node:http"
 
 export const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
 
@@ -66,3 +70,17 @@ export const spawnListening = async (options: {
   })
   return { proc, url, exited, output: () => out }
 }
+
+/** The `Keep-Alive` header of a health answer from `url`: how long the server keeps an idle connection open. */
+export const keepAliveOf = (url: string) =>
+  new Promise<string | undefined>((ok, fail) => {
+    const agent = new Agent({ keepAlive: true })
+    httpGet(`${url}/api/health`, { agent }, (res) => {
+      res.resume()
+      res.on("end", () => {
+        agent.destroy()
+        ok(res.headers["keep-alive"]?.toString())
+      })
+      res.on("error", fail)
+    }).on("error", fail)
+  })
