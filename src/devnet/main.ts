@@ -19,7 +19,14 @@ import {
   exchangeServerScoped,
   startExchangeServer
 } from "../server/index"
-import { atomicSwitch, DEFAULT_KEEP_ALIVE_SECONDS, keepConnectionsFor, launch } from "../server/main"
+import {
+  atomicSwitch,
+  DEFAULT_KEEP_ALIVE_SECONDS,
+  keepConnectionsFor,
+  launch,
+  messagesOf,
+  wholeNumber
+} from "../server/main"
 import { devnetExchangeServerOptions } from "./exchange"
 import { startDevnetGateway } from "./gateway/index"
 import { contentSecurityPolicy, serveStatic } from "./static"
@@ -300,16 +307,7 @@ export const devnetFromEnv = (
         new StartupError(`HSWAP_DRAIN_SECONDS must be a whole number from 0 to 3600, got ${JSON.stringify(drain)}`)
       )
     }
-    const keepAlive = yield* Config.option(Config.string("HSWAP_KEEP_ALIVE_SECONDS")).pipe(
-      Config.map(Option.getOrUndefined)
-    )
-    if (keepAlive !== undefined && (!/^\d+$/.test(keepAlive) || Number(keepAlive) < 1 || Number(keepAlive) > 3600)) {
-      return yield* Effect.fail(
-        new StartupError(
-          `HSWAP_KEEP_ALIVE_SECONDS must be a whole number from 1 to 3600, got ${JSON.stringify(keepAlive)}`
-        )
-      )
-    }
+    const keepAlive = yield* wholeNumber("HSWAP_KEEP_ALIVE_SECONDS", 1, 3600)
     return stackLayer(
       options,
       {
@@ -319,9 +317,11 @@ export const devnetFromEnv = (
         ...overrides
       },
       Duration.seconds(drain === undefined ? 10 : Number(drain)),
-      keepAlive === undefined ? DEFAULT_KEEP_ALIVE_SECONDS : Number(keepAlive)
+      Option.getOrElse(keepAlive, () => DEFAULT_KEEP_ALIVE_SECONDS)
     )
-  }).pipe(Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError(String(e)))))
+  }).pipe(
+    Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError([...new Set(messagesOf(e))].join("; "))))
+  )
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("src/devnet/main.ts")) {
   launch(Layer.unwrapEffect(devnetFromEnv()))

@@ -102,7 +102,7 @@ const text = (name: string) => optional(Config.string(name), (s) => s === "")
 const secret = (name: string) => optional(Config.redacted(name), (r) => Redacted.value(r) === "")
 
 /** A whole number from `min` to `max` written in decimal digits only ("12.5", "2m", "-1", "1e3" are refused). */
-const wholeNumber = (name: string, min: number, max: number): Config.Config<Option.Option<number>> =>
+export const wholeNumber = (name: string, min: number, max: number): Config.Config<Option.Option<number>> =>
   text(name).pipe(
     Config.mapOrFail(
       Option.match({
@@ -347,7 +347,8 @@ export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigErro
 )
 
 /** The messages of a configuration failure, one per variable at fault (effect's own rendering adds paths and quotes). */
-const messagesOf = (error: EffectConfigError.ConfigError): ReadonlyArray<string> => {
+/** What a configuration failure says, variable by variable, in the words it was refused with. */
+export const messagesOf = (error: EffectConfigError.ConfigError): ReadonlyArray<string> => {
   switch (error._op) {
     case "And":
     case "Or":
