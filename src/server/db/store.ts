@@ -5,10 +5,10 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Effect, Layer, Redacted } from "effect"
+import { Duration, Effect, Fiber, Layer, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Db, isPostgresUrl } from "../Db"
+import { Db, type DbShape, isPostgresUrl } from "../Db"
 import { DbDialect, pgDialect, pgTypes, sqliteDialect } from "./dialect"
 import { makeAtomicSwaps } from "./atomicSwaps"
 import { makeKv } from "./kv"
@@ -19,11 +19,47 @@ import { makeReservations } from "./reservations"
 import { makeSwapEvents } from "./swapEvents"
 import { makeSwaps } from "./swaps"
 
+/** How long an interrupted caller waits for its call of the store to end before it stops anyway. */
+export const CALL_GRACE = Duration.seconds(5)
+
+/**
+ * Each call of the store runs to its end once it has started, and an interrupted caller waits for that end (a
+ * statement takes milliseconds; `CALL_GRACE` at most, say on a database gone silent, after which the call is left to
+ * end by itself). Interrupting a statement in flight would make @effect/sql-pg cancel it with `pg_cancel_backend`,
+ * which names the connection and not the statement: when the statement has just ended and its connection gone back
+ * to the pool, the cancel stops whatever another fiber runs on that connection next ("canceling statement due to user
+ * request"), and an unrelated request failed with it. A call runs in a fiber of its own, which the caller's
+ * interruption does not reach (interruptible within, so that the timeouts of what it runs, such as a reservation's
+ * balance read, still work).
+ */
+export const wholeCalls = (shape: DbShape): DbShape => {
+  const whole: Record<string, unknown> = {}
+  const run = (call: Effect.Effect<unknown, unknown>) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(Effect.forkDaemon(Effect.interruptible(call)), (fiber) =>
+        restore(Fiber.join(fiber)).pipe(
+          // The wait is made interruptible for the timeout to end it: a finalizer runs uninterruptibly.
+          Effect.onInterrupt(() => Effect.timeoutOption(Effect.interruptible(Fiber.await(fiber)), CALL_GRACE))
+        )
+      )
+    )
+  for (const [name, member] of Object.entries(shape)) {
+    whole[name] =
+      typeof member === "function"
+        ? (...args: Array<unknown>) =>
+            run(Effect.suspend(() => (member as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args)))
+        : Effect.isEffect(member)
+          ? run(member as Effect.Effect<unknown, unknown>)
+          : member
+  }
+  return whole as unknown as DbShape
+}
+
 export const makeDb = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const dialect = yield* DbDialect
   yield* migrate(sql, dialect)
-  return Db.make({
+  return wholeCalls({
     ...makeSwaps(sql, dialect),
     ...makeSwapEvents(sql),
     ...makeKv(sql),
@@ -55,6 +91,8 @@ export const DbLive = {
       url: Redacted.make(url),
       maxConnections: options.maxConnections ?? 10,
       applicationName: "hswap-exchange",
+      // A connection that cannot be made fails the call in time, rather than holding it (and a stop) for good.
+      connectTimeout: Duration.seconds(5),
       types: pgTypes
     }).pipe(Layer.orDie)
     return layer.pipe(Layer.provide(Layer.merge(client, Layer.sync(DbDialect, pgDialect))))
