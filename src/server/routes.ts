@@ -13,8 +13,8 @@
  * transaction (and both atomic-swap paths when the feature is off); 405 wrong method; 409 maintenance (price, health,
  * swap, atomic swap, transactions); 413 oversized body; 415 a body not sent as JSON; 422 a transaction that is not an
  * accepted swap deposit, or a pre-authorisation the exchange will not submit (`{ error, message, reason }`); 429 rate
- * limited; 503 the ledger or a price is unavailable, or a quote could not be stored. Every error body is JSON
- * `{ error, message }` (the bridge price's 503 is `{ message }`).
+ * limited; 503 the ledger, a price or the database is unavailable (the database with `retry-after`), or a quote could
+ * not be stored. Every error body is JSON `{ error, message }` (the bridge price's 503 is `{ message }`).
  *
  * Successes are written in the encoded form of their schema directly (typed with `satisfies`): the wire format stays
  * exactly what it was (a `null` stays `null`), and the hot paths (price, health) skip a per-request encode.
@@ -76,6 +76,7 @@ import { AtomicSwaps } from "./atomic/AtomicSwaps"
 import { ServerConfig } from "./config"
 import { Db, type SwapRow } from "./Db"
 import { ATOMIC_FINAL_STATES, type AtomicSwapRow } from "./db/atomicSwaps"
+import { unreachableDatabase } from "./db/reachable"
 import { accountBalances } from "./ledger"
 import { clientIp, Maintenance, RateLimiter, isLoopback } from "./Limits"
 import { PriceFeed } from "./PriceFeed"
@@ -649,10 +650,19 @@ const methodsAt = (pathname: string): ReadonlyArray<string> => {
     .map((shape) => shape.method)
 }
 
+/** What a request that needed the database gets while it cannot be reached (503, with `retry-after`). */
+export const DATABASE_UNAVAILABLE = "Database unavailable: try again shortly"
+const DATABASE_RETRY_AFTER_SECONDS = 2
+
 /** The answer for an error of this API: `{ error, message }` (the class's fields) with the class's status. */
 const errorResponse = (
   Class:
-    typeof NotFound | typeof MethodNotAllowed | typeof UnsupportedMediaType | typeof RateLimited | typeof InternalError,
+    | typeof NotFound
+    | typeof MethodNotAllowed
+    | typeof UnsupportedMediaType
+    | typeof RateLimited
+    | typeof InternalError
+    | typeof Unavailable,
   message: string,
   headers: Readonly<Record<string, string>> = {}
 ) => HttpServerResponse.unsafeJson(errorBody(message), { status: errorStatus(Class), headers })
@@ -770,7 +780,15 @@ export const makeExchangeHttpApp = Effect.gen(function* () {
     return yield* url === undefined ? next : Effect.provideService(next, HttpServerRequest.HttpServerRequest, request)
   }).pipe(
     Effect.catchAllCause((cause) =>
-      Effect.as(Effect.logError("exchange API request failed", cause), errorResponse(InternalError, "Internal error"))
+      unreachableDatabase(cause)
+        ? Effect.as(
+            Effect.logWarning("exchange API request failed: the database cannot be reached", cause),
+            errorResponse(Unavailable, DATABASE_UNAVAILABLE, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) })
+          )
+        : Effect.as(
+            Effect.logError("exchange API request failed", cause),
+            errorResponse(InternalError, "Internal error")
+          )
     ),
     Effect.withSpan("ExchangeServer.request")
   )
