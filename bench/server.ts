@@ -21,7 +21,7 @@
  *    50 ms), and the capacity model that follows from the CPU per swap.
  *
  * 4. Flows: the atomic flow beside the deposit flow, on one `npm run server` process (SQLite) against a fresh devnet
- *    served over loopback: BENCH_FLOW_SWAPS swaps of 10 hUSDC -> hETH each way, one after another (after
+ *    served over loopback: BENCH_FLOW_SWAPS swaps of 2 hUSDC -> hETH each way, one after another (after
  *    BENCH_FLOW_WARMUP, 20, unmeasured of each), every one at a fresh quote. Prints, per flow, the time from the
  *    user's approval to the swap completed (deposit: the wallet signs and submits the deposit, the app registers it,
  *    the server pays it out and the payout commits; atomic: the wallet signs the pre-authorisation, the app posts it,
@@ -152,7 +152,7 @@ const load = async (url: string) => {
 const settlement = async (gateway: DevnetGateway, url: string) => {
   const ledger = await gateway.runtime.runPromise(Ledger)
   const users = ledger.genesis.users
-  console.log(`settlement: ${SWAPS} swaps of 10 hUSDC -> hETH by ${users.length} devnet users`)
+  console.log(`settlement: ${SWAPS} swaps of ${DEPOSIT_HUSDC} hUSDC -> hETH by ${users.length} devnet users`)
   const buildStart = performance.now()
   const { epoch } = await gateway.runtime.runPromise(ledger.state)
   const deposits: Array<{ readonly intentHash: string; readonly hex: string }> = []
@@ -271,7 +271,7 @@ const flows = async () => {
     const ledger = await gateway.runtime.runPromise(Ledger)
     const wallet = await gateway.runtime.runPromise(makeWalletEmulator)
     const users = ledger.genesis.users
-    const amount = "10"
+    const amount = DEPOSIT_HUSDC
     let nonce = 1_000_000
     let interaction = 0
     const quote = async () => {
@@ -402,13 +402,24 @@ const flows = async () => {
 
 const PG_URL = process.env["HSWAP_BENCH_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 
-const pgAdmin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+/** `f` on a connection of its own to the database at `url`. */
+const pgAt = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.runPromise(
     Effect.flatMap(SqlClient.SqlClient, f).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(PG_URL), maxConnections: 1, connectTimeout: "3 seconds" })),
+      Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1, connectTimeout: "3 seconds" })),
       Effect.scoped
     )
   )
+
+const pgAdmin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => pgAt(PG_URL, f)
+
+/**
+ * After the warm-up, the replicas are waited for until they are quiet: under QUIET_CORES of CPU each over two
+ * half-seconds in a row (QUIET_MAX_MS at most), so that what the warm-up left running is not counted as the
+ * measurement's work.
+ */
+const QUIET_CORES = 0.03
+const QUIET_MAX_MS = 60_000
 
 // CPU accounting from /proc (Linux): seconds of CPU (user + system) a process has used, and the machine's busy time.
 
@@ -493,13 +504,19 @@ const pgProcessesOf = (name: string) =>
     }
   )
 
+/**
+ * The hUSDC of every bench deposit: 2, so that the devnet users' 5,000 hUSDC each last for long warm-ups (the
+ * replicated part with BENCH_WARMUP=1000 and 3 replicas deposits 3,600 times).
+ */
+const DEPOSIT_HUSDC = "2"
+
 const signDeposit = (gateway: DevnetGateway, ledger: Ledger, epoch: number, i: number, message: string | undefined) => {
   const user = ledger.genesis.users[i % ledger.genesis.users.length] ?? ledger.genesis.users[0]
   return gateway.runtime.runPromise(
     buildNotarizedTransaction({
       manifest: new ManifestBuilder()
         .callMethod(user.address, "lock_fee", [decimal(5)])
-        .callMethod(user.address, "withdraw", [address(hUSDC), decimal("10")])
+        .callMethod(user.address, "withdraw", [address(hUSDC), decimal(DEPOSIT_HUSDC)])
         .takeAllFromWorktop(hUSDC, (b, id) =>
           b.callMethod(exchange, "try_deposit_or_abort", [bucket(id), enumeration(0)])
         )
@@ -678,6 +695,25 @@ const replicated = async (replicas: number) => {
       if (performance.now() - warmStart > 120_000) throw new Error(`warm-up not settled: ${warmAnswers.join(", ")}`)
       await Effect.runPromise(Effect.sleep("50 millis"))
     }
+    // The warm-up's tail is not the measurement's: every warm-up swap final in the database (its payout's status
+    // read and its completion written), and the replicas quiet (the watcher past the warm-up's transactions).
+    const finalWarm = () =>
+      pgAt(
+        dbUrl.toString(),
+        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM swaps WHERE state IN ('completed', 'refunded')`
+      ).then((rows) => Number(rows[0]?.n ?? 0))
+    while ((await finalWarm()) < warm.length) {
+      if (performance.now() - warmStart > 180_000) throw new Error("warm-up swaps not final in the database")
+      await Effect.runPromise(Effect.sleep("100 millis"))
+    }
+    const quietStart = performance.now()
+    for (let quietFor = 0; quietFor < 2 && performance.now() - quietStart < QUIET_MAX_MS;) {
+      const before = procs.reduce((sum, p) => sum + cpuSecondsOf(p.pid), 0)
+      await Effect.runPromise(Effect.sleep("500 millis"))
+      const cores = (procs.reduce((sum, p) => sum + cpuSecondsOf(p.pid), 0) - before) / 0.5
+      quietFor = cores < QUIET_CORES * replicas ? quietFor + 1 : 0
+    }
+    const warmTail = (performance.now() - quietStart) / 1000
     const idle0 = procs.map((p) => cpuSecondsOf(p.pid))
     const idleStart = performance.now()
     await Effect.runPromise(Effect.sleep(`${IDLE_S} seconds`))
@@ -766,6 +802,9 @@ const replicated = async (replicas: number) => {
     const mainMs = perSwapMs(cpu.replicasMain.reduce((a, b) => a + b, 0))
     console.log(
       `    threads   the replicas' CPU a swap: ${fmt(mainMs, 1)} ms on their event loops, ${fmt(replicasMs - mainMs, 1)} ms on other threads (V8's GC and compilers, libuv's pool)`
+    )
+    console.log(
+      `    warm-up   its tail (swaps made final, the replicas quiet): ${fmt(warmTail, 1)} s${warmTail * 1000 >= QUIET_MAX_MS ? " (not quiet at the limit)" : ""}`
     )
     console.log(
       `    idle      before the measurement, ${IDLE_S} s doing nothing: replicas ${idleCores.map((c) => fmt(c, 3)).join(" + ")} cores (${fmt((idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid), 1)} ms a swap over this run's ${fmt(seconds, 1)} s)`
