@@ -5,7 +5,19 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Deferred, Duration, Effect, Fiber, Layer, Option, Redacted, Schema, TestClock, TestContext } from "effect"
+import {
+  Deferred,
+  Duration,
+  Effect,
+  Fiber,
+  Layer,
+  Logger,
+  Option,
+  Redacted,
+  Schema,
+  TestClock,
+  TestContext
+} from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Db } from "../../src/server/Db"
 import { CALL_GRACE, wholeCalls } from "../../src/server/db/store"
@@ -74,6 +86,14 @@ describe.skipIf(postgresStore.skipped !== undefined)("an interrupted call of the
 })
 
 describe("the store's calls", () => {
+  /** Runs `effect` with the warnings it logs kept, and returns both. */
+  const withWarnings = <A>(effect: Effect.Effect<A>) => {
+    const warnings: Array<string> = []
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel._tag === "Warning") warnings.push(String(Array.isArray(message) ? message[0] : message))
+    })
+    return Effect.map(Effect.provide(effect, Logger.replace(Logger.defaultLogger, logger)), (a) => ({ a, warnings }))
+  }
   const shapeOf = (getKv: () => Effect.Effect<unknown>) =>
     wholeCalls({ dialect: "sqlite", getKv } as unknown as Parameters<typeof wholeCalls>[0])
 
@@ -103,23 +123,49 @@ describe("the store's calls", () => {
     expect(finished).toEqual({ done: true, interrupted: "Failure" })
   })
 
-  it("a call that does not end holds an interrupted caller for CALL_GRACE, no longer", async () => {
-    const seen = await Effect.runPromise(
-      Effect.gen(function* () {
-        const reached = yield* Deferred.make<void>()
-        const shape = shapeOf(() => Effect.zipRight(Deferred.succeed(reached, undefined), Effect.never))
-        const call = yield* Effect.fork(shape.getKv("k"))
-        yield* Deferred.await(reached)
-        const interrupting = yield* Effect.fork(Fiber.interrupt(call))
-        // The caller has begun to wait for the grace.
-        while ((yield* TestClock.sleeps()).length === 0) yield* Effect.yieldNow()
-        yield* TestClock.adjust(Duration.millis(Duration.toMillis(CALL_GRACE) - 1))
-        const before = yield* Fiber.poll(interrupting)
-        yield* TestClock.adjust(Duration.millis(1))
-        const after = yield* Fiber.join(interrupting)
-        return { before: Option.isSome(before), after: after._tag }
-      }).pipe(Effect.provide(TestContext.TestContext))
+  it("a call that fails after its caller was interrupted says so in a warning", async () => {
+    const { warnings } = await Effect.runPromise(
+      withWarnings(
+        Effect.gen(function* () {
+          const reached = yield* Deferred.make<void>()
+          const gate = yield* Deferred.make<void>()
+          const shape = shapeOf(() =>
+            Effect.zipRight(
+              Deferred.succeed(reached, undefined),
+              Effect.zipRight(Deferred.await(gate), Effect.dieMessage("the store broke"))
+            )
+          )
+          const call = yield* Effect.fork(shape.getKv("k"))
+          yield* Deferred.await(reached)
+          const interrupting = yield* Effect.fork(Fiber.interrupt(call))
+          yield* Deferred.succeed(gate, undefined)
+          yield* Fiber.join(interrupting)
+        })
+      )
+    )
+    expect(warnings).toEqual(["a call of the store whose caller was interrupted failed"])
+  })
+
+  it("a call that does not end holds an interrupted caller for CALL_GRACE, no longer, and says so", async () => {
+    const { a: seen, warnings } = await Effect.runPromise(
+      withWarnings(
+        Effect.gen(function* () {
+          const reached = yield* Deferred.make<void>()
+          const shape = shapeOf(() => Effect.zipRight(Deferred.succeed(reached, undefined), Effect.never))
+          const call = yield* Effect.fork(shape.getKv("k"))
+          yield* Deferred.await(reached)
+          const interrupting = yield* Effect.fork(Fiber.interrupt(call))
+          // The caller has begun to wait for the grace.
+          while ((yield* TestClock.sleeps()).length === 0) yield* Effect.yieldNow()
+          yield* TestClock.adjust(Duration.millis(Duration.toMillis(CALL_GRACE) - 1))
+          const before = yield* Fiber.poll(interrupting)
+          yield* TestClock.adjust(Duration.millis(1))
+          const after = yield* Fiber.join(interrupting)
+          return { before: Option.isSome(before), after: after._tag }
+        }).pipe(Effect.provide(TestContext.TestContext))
+      )
     )
     expect(seen).toEqual({ before: false, after: "Failure" })
+    expect(warnings).toEqual(["a call of the store still runs 5s after its caller was interrupted; the caller stops"])
   })
 })

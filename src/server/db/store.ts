@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Duration, Effect, Fiber, Layer, Redacted } from "effect"
+import { Cause, Duration, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Db, type DbShape, isPostgresUrl } from "../Db"
@@ -38,8 +38,24 @@ export const wholeCalls = (shape: DbShape): DbShape => {
     Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Effect.forkDaemon(Effect.interruptible(call)), (fiber) =>
         restore(Fiber.join(fiber)).pipe(
-          // The wait is made interruptible for the timeout to end it: a finalizer runs uninterruptibly.
-          Effect.onInterrupt(() => Effect.timeoutOption(Effect.interruptible(Fiber.await(fiber)), CALL_GRACE))
+          Effect.onInterrupt(() =>
+            // The wait is made interruptible for the timeout to end it: a finalizer runs uninterruptibly. What the
+            // call ends with has no caller left to take it: a failure, or a call still running, is logged.
+            Effect.timeoutOption(Effect.interruptible(Fiber.await(fiber)), CALL_GRACE).pipe(
+              Effect.flatMap(
+                Option.match({
+                  onNone: () =>
+                    Effect.logWarning(
+                      `a call of the store still runs ${Duration.format(CALL_GRACE)} after its caller was interrupted; the caller stops`
+                    ),
+                  onSome: (exit) =>
+                    Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)
+                      ? Effect.logWarning("a call of the store whose caller was interrupted failed", exit.cause)
+                      : Effect.void
+                })
+              )
+            )
+          )
         )
       )
     )
