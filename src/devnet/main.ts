@@ -23,8 +23,8 @@ import {
   atomicSwitch,
   DEFAULT_KEEP_ALIVE_SECONDS,
   keepConnectionsFor,
+  configMessage,
   launch,
-  messagesOf,
   wholeNumber
 } from "../server/main"
 import { devnetExchangeServerOptions } from "./exchange"
@@ -319,9 +319,7 @@ export const devnetFromEnv = (
       Duration.seconds(drain === undefined ? 10 : Number(drain)),
       Option.getOrElse(keepAlive, () => DEFAULT_KEEP_ALIVE_SECONDS)
     )
-  }).pipe(
-    Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError([...new Set(messagesOf(e))].join("; "))))
-  )
+  }).pipe(Effect.mapError((e) => (e instanceof StartupError ? e : new StartupError(configMessage(e)))))
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("src/devnet/main.ts")) {
   launch(Layer.unwrapEffect(devnetFromEnv()))

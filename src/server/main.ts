@@ -347,8 +347,7 @@ export const standaloneConfig: Effect.Effect<StandaloneOptions, EffectConfigErro
 )
 
 /** The messages of a configuration failure, one per variable at fault (effect's own rendering adds paths and quotes). */
-/** What a configuration failure says, variable by variable, in the words it was refused with. */
-export const messagesOf = (error: EffectConfigError.ConfigError): ReadonlyArray<string> => {
+const messagesOf = (error: EffectConfigError.ConfigError): ReadonlyArray<string> => {
   switch (error._op) {
     case "And":
     case "Or":
@@ -362,9 +361,13 @@ export const messagesOf = (error: EffectConfigError.ConfigError): ReadonlyArray<
   }
 }
 
+/** What a configuration failure says in one line: each variable at fault once, in the words it was refused with. */
+export const configMessage = (error: EffectConfigError.ConfigError): string =>
+  [...new Set(messagesOf(error))].join("; ")
+
 /** `standaloneConfig` with its failure as a `ConfigError` naming the variable at fault. */
 export const standaloneOptions: Effect.Effect<StandaloneOptions, ConfigError> = standaloneConfig.pipe(
-  Effect.mapError((e) => new ConfigError({ message: [...new Set(messagesOf(e))].join("; ") }))
+  Effect.mapError((e) => new ConfigError({ message: configMessage(e) }))
 )
 
 /** Reads `env` (tests, and callers with an environment of their own); rejects with a `ConfigError`. */

@@ -57,21 +57,18 @@ describe.skipIf(postgresStore.skipped !== undefined)("an interrupted call of the
         )
         yield* Deferred.await(inserted)
         const writer = yield* Effect.fork(db.initKv("contended", "store"))
-        // The store's statement is on the server, waiting for the lock.
-        yield* sql`SELECT count(*)::int AS n FROM pg_stat_activity
+        // How many of the store's statements are on the server, waiting for a lock.
+        const waiting = sql`SELECT count(*)::int AS n FROM pg_stat_activity
           WHERE application_name = 'hswap-exchange' AND wait_event_type = 'Lock'`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Waiting)),
-          Effect.repeat({ until: (rows) => (rows[0]?.n ?? 0) > 0 })
+          Effect.map((rows) => rows[0]?.n ?? 0)
         )
+        yield* Effect.repeat(waiting, { until: (n) => n > 0 })
         const interrupting = yield* Effect.fork(Fiber.interrupt(writer))
         // Cancelled, the statement would end within milliseconds, and the interrupt with it. Run to its end, it is
         // still waiting for the lock a second later (a bound on a round trip, not a timing under test).
         expect(yield* Effect.timeoutOption(Fiber.await(interrupting), "1 second")).toEqual(Option.none())
-        const waiting = yield* sql`SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE application_name = 'hswap-exchange' AND wait_event_type = 'Lock'`.pipe(
-          Effect.flatMap(Schema.decodeUnknown(Waiting))
-        )
-        expect(waiting[0]?.n).toBe(1)
+        expect(yield* waiting).toBe(1)
         yield* Deferred.succeed(end, undefined)
         expect(yield* Effect.either(Fiber.join(holder))).toMatchObject({ _tag: "Left", left: "rolled back" })
         const exit = yield* Fiber.join(interrupting)
