@@ -425,13 +425,17 @@ const QUIET_MAX_MS = 60_000
 
 const TICKS_PER_SECOND = 100
 
-/** CPU seconds (user + system) in a /proc `stat` file (0 when it is gone or /proc is not there). */
-const statSeconds = (path: string): number => {
+/**
+ * CPU seconds in a /proc `stat` file (0 when it is gone or /proc is not there): user + system, or the system
+ * (kernel) part alone.
+ */
+const statSeconds = (path: string, part: "all" | "kernel" = "all"): number => {
   try {
     const stat = readFileSync(path, "utf8")
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
     // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name.
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
+    const kernel = Number(fields[12])
+    return (part === "kernel" ? kernel : Number(fields[11]) + kernel) / TICKS_PER_SECOND
   } catch {
     return 0
   }
@@ -443,6 +447,10 @@ const cpuSecondsOf = (pid: number | undefined): number => (pid === undefined ? 0
 /** CPU seconds process `pid` has used so far on its main thread (the event loop) alone: the rest went to V8's and libuv's threads (GC, compiling, the thread pool). */
 const mainThreadSecondsOf = (pid: number | undefined): number =>
   pid === undefined ? 0 : statSeconds(`/proc/${pid}/task/${pid}/stat`)
+
+/** CPU seconds process `pid` has spent in the kernel so far (system calls, wake-ups, page faults), all threads. */
+const kernelSecondsOf = (pid: number | undefined): number =>
+  pid === undefined ? 0 : statSeconds(`/proc/${pid}/stat`, "kernel")
 
 /**
  * Context switches of a process so far (all its threads, from /proc/<pid>/status of each task): voluntary (it waited:
@@ -724,6 +732,7 @@ const replicated = async (replicas: number) => {
       self: selfCpuSeconds(),
       replicas: procs.map((p) => cpuSecondsOf(p.pid)),
       replicasMain: procs.map((p) => mainThreadSecondsOf(p.pid)),
+      replicasKernel: procs.map((p) => kernelSecondsOf(p.pid)),
       switches: procs.map((p) => switchesOf(p.pid)),
       pg: new Map(pg0.map(({ pid }) => [pid, cpuSecondsOf(pid)])),
       machine: machineCpu()
@@ -758,6 +767,7 @@ const replicated = async (replicas: number) => {
       self: selfCpuSeconds() - cpu0.self,
       replicas: procs.map((p, i) => cpuSecondsOf(p.pid) - (cpu0.replicas[i] ?? 0)),
       replicasMain: procs.map((p, i) => mainThreadSecondsOf(p.pid) - (cpu0.replicasMain[i] ?? 0)),
+      replicasKernel: procs.map((p, i) => kernelSecondsOf(p.pid) - (cpu0.replicasKernel[i] ?? 0)),
       switches: procs.map((p, i) => {
         const now = switchesOf(p.pid)
         const then = cpu0.switches[i] ?? { voluntary: 0, involuntary: 0 }
@@ -800,8 +810,9 @@ const replicated = async (replicas: number) => {
       `    per swap  CPU: replicas ${fmt(replicasMs, 1)} ms + devnet (bench process) ${fmt(benchMs, 1)} ms + PostgreSQL ${fmt(perSwapMs(cpu.pg), 1)} ms (+ shared background ${fmt(perSwapMs(cpu.pgShared), 1)} ms) + clients ${fmt(clientsMs, 1)} ms = ${fmt(totalMs, 1)} ms: at most ${fmt((os.cpus().length * 1000) / totalMs, 1)} swaps/s on ${os.cpus().length} cores with nothing else running`
     )
     const mainMs = perSwapMs(cpu.replicasMain.reduce((a, b) => a + b, 0))
+    const kernelMs = perSwapMs(cpu.replicasKernel.reduce((a, b) => a + b, 0))
     console.log(
-      `    threads   the replicas' CPU a swap: ${fmt(mainMs, 1)} ms on their event loops, ${fmt(replicasMs - mainMs, 1)} ms on other threads (V8's GC and compilers, libuv's pool)`
+      `    threads   the replicas' CPU a swap: ${fmt(mainMs, 1)} ms on their event loops, ${fmt(replicasMs - mainMs, 1)} ms on other threads (V8's GC and compilers, libuv's pool); ${fmt(kernelMs, 1)} ms of it in the kernel`
     )
     console.log(
       `    warm-up   its tail (swaps made final, the replicas quiet): ${fmt(warmTail, 1)} s${warmTail * 1000 >= QUIET_MAX_MS ? " (not quiet at the limit)" : ""}`
@@ -847,6 +858,7 @@ const replicated = async (replicas: number) => {
       idleMs: (idleCores.reduce((a, b) => a + b, 0) * seconds * 1000) / Math.max(1, paid),
       replicasMs,
       mainMs,
+      kernelMs,
       voluntaryPerSwap,
       involuntaryPerSwap,
       benchMs,
@@ -890,6 +902,7 @@ const meanOf = (runs: ReadonlyArray<Replicated>): Replicated => {
     idleMs: mean("idleMs"),
     replicasMs: mean("replicasMs"),
     mainMs: mean("mainMs"),
+    kernelMs: mean("kernelMs"),
     voluntaryPerSwap: mean("voluntaryPerSwap"),
     involuntaryPerSwap: mean("involuntaryPerSwap"),
     benchMs: mean("benchMs"),
@@ -962,6 +975,7 @@ const mainReplicated = async () => {
   for (const [what, key] of [
     ["  replicas", "replicasMs"],
     ["    on their event loops", "mainMs"],
+    ["    in the kernel", "kernelMs"],
     ["  devnet (bench process)", "benchMs"],
     ["  clients (a process of their own)", "clientsMs"],
     ["  PostgreSQL (+ shared background)", "pgMs"],
