@@ -87,6 +87,25 @@ for (const c of cases) {
       // The one real account is the one used; the markup is shown as text, if at all.
       expect((await transactions).url()).toContain(`/api/transactions/${user}`)
       await expect(page.locator("img[src='x']")).toHaveCount(0)
+      // The wallet panel lists the one account too: the markup is no account, so it is neither shown nor linked.
+      await page.getByTestId("connect-button").click()
+      const listed = page.getByRole("list", { name: "Shared accounts" }).getByRole("listitem")
+      await expect(listed).toHaveCount(1)
+      await expect(listed.getByRole("link")).toHaveAttribute("title", user)
+      // The persona's label, 3,000 characters long, is cut (with an ellipsis) to its box inside the panel rather
+      // than running out of the panel over the page.
+      const panel = await page.getByTestId("connect-popover").boundingBox()
+      const label = page.getByTestId("persona-label")
+      const box = await label.boundingBox()
+      expect(box!.x + box!.width).toBeLessThanOrEqual(panel!.x + panel!.width)
+      expect(
+        await label.evaluate((e) => {
+          const style = getComputedStyle(e)
+          return { overflow: style.overflowX, cut: style.textOverflow, longer: e.scrollWidth > e.clientWidth }
+        })
+      ).toEqual({ overflow: "hidden", cut: "ellipsis", longer: true })
+      await snap(page, info, "storage-hostile-sharing")
+      await page.keyboard.press("Escape")
     }
     expect(requested.filter((u) => u.includes("onerror") || u.includes("WWWWWWWWWW"))).toEqual([])
     expect(problems).toEqual([])

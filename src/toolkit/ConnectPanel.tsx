@@ -203,11 +203,17 @@ const Connected = (
       </Tabs.List>
       <Tabs.Content value="sharing" className="flex flex-col gap-3 focus:outline-none">
         <div>
-          <p className="text-sm font-semibold" data-testid="persona-label">
+          {/* A persona's label and data are the user's own text, of any length: cut to the panel, whole on hover. */}
+          <p className="truncate text-sm font-semibold" data-testid="persona-label" title={state.personaLabel}>
             {state.personaLabel}
           </p>
           {state.personaData.map((line) => (
-            <p key={line.field} className={`text-xs ${props.muted}`} data-field={line.field}>
+            <p
+              key={line.field}
+              className={`truncate text-xs ${props.muted}`}
+              data-field={line.field}
+              title={line.value}
+            >
               {line.value}
             </p>
           ))}

@@ -3,6 +3,7 @@
  * presentational; the app feeds it `connectButtonState` through its runtime hook.
  */
 import { Effect, Stream } from "effect"
+import { isAddressOf } from "../exchange/bech32m"
 import type { ExtensionStatus } from "./extension"
 import type { Account, RequestItem, WalletData } from "./schemas"
 import { type ButtonStatus, WalletRequest } from "./walletRequestTag"
@@ -66,8 +67,19 @@ export const personaDataLines = (walletData: WalletData): ReadonlyArray<PersonaD
 export const shortenAddress = (address: string, head = 15, tail = 5): string =>
   address.length <= head + tail + 3 ? address : `${address.slice(0, head)}...${address.slice(-tail)}`
 
+/**
+ * The shared accounts the panel lists: those whose address is an account address of the toolkit's network. Anything
+ * else (stored data tampered with, a wallet gone wrong) would be shown as an account and linked into the dashboard,
+ * so it is left out; `connectButtonState` logs it.
+ */
+export const listedAccounts = (accounts: ReadonlyArray<Account>, networkId: number): ReadonlyArray<Account> =>
+  accounts.every((a) => isAddressOf("account", networkId, a.address))
+    ? accounts
+    : accounts.filter((a) => isAddressOf("account", networkId, a.address))
+
 export const toConnectButtonState = (input: {
   readonly walletData: WalletData
+  readonly networkId: number
   readonly requestItems: ReadonlyArray<RequestItem>
   readonly status: ButtonStatus
   readonly extension: ExtensionStatus
@@ -79,7 +91,7 @@ export const toConnectButtonState = (input: {
   connected: input.walletData.persona !== undefined,
   personaLabel: input.walletData.persona?.label ?? "",
   personaData: personaDataLines(input.walletData),
-  accounts: input.walletData.accounts,
+  accounts: listedAccounts(input.walletData.accounts, input.networkId),
   requestItems: [...input.requestItems].sort((a, b) => b.createdAt - a.createdAt),
   isMobile: input.isMobile,
   isWalletLinked: input.extension.isWalletLinked,
@@ -92,7 +104,16 @@ export const toConnectButtonState = (input: {
 export const connectButtonState: Stream.Stream<ConnectButtonState, never, WalletRequest> = Stream.unwrap(
   Effect.map(WalletRequest, (wr) =>
     Stream.zipLatestAll(
-      wr.walletData,
+      // Accounts the list leaves out are logged each time wallet data that holds them arrives.
+      Stream.tap(wr.walletData, (data) => {
+        const listed = listedAccounts(data.accounts, wr.config.networkId)
+        if (listed.length === data.accounts.length) return Effect.void
+        const left = data.accounts.filter((a) => !listed.includes(a))
+        return Effect.logWarning(
+          `the wallet data holds ${left.length} account(s) that are not account addresses on network ${wr.config.networkId}; not listed`,
+          left.map((a) => JSON.stringify(a.address.slice(0, 80)))
+        )
+      }),
       wr.requestItems,
       wr.buttonStatus,
       wr.extensionStatus,
@@ -102,6 +123,7 @@ export const connectButtonState: Stream.Stream<ConnectButtonState, never, Wallet
       Stream.map(([walletData, requestItems, status, extension, isMobile, dAppName]) =>
         toConnectButtonState({
           walletData,
+          networkId: wr.config.networkId,
           requestItems,
           status,
           extension,

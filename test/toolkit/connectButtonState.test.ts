@@ -1,6 +1,7 @@
 import { HttpClient, KeyValueStore } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Layer, Stream, TestClock } from "effect"
+import { Chunk, Effect, Fiber, Layer, Logger, Stream, TestClock } from "effect"
+import { decodeBech32m, encodeBech32m } from "../../src/exchange/bech32m.js"
 import {
   accountChangedToast,
   connectButtonState,
@@ -8,6 +9,7 @@ import {
   Environment,
   personaDataLines,
   shortenAddress,
+  toConnectButtonState,
   Toolkit,
   ToolkitGateway,
   WalletRequest,
@@ -73,7 +75,7 @@ describe("display helpers", () => {
   })
 })
 
-const layerFor = (fake: FakeExtension) =>
+const layerFor = (fake: FakeExtension, store: Layer.Layer<KeyValueStore.KeyValueStore> = KeyValueStore.layerMemory) =>
   Toolkit.layerWith(
     { networkId: 2, dAppDefinitionAddress },
     {
@@ -85,10 +87,7 @@ const layerFor = (fake: FakeExtension) =>
         dAppName: () => Effect.succeed("hSwap dApp")
       })
     }
-  ).pipe(
-    Layer.provideMerge(KeyValueStore.layerMemory),
-    Layer.provide(Layer.succeed(HttpClient.HttpClient, fakeRelay().client))
-  )
+  ).pipe(Layer.provideMerge(store), Layer.provide(Layer.succeed(HttpClient.HttpClient, fakeRelay().client)))
 
 describe("connectButtonState", () => {
   it.effect(
@@ -131,6 +130,90 @@ describe("connectButtonState", () => {
         expect(last?.dAppName).toBe("hSwap dApp")
         expect(last?.requestItems.map((i) => i.status).sort()).toEqual(["fail", "pending"])
       }).pipe(Effect.provide(layerFor(fake)))
+    }
+  )
+})
+
+describe("the shared accounts the panel lists", () => {
+  const stokenet = "account_tdx_2_12yf9gd53yfep7a669fv2t3wm7nz9zeezwd04n02a433ker8vza6rhe"
+  // The same key's account on mainnet: a real address, of another network.
+  const mainnet = encodeBech32m("account_rdx", decodeBech32m(stokenet)!.bytes)
+  const hostile = "<img src=x onerror=alert(1)>/../../phishing?"
+  const resource = encodeBech32m("resource_tdx_2_", decodeBech32m(stokenet)!.bytes)
+  const stored = [
+    { address: hostile, label: "Hostile", appearanceId: 0 },
+    { address: stokenet, label: "Main", appearanceId: 1 },
+    { address: mainnet, label: "Mainnet", appearanceId: 2 },
+    { address: resource, label: "A resource", appearanceId: 3 },
+    { address: stokenet.toUpperCase().slice(0, 20), label: "Cut", appearanceId: 4 }
+  ]
+
+  it("are the account addresses of the toolkit's network, in the wallet's order; nothing else", () => {
+    const state = (networkId: number) =>
+      toConnectButtonState({
+        walletData: { ...emptyWalletData, persona: { identityAddress: "identity_x", label: "P" }, accounts: stored },
+        networkId,
+        requestItems: [],
+        status: "success",
+        extension: { isWalletLinked: true, isExtensionAvailable: true, canHandleSessions: true },
+        isMobile: false,
+        dAppName: "",
+        dashboardUrl: "https://stokenet-dashboard.radixdlt.com"
+      })
+    expect(state(2).accounts.map((a) => a.label)).toEqual(["Main"])
+    expect(state(1).accounts.map((a) => a.label)).toEqual(["Mainnet"])
+    expect(state(240).accounts).toEqual([])
+    expect(state(2).connected).toBe(true)
+  })
+
+  // A store holding a session whose wallet data has all of `stored`, as the official toolkit writes it.
+  const seeded = Layer.effect(
+    KeyValueStore.KeyValueStore,
+    Effect.tap(KeyValueStore.KeyValueStore, (kv) =>
+      kv.set(
+        `rdt:${dAppDefinitionAddress}:2:state`,
+        JSON.stringify({
+          loggedInTimestamp: "7",
+          walletData: {
+            accounts: stored,
+            personaData: [],
+            persona: { identityAddress: "identity_x", label: "P" },
+            proofs: []
+          },
+          sharedData: {
+            persona: { proof: false },
+            ongoingAccounts: { numberOfAccounts: { quantifier: "atLeast", quantity: 1 }, proof: false }
+          }
+        })
+      )
+    )
+  ).pipe(Layer.provide(KeyValueStore.layerMemory), Layer.orDie)
+
+  it.effect(
+    "stored wallet data with accounts of another network or no address: only the valid one is listed, the rest logged",
+    () => {
+      const logs: Array<string> = []
+      const fake = fakeExtension({ isWalletLinked: true })
+      return Effect.gen(function* () {
+        const first = yield* connectButtonState.pipe(
+          Stream.filter((s) => s.connected),
+          Stream.take(1),
+          Stream.runCollect
+        )
+        const state = Chunk.toReadonlyArray(first)[0]
+        expect(state?.accounts.map((a) => a.address)).toEqual([stokenet])
+        expect(
+          logs.some((l) => l.includes("4 account(s) that are not account addresses on network 2; not listed"))
+        ).toBe(true)
+      }).pipe(
+        Effect.provide(layerFor(fake, seeded)),
+        Effect.provide(
+          Logger.replace(
+            Logger.defaultLogger,
+            Logger.make(({ message }) => void logs.push(String(message)))
+          )
+        )
+      )
     }
   )
 })
