@@ -39,7 +39,7 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import autocannon from "autocannon"
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
@@ -75,6 +75,8 @@ const FLOW_SWAPS = Number(process.env["BENCH_FLOW_SWAPS"] ?? 30)
 const FLOW_WARMUP = Number(process.env["BENCH_FLOW_WARMUP"] ?? 20)
 /** Rounds of the replicated part: each runs 1 and 3 replicas, in alternating order. */
 const ROUNDS = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 2))
+/** BENCH_INDEPENDENT=1: each round also runs 3 replicas that share nothing (the control case, see mainReplicated). */
+const INDEPENDENT = process.env["BENCH_INDEPENDENT"] === "1"
 /** When set, each replica runs with `--cpu-prof` and writes its profile here (it is stopped with SIGTERM). */
 const PROFILE_DIR = process.env["BENCH_PROFILE_DIR"]
 /** Node or V8 flags for the replicas alone (BENCH_REPLICA_FLAGS, space-separated), to compare runtime settings. */
@@ -492,15 +494,15 @@ const selfCpuSeconds = () => {
 }
 
 /**
- * PostgreSQL's processes working for database `name`: its backends (and autovacuum workers), and the server's shared
+ * PostgreSQL's processes working for the databases `names`: its backends (and autovacuum workers), and the server's shared
  * background processes (WAL writer, checkpointer, background writer, launchers; no database), which write the run's
  * WAL and pages too. The shared ones also serve whatever else uses this PostgreSQL, so they are printed apart.
  */
-const pgProcessesOf = (name: string) =>
+const pgProcessesOf = (names: ReadonlyArray<string>) =>
   pgAdmin(
     (sql) =>
       sql<{ pid: number; shared: boolean }>`SELECT pid, datname IS NULL AS shared FROM pg_stat_activity
-      WHERE datname = ${name} OR datname IS NULL`
+      WHERE datname IN ${sql.in(names)} OR datname IS NULL`
   ).then(
     (rows) => rows.map((r) => ({ pid: Number(r.pid), shared: Boolean(r.shared) })),
     (e: unknown) => {
@@ -570,11 +572,18 @@ const devnetCeiling = async (count: number) => {
  * `replicas` server processes on a fresh database and devnet: settles REPLICATED_SWAPS swaps, then loads them with
  * price + health.
  */
-const replicated = async (replicas: number) => {
-  const name = `hswap_bench_${randomBytes(5).toString("hex")}`
-  await pgAdmin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
-  const dbUrl = new URL(PG_URL)
-  dbUrl.pathname = `/${name}`
+const replicated = async (replicas: number, independent = false) => {
+  // Coordinated replicas share one database; independent ones (the control case) have one each.
+  const names = Array.from(
+    { length: independent ? replicas : 1 },
+    () => `hswap_bench_${randomBytes(5).toString("hex")}`
+  )
+  for (const name of names) await pgAdmin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
+  const dbUrls = names.map((name) => {
+    const url = new URL(PG_URL)
+    url.pathname = `/${name}`
+    return url.toString()
+  })
   const gateway = await startDevnetGateway({ dataDir: undefined })
   // The replicas' gateway calls by path, to show what a swap reads (a read repeated is waste).
   const calls = new Map<string, number>()
@@ -624,7 +633,10 @@ const replicated = async (replicas: number) => {
         env: {
           ...process.env,
           HSWAP_GATEWAY_URL: gatewayUrl,
-          HSWAP_DATABASE_URL: dbUrl.toString(),
+          HSWAP_DATABASE_URL: dbUrls[independent ? i : 0] ?? "",
+          // Independent replicas each see every deposit on the ledger and know only their own: the watcher makes its
+          // first pass at start (the ledger's tip then, no deposits yet) and its next one after the case is over.
+          ...(independent ? { HSWAP_WATCHER_POLL_MS: "60000" } : {}),
           HSWAP_PORT: "0",
           HSWAP_REPLICA_ID: `bench-${i + 1}`,
           HSWAP_RATE_LIMIT: "0",
@@ -705,11 +717,15 @@ const replicated = async (replicas: number) => {
     }
     // The warm-up's tail is not the measurement's: every warm-up swap final in the database (its payout's status
     // read and its completion written), and the replicas quiet (the watcher past the warm-up's transactions).
-    const finalWarm = () =>
-      pgAt(
-        dbUrl.toString(),
-        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM swaps WHERE state IN ('completed', 'refunded')`
-      ).then((rows) => Number(rows[0]?.n ?? 0))
+    const finalWarm = async () => {
+      let n = 0
+      for (const url of dbUrls)
+        n += await pgAt(
+          url,
+          (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM swaps WHERE state IN ('completed', 'refunded')`
+        ).then((rows) => Number(rows[0]?.n ?? 0))
+      return n
+    }
     while ((await finalWarm()) < warm.length) {
       if (performance.now() - warmStart > 180_000) throw new Error("warm-up swaps not final in the database")
       await Effect.runPromise(Effect.sleep("100 millis"))
@@ -727,7 +743,7 @@ const replicated = async (replicas: number) => {
     await Effect.runPromise(Effect.sleep(`${IDLE_S} seconds`))
     const idleSeconds = (performance.now() - idleStart) / 1000
     const idleCores = procs.map((p, i) => (cpuSecondsOf(p.pid) - (idle0[i] ?? 0)) / idleSeconds)
-    const pg0 = await pgProcessesOf(name)
+    const pg0 = await pgProcessesOf(names)
     const cpu0 = {
       self: selfCpuSeconds(),
       replicas: procs.map((p) => cpuSecondsOf(p.pid)),
@@ -757,7 +773,7 @@ const replicated = async (replicas: number) => {
     const callsPerSwap = [...calls]
       .sort((a, b) => b[1] - a[1])
       .map(([path, n]) => `${path.replace(/^\/gateway/, "")} ${fmt(n / Math.max(1, paid), 2)}`)
-    const pg1 = await pgProcessesOf(name)
+    const pg1 = await pgProcessesOf(names)
     // A backend that started during the run counts from 0; one that ended during it is lost (the pools keep theirs).
     const pgCpu = (shared: boolean) =>
       pg1
@@ -786,7 +802,7 @@ const replicated = async (replicas: number) => {
     const machineBusy = cpu.machine.busy - cpu0.machine.busy
     const machineCores = (cpu.machine.total - cpu0.machine.total) / seconds
     console.log(
-      `  ${replicas} replica${replicas === 1 ? " " : "s"}  ${fmt(paid / seconds, 1)} swaps/s (${paid}/${REPLICATED_SWAPS} in ${fmt(seconds, 2)} s); payouts ${paid} for ${REPLICATED_SWAPS} deposits, ${distinct} distinct`
+      `  ${replicas} replica${replicas === 1 ? " " : "s"}${independent ? " independent, a database each:" : ""}  ${fmt(paid / seconds, 1)} swaps/s (${paid}/${REPLICATED_SWAPS} in ${fmt(seconds, 2)} s); payouts ${paid} for ${REPLICATED_SWAPS} deposits, ${distinct} distinct`
     )
     console.log(
       `    latency   submit + registration answered: p50 ${fmt(pct(50), 0)} ms, p99 ${fmt(pct(99), 0)} ms (${CLIENTS} clients)`
@@ -826,32 +842,9 @@ const replicated = async (replicas: number) => {
     console.log(`    gateway   calls per swap by the replicas: ${callsPerSwap.join(", ")}`)
     // Price + health at REPLICATED_RATE over all the replicas at once: one load generator (in a worker thread, off
     // this process's event loop) whose connections go round-robin to the replicas, each at the same rate, so each of
-    // 3 replicas gets exactly a third; its latencies form one histogram, the p99 over all the replicas.
-    const requests = [
-      { method: "GET" as const, path: `/api/liveprice/${hUSDC}/${hETH}` },
-      { method: "GET" as const, path: "/api/health" }
-    ]
-    const loadOptions = {
-      // autocannon takes a list of URLs (its README: "More than one URL is allowed"); its types say one string.
-      url: urls as unknown as string,
-      connections: REPLICATED_CONNECTIONS,
-      overallRate: REPLICATED_RATE,
-      workers: 1,
-      requests
-    }
-    await autocannon({ ...loadOptions, duration: 2 })
-    const loadMachine0 = machineCpu()
-    const loadReplicas0 = procs.map((p) => cpuSecondsOf(p.pid))
-    const loadStart = performance.now()
-    const loaded = await autocannon({ ...loadOptions, duration: DURATION_S })
-    const loadSeconds = (performance.now() - loadStart) / 1000
-    const loadMachine = machineCpu()
-    // Each replica's CPU under the load: shows the requests were spread (equal shares) and what they cost.
-    const loadReplicas = procs.map((p, i) => fmt((cpuSecondsOf(p.pid) - (loadReplicas0[i] ?? 0)) / loadSeconds, 2))
-    const loadBusy = (loadMachine.busy - loadMachine0.busy) / loadSeconds
-    console.log(
-      `    load      price + health at ${REPLICATED_RATE} req/s over ${replicas} (${fmt(REPLICATED_RATE / replicas, 0)}/s each) for ${DURATION_S} s: ${loaded.requests.total} requests (${fmt(loaded.requests.average, 1)}/s), p50 ${loaded.latency.p50} ms, p99 ${loaded.latency.p99} ms, max ${loaded.latency.max} ms; errors ${loaded.errors} (timeouts ${loaded.timeouts}, non-2xx ${loaded.non2xx}); replicas ${loadReplicas.join(" + ")} cores, machine busy ${fmt(loadBusy, 2)} of ${fmt((loadMachine.total - loadMachine0.total) / loadSeconds, 1)} cores`
-    )
+    // 3 replicas gets exactly a third; its latencies form one histogram, the p99 over all the replicas. The control
+    // case (independent replicas) is measured for its settling alone.
+    const load = independent ? undefined : await loadThrough(urls, procs)
     return {
       rate,
       totalMs,
@@ -864,9 +857,9 @@ const replicated = async (replicas: number) => {
       benchMs,
       clientsMs,
       pgMs,
-      loadP99: loaded.latency.p99,
-      loadFailed: loaded.errors + loaded.non2xx,
-      loadBusy,
+      loadP99: load?.p99 ?? NaN,
+      loadFailed: load?.failed ?? 0,
+      loadBusy: load?.busy ?? NaN,
       machineBusy: machineBusy / seconds,
       ours: (cpu.self + clientsCpu + cpu.pg + cpu.replicas.reduce((a, b) => a + b, 0)) / seconds
     }
@@ -885,10 +878,42 @@ const replicated = async (replicas: number) => {
     gw.close()
     clientGw.close()
     await gateway.dispose()
-    await pgAdmin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch((e: unknown) =>
-      console.error(`dropping ${name}:`, e)
-    )
+    for (const name of names)
+      await pgAdmin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch((e: unknown) =>
+        console.error(`dropping ${name}:`, e)
+      )
   }
+}
+
+/** Price + health at REPLICATED_RATE through the replicas at `urls`: latency, errors and the CPU it cost. */
+const loadThrough = async (urls: ReadonlyArray<string>, procs: ReadonlyArray<ChildProcess>) => {
+  const replicas = procs.length
+  const requests = [
+    { method: "GET" as const, path: `/api/liveprice/${hUSDC}/${hETH}` },
+    { method: "GET" as const, path: "/api/health" }
+  ]
+  const loadOptions = {
+    // autocannon takes a list of URLs (its README: "More than one URL is allowed"); its types say one string.
+    url: urls as unknown as string,
+    connections: REPLICATED_CONNECTIONS,
+    overallRate: REPLICATED_RATE,
+    workers: 1,
+    requests
+  }
+  await autocannon({ ...loadOptions, duration: 2 })
+  const loadMachine0 = machineCpu()
+  const loadReplicas0 = procs.map((p) => cpuSecondsOf(p.pid))
+  const loadStart = performance.now()
+  const loaded = await autocannon({ ...loadOptions, duration: DURATION_S })
+  const loadSeconds = (performance.now() - loadStart) / 1000
+  const loadMachine = machineCpu()
+  // Each replica's CPU under the load: shows the requests were spread (equal shares) and what they cost.
+  const loadReplicas = procs.map((p, i) => fmt((cpuSecondsOf(p.pid) - (loadReplicas0[i] ?? 0)) / loadSeconds, 2))
+  const loadBusy = (loadMachine.busy - loadMachine0.busy) / loadSeconds
+  console.log(
+    `    load      price + health at ${REPLICATED_RATE} req/s over ${replicas} (${fmt(REPLICATED_RATE / replicas, 0)}/s each) for ${DURATION_S} s: ${loaded.requests.total} requests (${fmt(loaded.requests.average, 1)}/s), p50 ${loaded.latency.p50} ms, p99 ${loaded.latency.p99} ms, max ${loaded.latency.max} ms; errors ${loaded.errors} (timeouts ${loaded.timeouts}, non-2xx ${loaded.non2xx}); replicas ${loadReplicas.join(" + ")} cores, machine busy ${fmt(loadBusy, 2)} of ${fmt((loadMachine.total - loadMachine0.total) / loadSeconds, 1)} cores`
+  )
+  return { p99: loaded.latency.p99, failed: loaded.errors + loaded.non2xx, busy: loadBusy }
 }
 
 type Replicated = Awaited<ReturnType<typeof replicated>>
@@ -938,9 +963,17 @@ const mainReplicated = async () => {
   // The machine's speed drifts over minutes (every process's CPU per swap moves together), so the two cases are run
   // in ROUNDS rounds in alternating order (1, 3, then 3, 1, …): a steady drift weighs on both alike. Each case's
   // figures are the mean of its runs; the p99 is the worse one.
-  const runs: { 1: Array<Replicated>; 3: Array<Replicated> } = { 1: [], 3: [] }
+  // BENCH_INDEPENDENT=1 adds a control case to each round: 3 replicas that share nothing (a database each, their
+  // watchers idle), so what 3 replicas cost over 1 splits into what coordinating costs and what 3 processes cost.
+  const runs: { 1: Array<Replicated>; 3: Array<Replicated>; independent: Array<Replicated> } = {
+    1: [],
+    3: [],
+    independent: []
+  }
+  const cases = INDEPENDENT ? ([1, 3, "independent"] as const) : ([1, 3] as const)
   for (let round = 0; round < ROUNDS; round++) {
-    for (const n of round % 2 === 0 ? ([1, 3] as const) : ([3, 1] as const)) runs[n].push(await replicated(n))
+    for (const c of round % 2 === 0 ? cases : [...cases].reverse())
+      runs[c].push(c === "independent" ? await replicated(3, true) : await replicated(c))
   }
   const one = meanOf(runs[1])
   const three = meanOf(runs[3])
@@ -1009,6 +1042,32 @@ const mainReplicated = async () => {
   const pgPerCore = 1000 / three.pgMs
   const perMachine = cores * replicaPerCore
   const database = cores * pgPerCore
+  if (runs.independent.length > 0) {
+    const apart = meanOf(runs.independent)
+    console.log(
+      `  coordination  3 replicas sharing one database (claims, the watcher's lease, one watcher) against 3 that share nothing (a database each, no watcher), the same swaps, the mean of ${runs.independent.length} run${runs.independent.length === 1 ? "" : "s"} each`
+    )
+    row("", "shared", "apart", "ratio", "", "")
+    row("swaps/s settled", fmt(three.rate, 1), fmt(apart.rate, 1), `${fmt(three.rate / apart.rate, 2)}x`, "", "")
+    for (const [what, key] of [
+      ["CPU per swap, all processes", "totalMs"],
+      ["  replicas", "replicasMs"],
+      ["  devnet (bench process)", "benchMs"],
+      ["  PostgreSQL (+ shared background)", "pgMs"]
+    ] as const)
+      row(what, `${fmt(three[key], 1)} ms`, `${fmt(apart[key], 1)} ms`, `${fmt(three[key] / apart[key], 2)}x`, "", "")
+    row(
+      "  replicas' waits per swap",
+      fmt(three.voluntaryPerSwap, 1),
+      fmt(apart.voluntaryPerSwap, 1),
+      `${fmt(three.voluntaryPerSwap / apart.voluntaryPerSwap, 2)}x`,
+      "",
+      ""
+    )
+    console.log(
+      `    3 processes apart against 1: swaps/s ${fmt(apart.rate / one.rate, 2)}x, CPU per swap ${fmt(apart.totalMs / one.totalMs, 2)}x (replicas ${fmt(apart.replicasMs / one.replicasMs, 2)}x)`
+    )
+  }
   console.log(
     `  capacity    at the 3-replica run's CPU per swap: a replica ${fmt(three.replicasMs, 1)} ms -> ${fmt(replicaPerCore, 1)} swaps/s a core; PostgreSQL ${fmt(three.pgMs, 1)} ms -> ${fmt(pgPerCore, 1)} swaps/s a core`
   )
