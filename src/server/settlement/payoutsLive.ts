@@ -11,6 +11,20 @@ import { type LedgerOutcome, type NewTransaction, Payouts } from "./Payouts"
 /** How long the epoch read for one payout is reused for the next (see `currentEpoch`). */
 export const EPOCH_REUSE = Duration.seconds(10)
 
+/** Time between status reads of a transaction not committed yet. */
+export const STATUS_POLL = Duration.millis(500)
+
+/**
+ * A new transaction's first status read waits this share of the time the last ones took to commit (a little less
+ * than the ledger's usual time, so that a faster ledger is noticed), never more than `FIRST_READ_MAX`, and not at
+ * all when that is under `FIRST_READ_MIN` (a ledger that commits as it is submitted, like the devnet).
+ */
+export const FIRST_READ_SHARE = 0.75
+export const FIRST_READ_MIN = Duration.millis(50)
+export const FIRST_READ_MAX = Duration.seconds(5)
+/** The weight of the newest commit time in the running estimate (an exponentially weighted mean). */
+export const COMMIT_TIME_WEIGHT = 0.25
+
 export const makePayouts = Effect.gen(function* () {
   const config = yield* ServerConfig
   const gateway = yield* Gateway
@@ -31,16 +45,18 @@ export const makePayouts = Effect.gen(function* () {
       )
     )
 
-  const poll: Schedule.Schedule<number, LedgerOutcome> = Schedule.spaced("500 millis").pipe(
+  const poll: Schedule.Schedule<number, LedgerOutcome> = Schedule.spaced(STATUS_POLL).pipe(
     Schedule.upTo(config.commitWait)
   )
-  const awaitCommit = (intent: string) =>
-    status(intent).pipe(
+  /** Repeats a status read every `STATUS_POLL` until it is final, for at most `commitWait`. */
+  const followed = (read: Effect.Effect<LedgerOutcome, SettlementUnavailable>) =>
+    read.pipe(
       Effect.repeat({
         schedule: Schedule.passthrough(poll),
         until: (s) => s !== "Pending" && s !== "Unknown"
       })
     )
+  const awaitCommit = (intent: string) => followed(status(intent))
 
   const submit = (hex: string) =>
     gateway.transaction.submit(hex).pipe(
@@ -83,6 +99,33 @@ export const makePayouts = Effect.gen(function* () {
     return epoch
   })
 
+  /**
+   * When, after its submit, a status read of this replica's transactions found them committed, lately: an
+   * exponentially weighted mean in milliseconds. A ledger commits in rounds, a second or more apart on the public
+   * networks, so a read right after the submit only learns that it is pending: a new transaction's first read waits
+   * for most of that time (`FIRST_READ_SHARE`), and a read or two find it committed where one every `STATUS_POLL`
+   * from the submit took several. The time counted is when the finding read started, so that a wait of ours is not
+   * taken for the ledger's: a transaction found at once pulls the mean down (to nothing on a ledger that commits
+   * as it is submitted, as the devnet does).
+   */
+  let commitMs = 0
+  const awaitNewCommit = (intent: string) =>
+    Effect.gen(function* () {
+      const submitted = yield* Clock.currentTimeMillis
+      const wait = Math.min(Duration.toMillis(FIRST_READ_MAX), commitMs * FIRST_READ_SHARE)
+      if (wait >= Duration.toMillis(FIRST_READ_MIN)) yield* Effect.sleep(Duration.millis(Math.round(wait)))
+      let readAt = submitted
+      const outcome = yield* followed(
+        Effect.zipRight(
+          Effect.map(Clock.currentTimeMillis, (now) => void (readAt = now)),
+          status(intent)
+        )
+      )
+      if (outcome === "CommittedSuccess" || outcome === "CommittedFailure")
+        commitMs += COMMIT_TIME_WEIGHT * (readAt - submitted - commitMs)
+      return outcome
+    })
+
   const send = (transaction: NewTransaction) =>
     Effect.gen(function* () {
       const epoch = yield* currentEpoch
@@ -97,7 +140,7 @@ export const makePayouts = Effect.gen(function* () {
         epochRead = undefined
         return { outcome: "Rejected", intent: signed.intentHash } as const
       }
-      const outcome = yield* awaitCommit(signed.intentHash)
+      const outcome = yield* awaitNewCommit(signed.intentHash)
       return { outcome, intent: signed.intentHash } as const
     })
 
