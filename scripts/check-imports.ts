@@ -16,8 +16,8 @@ const buildDir = join(root, "build")
 
 /**
  * What each top-level folder of `src/` may import, besides itself: a folder, or one file of a folder (`txv2` and
- * `toolkit` use the dependency-free bech32m codec that the app's address checks use, rather than a copy of it). `lib` holds the
- * few helpers every floor shares (loading a chunk once) and imports nothing of ours.
+ * `toolkit` use the dependency-free bech32m codec that the app's address checks use, rather than a copy of it).
+ * `lib` holds the few helpers every floor shares (loading a chunk once) and imports nothing of ours.
  */
 export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   build: ["app"],
