@@ -429,31 +429,31 @@ const QUIET_MAX_MS = 60_000
 const TICKS_PER_SECOND = 100
 
 /**
- * CPU seconds in a /proc `stat` file (0 when it is gone or /proc is not there): user + system, or the system
- * (kernel) part alone.
+ * CPU seconds in a /proc `stat` file, in all (user + system) and in the kernel (system) alone; 0 when it is gone or
+ * /proc is not there.
  */
-const statSeconds = (path: string, part: "all" | "kernel" = "all"): number => {
+const statTimes = (path: string): { readonly total: number; readonly kernel: number } => {
   try {
     const stat = readFileSync(path, "utf8")
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
     // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name.
     const kernel = Number(fields[12])
-    return (part === "kernel" ? kernel : Number(fields[11]) + kernel) / TICKS_PER_SECOND
+    return { total: (Number(fields[11]) + kernel) / TICKS_PER_SECOND, kernel: kernel / TICKS_PER_SECOND }
   } catch {
-    return 0
+    return { total: 0, kernel: 0 }
   }
 }
 
+/** CPU seconds process `pid` has used so far, in all and in the kernel (system calls, wake-ups, page faults). */
+const cpuTimesOf = (pid: number | undefined) =>
+  pid === undefined ? { total: 0, kernel: 0 } : statTimes(`/proc/${pid}/stat`)
+
 /** CPU seconds used by process `pid` so far. */
-const cpuSecondsOf = (pid: number | undefined): number => (pid === undefined ? 0 : statSeconds(`/proc/${pid}/stat`))
+const cpuSecondsOf = (pid: number | undefined): number => cpuTimesOf(pid).total
 
 /** CPU seconds process `pid` has used so far on its main thread (the event loop) alone: the rest went to V8's and libuv's threads (GC, compiling, the thread pool). */
 const mainThreadSecondsOf = (pid: number | undefined): number =>
-  pid === undefined ? 0 : statSeconds(`/proc/${pid}/task/${pid}/stat`)
-
-/** CPU seconds process `pid` has spent in the kernel so far (system calls, wake-ups, page faults), all threads. */
-const kernelSecondsOf = (pid: number | undefined): number =>
-  pid === undefined ? 0 : statSeconds(`/proc/${pid}/stat`, "kernel")
+  pid === undefined ? 0 : statTimes(`/proc/${pid}/task/${pid}/stat`).total
 
 /**
  * Context switches of a process so far (all its threads, from /proc/<pid>/status of each task): voluntary (it waited:
@@ -745,11 +745,12 @@ const replicated = async (replicas: number, independent = false) => {
     const idleSeconds = (performance.now() - idleStart) / 1000
     const idleCores = procs.map((p, i) => (cpuSecondsOf(p.pid) - (idle0[i] ?? 0)) / idleSeconds)
     const pg0 = await pgProcessesOf(names)
+    const replicas0 = procs.map((p) => cpuTimesOf(p.pid))
     const cpu0 = {
       self: selfCpuSeconds(),
-      replicas: procs.map((p) => cpuSecondsOf(p.pid)),
+      replicas: replicas0.map((t) => t.total),
       replicasMain: procs.map((p) => mainThreadSecondsOf(p.pid)),
-      replicasKernel: procs.map((p) => kernelSecondsOf(p.pid)),
+      replicasKernel: replicas0.map((t) => t.kernel),
       switches: procs.map((p) => switchesOf(p.pid)),
       pg: new Map(pg0.map(({ pid }) => [pid, cpuSecondsOf(pid)])),
       machine: machineCpu()
@@ -780,11 +781,12 @@ const replicated = async (replicas: number, independent = false) => {
       pg1
         .filter((p) => p.shared === shared)
         .reduce((sum, { pid }) => sum + cpuSecondsOf(pid) - (cpu0.pg.get(pid) ?? 0), 0)
+    const replicas1 = procs.map((p) => cpuTimesOf(p.pid))
     const cpu = {
       self: selfCpuSeconds() - cpu0.self,
-      replicas: procs.map((p, i) => cpuSecondsOf(p.pid) - (cpu0.replicas[i] ?? 0)),
+      replicas: replicas1.map((t, i) => t.total - (cpu0.replicas[i] ?? 0)),
       replicasMain: procs.map((p, i) => mainThreadSecondsOf(p.pid) - (cpu0.replicasMain[i] ?? 0)),
-      replicasKernel: procs.map((p, i) => kernelSecondsOf(p.pid) - (cpu0.replicasKernel[i] ?? 0)),
+      replicasKernel: replicas1.map((t, i) => t.kernel - (cpu0.replicasKernel[i] ?? 0)),
       switches: procs.map((p, i) => {
         const now = switchesOf(p.pid)
         const then = cpu0.switches[i] ?? { voluntary: 0, involuntary: 0 }
@@ -841,10 +843,7 @@ const replicated = async (replicas: number, independent = false) => {
       `    switches  per swap, the replicas': ${fmt(voluntaryPerSwap, 1)} waits (an event loop with nothing to run), ${fmt(involuntaryPerSwap, 1)} preemptions`
     )
     console.log(`    gateway   calls per swap by the replicas: ${callsPerSwap.join(", ")}`)
-    // Price + health at REPLICATED_RATE over all the replicas at once: one load generator (in a worker thread, off
-    // this process's event loop) whose connections go round-robin to the replicas, each at the same rate, so each of
-    // 3 replicas gets exactly a third; its latencies form one histogram, the p99 over all the replicas. The control
-    // case (independent replicas) is measured for its settling alone.
+    // The control case (independent replicas) is measured for its settling alone.
     const load = independent ? undefined : await loadThrough(urls, procs)
     return {
       rate,
@@ -886,7 +885,12 @@ const replicated = async (replicas: number, independent = false) => {
   }
 }
 
-/** Price + health at REPLICATED_RATE through the replicas at `urls`: latency, errors and the CPU it cost. */
+/**
+ * Price + health at REPLICATED_RATE over all the replicas at `urls` at once: one load generator (in a worker thread,
+ * off this process's event loop) whose connections go round-robin to the replicas, each at the same rate, so each of
+ * 3 replicas gets exactly a third; its latencies form one histogram, the p99 over all the replicas. Returns it with
+ * the errors and how busy the machine was.
+ */
 const loadThrough = async (urls: ReadonlyArray<string>, procs: ReadonlyArray<ChildProcess>) => {
   const replicas = procs.length
   const requests = [
