@@ -89,6 +89,64 @@ test("an unknown path counts down and redirects home (the devnet's target; the w
   await expect(page.getByRole("heading", { name: "Exchange Wrapped Assets" })).toBeVisible()
 })
 
+test("a path that does not decode, holds a NUL, or differs only in case gets the 404 page", async ({ page }, info) => {
+  const errors: Array<string> = []
+  page.on("pageerror", (e) => errors.push(e.message))
+  for (const [path, name] of [
+    ["/%E0%A4%A", "undecodable"],
+    ["/%00", "nul"],
+    ["/SWAP", "upper-case"]
+  ] as const) {
+    const response = await page.goto(path)
+    expect([path, response?.status()]).toEqual([path, 200])
+    await expect(page.getByRole("heading", { name: "Page Not Found" })).toBeVisible()
+    await expect(page.getByTestId("redirect-seconds")).toBeVisible()
+    await snap(page, info, `not-found-${name}`)
+  }
+  expect(errors).toEqual([])
+})
+
+/** 40 digits: as long as the amount fields take. */
+const LONG_AMOUNT = "1234567890123456789012345678901234567890"
+
+/** The page's widest point against the viewport: nothing may scroll sideways. */
+const overflowOf = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+
+/** "$74,214,…,276.50" has its digits; a floating-point product ends in ",000,000,000,000.00". */
+const significantDigits = (usd: string) => usd.replace(/[^\d]/g, "").replace(/0+$/, "").length
+
+test("a 40-digit amount stays inside the card and the screen, with its exact USD estimate", async ({ page }, info) => {
+  await page.setViewportSize({ width: info.project.name === "mobile" ? 360 : 1280, height: 860 })
+  await page.goto("/")
+  await appMounted(page)
+  const card = page.getByTestId("swap-card")
+  await page.getByLabel("Amount to swap").fill(LONG_AMOUNT)
+  await expect(page.getByTestId("to-amount")).not.toHaveText("0.0")
+  await expect(page.getByTestId("from-usd")).not.toHaveText("≈ $0.00")
+  expect(significantDigits((await page.getByTestId("from-usd").textContent()) ?? "")).toBeGreaterThan(30)
+  expect(significantDigits((await page.getByTestId("to-usd").textContent()) ?? "")).toBeGreaterThan(30)
+  expect(await overflowOf(page)).toBe(0)
+  const cardBox = await card.boundingBox()
+  for (const id of ["from-usd", "to-usd", "to-amount", "exchange-liquidity"]) {
+    const box = await page.getByTestId(id).boundingBox()
+    expect([id, box !== null && cardBox !== null && box.x + box.width <= cardBox.x + cardBox.width + 0.5]).toEqual([
+      id,
+      true
+    ])
+  }
+  await snap(page, info, "long-amount-exchange")
+
+  await page.goto("/hbtc")
+  await appMounted(page)
+  await page.getByLabel("From (BTC)").fill(LONG_AMOUNT)
+  await expect(page.getByTestId("hbtc-to-amount")).toHaveText(LONG_AMOUNT)
+  await expect(page.getByTestId("hbtc-usd")).not.toHaveText("≈ $0.00")
+  expect(significantDigits((await page.getByTestId("hbtc-usd").textContent()) ?? "")).toBeGreaterThan(30)
+  expect(await overflowOf(page)).toBe(0)
+  await snap(page, info, "long-amount-hbtc")
+})
+
 test("hBTC labels change with the amount and the direction", async ({ page }, info) => {
   await page.goto("/hbtc")
   const main = page.getByTestId("hbtc-main")

@@ -15,6 +15,9 @@ export const createAppRouter = (history?: RouterHistory, options: { readonly pre
     routeTree,
     ...(history === undefined ? {} : { history }),
     ...(options.prerender === true ? { isServer: true } : {}),
+    // A path matches exactly as written: "/SWAP" is no page of the app (the 404 page says so), as the spec's "any
+    // other path" reads, and as the prerendered page and the static server already match it.
+    caseSensitive: true,
     defaultPreload: "intent",
     defaultPendingComponent: PageSkeleton,
     defaultPendingMs: 0,

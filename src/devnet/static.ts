@@ -92,17 +92,21 @@ export const serveStatic = async (site: StaticSite, req: IncomingMessage, res: S
       .end(text)
   }
   if (req.method !== "GET" && req.method !== "HEAD") return plain(405, "Method Not Allowed", { allow: "GET, HEAD" })
-  let pathname: string
+  // A path that does not decode (a stray "%"), or holds a NUL or a backslash (a separator elsewhere), names no file
+  // of the app: it never reaches the file system, and gets index.html like any other path the app does not have, so
+  // the user sees the app's 404 page rather than a bare error.
+  let pathname: string | undefined
   try {
     pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname)
   } catch {
-    return plain(400, "Bad Request")
+    pathname = undefined
   }
-  // A NUL or a backslash has no business in a path of the app (and a backslash is a separator elsewhere).
-  if (pathname.includes("\0") || pathname.includes("\\")) return plain(400, "Bad Request")
-  const candidate = normalize(join(site.root, pathname))
-  const inside = candidate === site.root || candidate.startsWith(site.root.endsWith(sep) ? site.root : site.root + sep)
-  if (inside && pathname !== "/" && !pathname.endsWith("/index.html")) {
+  if (pathname !== undefined && (pathname.includes("\0") || pathname.includes("\\"))) pathname = undefined
+  const candidate = pathname === undefined ? undefined : normalize(join(site.root, pathname))
+  const inside =
+    candidate !== undefined &&
+    (candidate === site.root || candidate.startsWith(site.root.endsWith(sep) ? site.root : site.root + sep))
+  if (inside && pathname !== undefined && pathname !== "/" && !pathname.endsWith("/index.html")) {
     const info = await stat(candidate).catch(() => undefined)
     if (info?.isFile() === true) {
       const hashed = pathname.startsWith("/assets/")

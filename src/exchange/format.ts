@@ -121,9 +121,23 @@ const withSeparators = (plain: string): string => {
  * Token price / USD estimate (spec §9: "US dollars with exactly 2 decimals"): "$1,234.50", "-$1,234.50". Rounded
  * half away from zero; a value that rounds to zero prints "$0.00" (no "-"). Unreadable input prints "$0.00".
  */
-export const formatUsd = (value: number | string): string => {
-  const r = BigDecimal.round(readForDisplay(value), { scale: 2, mode: "half-from-zero" })
+export const formatUsd = (value: number | string): string => usdText(readForDisplay(value))
+
+const usdText = (value: BigDecimal.BigDecimal): string => {
+  const r = BigDecimal.round(value, { scale: 2, mode: "half-from-zero" })
   return (BigDecimal.isNegative(r) ? "-$" : "$") + withSeparators(formatFixedDown(BigDecimal.abs(r), 2))
+}
+
+/**
+ * The USD estimate of `amount` of a token priced at `price` US dollars ("≈ $…" under an amount), as `formatUsd`
+ * prints it: the product is exact (the amount's every digit times the price's shortest decimal), so a long amount
+ * prints its true figure where a floating-point product would print zeros after the 17th digit. An amount or price
+ * that cannot be read (empty, garbage, NaN) prints "$0.00".
+ */
+export const formatUsdValue = (amount: string, price: number): string => {
+  const a = parseLooseDecimal(amount)
+  const p = decimalFromNumber(price)
+  return Option.isSome(a) && Option.isSome(p) ? usdText(BigDecimal.multiply(a.value, p.value)) : "$0.00"
 }
 
 /**

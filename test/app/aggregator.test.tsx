@@ -237,6 +237,25 @@ describe("favourite routes", () => {
     })
   }
 
+  it("a stored route's image that is no image URL never reaches an <img>; its name shows without direction overrides", async () => {
+    const hostile: TradingRoute = {
+      id: "custom-h",
+      name: "\u202EetuoR lieveR",
+      sellToken: { name: "S\u2066x", image: "javascript:alert(1)", address: R.hETH },
+      buyToken: { name: "B", image: " https://img.example/b.png ", address: R.hUSDC }
+    }
+    await app({ storage: { [TRADING_ROUTES_KEY]: JSON.stringify([hostile, custom("custom-a", "Alpha")]) } })
+    expect(routeNames()).toEqual(["etuoR lieveR", "Alpha"])
+    const item = screen.getAllByTestId("route-item")[0]
+    expect(item).toBeDefined()
+    const images = [...(item?.querySelectorAll("img") ?? [])]
+    expect(images.map((i) => i.getAttribute("src"))).toEqual(["https://img.example/b.png"])
+    expect(routeButton("etuoR lieveR")).toHaveAttribute("title", "etuoR lieveR")
+    await userEvent.click(routeButton("etuoR lieveR"))
+    const toast = await screen.findByTestId("toast")
+    expect(await within(toast).findByText("etuoR lieveR")).toBeVisible()
+  })
+
   it("nothing stored: the defaults, quietly", async () => {
     const h = await app()
     expect(routeNames()).toEqual(DEFAULT_NAMES)

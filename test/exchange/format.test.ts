@@ -12,6 +12,7 @@ import {
   formatTokenAmount,
   formatTokenAmountList,
   formatUsd,
+  formatUsdValue,
   shortenAddress,
   shortenAddressAirdrop,
   shortenAddressList,
@@ -175,6 +176,29 @@ describe("formatUsd", () => {
         expect(formatUsd(n)).toMatch(/^-?\$(0|[1-9]\d{0,2}(,\d{3})*)\.\d{2}$/)
       })
     )
+  })
+})
+
+describe("formatUsdValue", () => {
+  it.each<[string, number, string]>([
+    ["2", 3020.9492, "$6,041.90"],
+    ["0.01", 3020.9492, "$30.21"],
+    [".5", 2, "$1.00"],
+    ["12.", 1.5, "$18.00"],
+    // 40 digits at a price with 6 significant digits: every digit of the product, where a float product ends in zeros.
+    [
+      "1234567890123456789012345678901234567890",
+      60113.85,
+      "$74,214,628,961,697,962,896,169,796,289,616,979,628,954,276.50"
+    ],
+    ["0.000000000000000001", 3020.9492, "$0.00"],
+    ["", 3020.9492, "$0.00"],
+    ["1..2", 3020.9492, "$0.00"],
+    ["abc", 3020.9492, "$0.00"],
+    ["5", NaN, "$0.00"],
+    ["5", Infinity, "$0.00"]
+  ])("%j at %s -> %s", (amount, price, out) => {
+    expect(formatUsdValue(amount, price)).toBe(out)
   })
 })
 

@@ -536,14 +536,23 @@ describe("the static server", () => {
     expect((await raw("/assets/app.js")).body).toBe("console.log(1)")
   })
 
+  it("gives a path that does not decode, or holds a NUL or a backslash, the app's page (its 404), not a bare error", async () => {
+    const page = readFileSync(join(root, "index.html"), "utf8")
+    for (const path of ["/%E0%A4%A", "/%00", "/swap%", "/a%5Cb", "/assets/app.js%00", "/%ZZ/x"]) {
+      const r = await raw(path)
+      expect([path, r.status, r.body]).toEqual([path, 200, page])
+      expect([path, r.headers["content-type"]]).toEqual([path, "text/html; charset=utf-8"])
+    }
+  })
+
   it("sends its security headers on every response, errors included", async () => {
     for (const [path, method, status] of [
       ["/", "GET", 200],
       ["/some/route", "GET", 200],
       ["/assets/app.js", "GET", 200],
       ["/assets/missing.js", "GET", 404],
-      ["/%E0%A4%A", "GET", 400],
-      ["/%00", "GET", 400],
+      ["/%E0%A4%A", "GET", 200],
+      ["/%00", "GET", 200],
       ["/", "POST", 405],
       ["/", "DELETE", 405]
     ] as const) {

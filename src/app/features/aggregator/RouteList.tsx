@@ -1,14 +1,17 @@
 import { useState } from "react"
-import type { RouteToken, TradingRoute } from "./TradingRoutes"
+import { isValidImageUrl, routeLabel, type RouteToken, type TradingRoute, withoutBidiControls } from "./routesModel"
 
-/** A token image; one that fails to load is hidden (spec §2), and so is an empty one. */
+/**
+ * A token image; one that fails to load is hidden (spec §2), and so is an empty one, and one that is no image URL the
+ * route editor would accept (a stored route is not checked by the editor: `javascript:…` never reaches an `<img>`).
+ */
 function TokenImage({ token }: { readonly token: RouteToken }) {
   const [failed, setFailed] = useState(false)
-  if (failed || token.image === "") return null
+  if (failed || token.image.trim() === "" || !isValidImageUrl(token.image)) return null
   return (
     <img
-      src={token.image}
-      alt={token.name}
+      src={token.image.trim()}
+      alt={withoutBidiControls(token.name)}
       width={24}
       height={24}
       loading="lazy"
@@ -19,8 +22,7 @@ function TokenImage({ token }: { readonly token: RouteToken }) {
   )
 }
 
-export const routeLabel = (route: TradingRoute) =>
-  route.name === "" ? `${route.sellToken.name} → ${route.buyToken.name}` : route.name
+export { routeLabel }
 
 const iconButton =
   "grid h-7 w-7 place-items-center rounded-md border border-line bg-panel text-muted hover:text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-accent aria-disabled:cursor-not-allowed aria-disabled:opacity-40"

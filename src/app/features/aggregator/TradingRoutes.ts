@@ -4,7 +4,9 @@ import { AppConfig } from "../../config/AppConfig"
 import { Toaster } from "../../services/Toaster"
 import { escapeHtml } from "../../ui/escape"
 import {
+  isValidImageUrl,
   LastRouteBlocked,
+  routeLabel,
   RoutesNotSaved,
   TradingRoute,
   type RouteDraft,
@@ -15,6 +17,7 @@ import { TradingRoutes, type TradingRoutesNeeds, type TradingRoutesShape } from 
 
 export { TradingRoutes, type TradingRoutesShape } from "./routesTag"
 export {
+  isValidImageUrl,
   LastRouteBlocked,
   RouteToken,
   RoutesNotSaved,
@@ -72,23 +75,6 @@ export const defaultRoutes = (tokenResources: Readonly<Record<string, string>>):
       }
     ]
   })
-
-/**
- * Spec §5: image URL fields are URL-typed. A value is accepted when it is empty (the field is optional), an
- * http(s) URL, an inline image (`data:image/…`), or a path on this site (`/tokens/xrd.svg`, as the defaults use).
- */
-export const isValidImageUrl = (value: string): boolean => {
-  const v = value.trim()
-  if (v === "") return true
-  if (/^\/(?![/\\])\S*$/.test(v)) return true
-  try {
-    const url = new URL(v)
-    if (url.protocol === "http:" || url.protocol === "https:") return url.host !== ""
-    return url.protocol === "data:" && /^data:image\//i.test(v)
-  } catch {
-    return false
-  }
-}
 
 export const SELL_IMAGE_MESSAGE = "Please enter a valid URL for the sell token image"
 export const BUY_IMAGE_MESSAGE = "Please enter a valid URL for the buy token image"
@@ -201,7 +187,7 @@ export const makeTradingRoutes: Effect.Effect<TradingRoutesShape, never, Trading
     yield* change((s) => ({ ...s, selectedId: id }))
     yield* toaster.show({
       title: "Route Selected",
-      description: escapeHtml(route.name === "" ? `${route.sellToken.name} → ${route.buyToken.name}` : route.name),
+      description: escapeHtml(routeLabel(route)),
       duration: ROUTE_SELECTION_TOAST
     })
   })

@@ -32,3 +32,32 @@ export class RoutesNotSaved extends Data.TaggedError("RoutesNotSaved")<{ readonl
 
 /** Delete refused: spec §4, at least one route must remain. */
 export class LastRouteBlocked extends Data.TaggedError("LastRouteBlocked")<{ readonly id: string }> {}
+
+/**
+ * Spec §5: image URL fields are URL-typed. A value is accepted when it is empty (the field is optional), an
+ * http(s) URL, an inline image (`data:image/…`), or a path on this site (`/tokens/xrd.svg`, as the defaults use).
+ */
+export const isValidImageUrl = (value: string): boolean => {
+  const v = value.trim()
+  if (v === "") return true
+  if (/^\/(?![/\\])\S*$/.test(v)) return true
+  try {
+    const url = new URL(v)
+    if (url.protocol === "http:" || url.protocol === "https:") return url.host !== ""
+    return url.protocol === "data:" && /^data:image\//i.test(v)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Text a user typed (or a stored route holds), shown without Unicode's directional controls (U+202A–U+202E,
+ * U+2066–U+2069, the marks U+200E, U+200F and U+061C): an override inside a name would show it reversed, so that
+ * "etuoR" reads as "Route". Letters of right-to-left scripts keep their own direction.
+ */
+export const withoutBidiControls = (text: string): string =>
+  text.replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, "")
+
+/** How a route is named on screen: its name, or "sell → buy" when it has none. */
+export const routeLabel = (route: TradingRoute) =>
+  withoutBidiControls(route.name === "" ? `${route.sellToken.name} → ${route.buyToken.name}` : route.name)

@@ -3,7 +3,7 @@ import { Effect, Stream } from "effect"
 import { useEffect, useRef, useState } from "react"
 import type { LiquidityResponse } from "../../../exchange/api"
 import { exceedsBalance } from "../../../exchange/amount"
-import { divisibilityOf, formatBalance, formatRate, formatTokenAmount, formatUsd } from "../../../exchange/format"
+import { divisibilityOf, formatBalance, formatRate, formatTokenAmount, formatUsdValue } from "../../../exchange/format"
 import { Amount } from "./Amount"
 import {
   actionLabel,
@@ -86,10 +86,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
   const exceeds = fromBalance !== undefined && exceedsBalance(s.amount, fromBalance)
   const usd = (amount: string | undefined, symbol: string) => {
     const price = s.prices[symbol]
-    const n = Number(amount)
-    return price === undefined || amount === undefined || amount === "" || !Number.isFinite(n)
-      ? "$0.00"
-      : formatUsd(n * price)
+    return price === undefined || amount === undefined ? "$0.00" : formatUsdValue(amount, price)
   }
   const state: ActionState = actionState({
     status: s.status,
@@ -243,7 +240,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
           >
             {s.amountNotice ?? ""}
           </p>
-          <p data-testid="from-usd" className="mt-1 text-right text-xs text-muted">
+          <p data-testid="from-usd" className="mt-1 text-right text-xs text-muted wrap-anywhere">
             ≈ {usd(s.amount, s.from)}
           </p>
         </section>
@@ -287,7 +284,7 @@ export function SwapCard({ onOpenDialog }: { readonly onOpenDialog: (dialog: Swa
               Exchange Liquidity:{" "}
               {toLiquidity === undefined ? "—" : `${formatTokenAmount(toLiquidity, toDecimals)} ${s.to}`}
             </span>
-            <span className="ml-auto whitespace-nowrap">
+            <span data-testid="to-usd" className="ml-auto min-w-0 text-right wrap-anywhere">
               <span className="text-warn">-$0.10</span> ≈ {usd(s.quote?.toAmount, s.to)}
             </span>
           </div>
@@ -461,7 +458,7 @@ function Row({ label, children }: { readonly label: React.ReactNode; readonly ch
   return (
     <div className="flex justify-between gap-3">
       <dt className="text-muted">{label}</dt>
-      <dd className="text-right tabular-nums">{children}</dd>
+      <dd className="min-w-0 text-right tabular-nums wrap-anywhere">{children}</dd>
     </div>
   )
 }

@@ -4,7 +4,7 @@ import { useState } from "react"
 import { readAmountInput } from "../../../exchange/amount"
 import type { BtcPriceResponse } from "../../../exchange/api"
 import type { ExchangeError } from "../../../exchange/ExchangeApi"
-import { formatRelativeTime, formatUsd } from "../../../exchange/format"
+import { formatRelativeTime, formatUsd, formatUsdValue } from "../../../exchange/format"
 import { useAppConfig } from "../../config/useAppConfig"
 import { useEffectResult, useFork, useStream } from "../../runtime/app-runtime"
 import { Loading, type Remote } from "../../runtime/remote"
@@ -115,9 +115,8 @@ function PriceLine({ price }: { readonly price: Remote<BtcPriceResponse, Exchang
 }
 
 const usdValue = (amount: string, price: Remote<BtcPriceResponse, ExchangeError>): string => {
-  const n = Number(amount)
-  if (price._tag !== "Success" || !Number.isFinite(n) || amount === "") return "≈ $0.00"
-  return `≈ ${formatUsd(n * price.value.price)}`
+  if (price._tag !== "Success") return "≈ $0.00"
+  return `≈ ${formatUsdValue(amount, price.value.price)}`
 }
 
 export function HbtcPage() {
@@ -201,9 +200,11 @@ export function HbtcPage() {
             >
               {amountRefusal}
             </p>
-            <div className="mt-1 flex justify-between text-xs text-muted">
-              <span data-testid="hbtc-usd">{usdValue(amount, price)}</span>
-              <span>Balance: 0.0</span>
+            <div className="mt-1 flex justify-between gap-3 text-xs text-muted">
+              <span data-testid="hbtc-usd" className="min-w-0 wrap-anywhere">
+                {usdValue(amount, price)}
+              </span>
+              <span className="shrink-0">Balance: 0.0</span>
             </div>
           </div>
           <div className="my-2 flex justify-center">
@@ -223,8 +224,13 @@ export function HbtcPage() {
           </div>
           <div className="rounded-xl bg-panel-2 p-4">
             <p className="text-xs text-muted">To ({toAsset})</p>
-            <p className="mt-1 text-2xl font-semibold tabular-nums text-muted">{amount === "" ? "0.0" : amount}</p>
-            <p className="mt-1 text-xs text-muted">{usdValue(amount, price)}</p>
+            <p
+              data-testid="hbtc-to-amount"
+              className="mt-1 text-2xl font-semibold tabular-nums text-muted wrap-anywhere"
+            >
+              {amount === "" ? "0.0" : amount}
+            </p>
+            <p className="mt-1 text-xs text-muted wrap-anywhere">{usdValue(amount, price)}</p>
             {direction === "export" && (
               <label className="mt-3 flex items-center justify-between gap-3 text-sm">
                 <span className="text-muted">Destination</span>
