@@ -77,7 +77,13 @@ export const parseOptions = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv
   }
 }
 
-const sendError = (res: ServerResponse, error: unknown) => {
+const sendError = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+  // A client that closed its connection mid-request (its body cut off) left nobody to answer, and nothing failed
+  // here: one quiet line, not an error with a stack.
+  if (req.destroyed || res.destroyed) {
+    console.debug(`request abandoned by the client: ${req.method ?? "?"} ${(req.url ?? "/").slice(0, 200)}`)
+    return
+  }
   console.error("request failed:", error)
   if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" })
   res.end(JSON.stringify({ error: "Internal error" }))
@@ -100,7 +106,7 @@ export const startDevnet = async (
     const path = (req.url ?? "/").split("?")[0] ?? "/"
     const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`))
     const work = mount ? mount.handle(req, res) : serveStatic(site, req, res)
-    work.catch((e: unknown) => sendError(res, e))
+    work.catch((e: unknown) => sendError(req, res, e))
   })
   keepConnectionsFor(DEFAULT_KEEP_ALIVE_SECONDS)(server)
   clientErrorsAsJson(server)
@@ -240,7 +246,7 @@ export const stackLayer = (
           const path = (req.url ?? "/").split("?")[0] ?? "/"
           const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`))
           const work = mount ? mount.handle(req, res) : serveStatic(site, req, res)
-          work.catch((e: unknown) => sendError(res, e))
+          work.catch((e: unknown) => sendError(req, res, e))
         },
         onDrain: Effect.promise(() => exchange.stopSettling()),
         configure: (server) => {

@@ -47,7 +47,7 @@ const notSupported = (path: string) =>
   gatewayFailure(
     404,
     `${path} is not supported by devnet: the hSwap devnet gateway emulator serves ${SUPPORTED_PATHS.join(", ")}`,
-    undefined
+    null
   )
 
 export interface GatewayEmulator {
@@ -86,9 +86,7 @@ export const makeGatewayEmulator: Effect.Effect<GatewayEmulator, never, Ledger> 
     const route = findRoute(request.path)
     if (route === undefined) return Effect.succeed(errorResponse(notSupported(request.path)))
     if (request.method.toUpperCase() !== "POST") {
-      return Effect.succeed(
-        errorResponse(gatewayFailure(405, `Method ${request.method} not allowed: use POST`, undefined))
-      )
+      return Effect.succeed(errorResponse(gatewayFailure(405, `Method ${request.method} not allowed: use POST`, null)))
     }
     return route(request.body).pipe(
       Effect.map((json): GatewayResponse => ({ status: 200, json })),

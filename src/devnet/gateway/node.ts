@@ -5,6 +5,7 @@
 import { Effect, ManagedRuntime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Ledger, type LedgerOptions } from "../ledger/Ledger"
+import { readBody } from "../relay/http"
 import { type GatewayEmulator, type GatewayResponse, makeGatewayEmulator } from "./GatewayEmulator"
 
 /** Largest accepted request body: a 1 MiB notarized transaction is 2 MiB of hex, plus JSON. */
@@ -17,29 +18,13 @@ const CORS_HEADERS = {
   "access-control-max-age": "1728000"
 } as const
 
-const readBody = (req: IncomingMessage): Promise<string | undefined> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        resolve(undefined)
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    req.on("error", reject)
-  })
-
 const send = (res: ServerResponse, response: GatewayResponse): void => {
   const body = JSON.stringify(response.json)
   res.writeHead(response.status, {
     ...CORS_HEADERS,
     "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body)
+    "content-length": Buffer.byteLength(body),
+    "x-content-type-options": "nosniff"
   })
   res.end(body)
 }
@@ -67,7 +52,9 @@ export const gatewayNodeHandler =
       res.end()
       return
     }
-    const text = await readBody(req)
+    // A body over the limit is answered (the rest of it is read and dropped, not cut off, so that the client sees
+    // the answer rather than a reset connection).
+    const text = await readBody(req, MAX_BODY_BYTES)
     if (text === undefined) return send(res, badRequest("Bad http request: the body is too large"))
     let body: unknown = undefined
     if (text.trim().length > 0) {

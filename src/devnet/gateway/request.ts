@@ -24,16 +24,68 @@ export const Paging = {
 export const Address = Schema.String
 export const AggregationLevel = Schema.Literal("Global", "Vault")
 
+/** At most this many validation errors in one answer: a body of a million bad items gets a short answer. */
+export const MAX_VALIDATION_ERRORS = 20
+/** A validation error's message is cut to this many characters: the real Gateway never echoes a value back. */
+export const MAX_VALIDATION_MESSAGE = 200
+
+/** The issue tree cut to its first `budget.left` leaves, so that formatting it costs no more than they do. */
+const firstLeaves = (issue: ParseResult.ParseIssue, budget: { left: number }): ParseResult.ParseIssue | undefined => {
+  if (budget.left <= 0) return undefined
+  switch (issue._tag) {
+    case "Pointer": {
+      const inner = firstLeaves(issue.issue, budget)
+      return inner === undefined ? undefined : new ParseResult.Pointer(issue.path, issue.actual, inner)
+    }
+    case "Refinement": {
+      const inner = firstLeaves(issue.issue, budget)
+      return inner === undefined ? undefined : new ParseResult.Refinement(issue.ast, issue.actual, issue.kind, inner)
+    }
+    case "Transformation": {
+      const inner = firstLeaves(issue.issue, budget)
+      return inner === undefined
+        ? undefined
+        : new ParseResult.Transformation(issue.ast, issue.actual, issue.kind, inner)
+    }
+    case "Composite": {
+      const kept: Array<ParseResult.ParseIssue> = []
+      for (const child of Array.isArray(issue.issues) ? issue.issues : [issue.issues]) {
+        const cut = firstLeaves(child, budget)
+        if (cut === undefined) break
+        kept.push(cut)
+      }
+      const [first, ...rest] = kept
+      return first === undefined ? undefined : new ParseResult.Composite(issue.ast, issue.actual, [first, ...rest])
+    }
+    default:
+      budget.left -= 1
+      return issue
+  }
+}
+
+const cutMessage = (message: string): string =>
+  message.length <= MAX_VALIDATION_MESSAGE ? message : `${message.slice(0, MAX_VALIDATION_MESSAGE - 1)}…`
+
+/**
+ * One validation error per issue, for at most `MAX_VALIDATION_ERRORS` issues, each message at most
+ * `MAX_VALIDATION_MESSAGE` characters. A value too deep to be printed (thousands of nested arrays) gets the one
+ * error at the body's root rather than a 500.
+ */
+const validationErrors = (error: ParseResult.ParseError): Array<{ path: string; errors: Array<string> }> => {
+  const issue = firstLeaves(error.issue, { left: MAX_VALIDATION_ERRORS }) ?? error.issue
+  try {
+    return ParseResult.ArrayFormatter.formatIssueSync(issue).map((i) => ({
+      path: i.path.length === 0 ? "$" : i.path.map(String).join("."),
+      errors: [cutMessage(i.message)]
+    }))
+  } catch {
+    return [{ path: "$", errors: ["The request body is not of the expected shape (nested too deeply to describe)"] }]
+  }
+}
+
 export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, body: unknown): Effect.Effect<A, GatewayFailure> =>
   Schema.decodeUnknown(schema, { errors: "all" })(body ?? {}).pipe(
-    Effect.mapError((e) =>
-      invalidRequest(
-        ParseResult.ArrayFormatter.formatErrorSync(e).map((issue) => ({
-          path: issue.path.length === 0 ? "$" : issue.path.map(String).join("."),
-          errors: [issue.message]
-        }))
-      )
-    )
+    Effect.mapError((e) => invalidRequest(validationErrors(e)))
   )
 
 // ---------------------------------------------------------------------------------------------------------------

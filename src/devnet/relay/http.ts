@@ -44,7 +44,8 @@ export const sendJson = (
     ...headers,
     ...(json === undefined ? {} : { "content-type": "application/json; charset=utf-8" }),
     "content-length": String(Buffer.byteLength(body)),
-    "cache-control": "no-store"
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff"
   })
   res.end(body)
 }
