@@ -383,7 +383,10 @@ export const apiOnlyHandler =
 export const clientErrorsAsJson = (http: Server): void => {
   http.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy()
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "HPE_REQUEST_TIMEOUT" ? 408 : 400
+    // Node reports its request timeouts (headers or body too slow) as ERR_HTTP_REQUEST_TIMEOUT; llhttp's own code
+    // is HPE_REQUEST_TIMEOUT.
+    const timedOut = error.code === "ERR_HTTP_REQUEST_TIMEOUT" || error.code === "HPE_REQUEST_TIMEOUT"
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : timedOut ? 408 : 400
     const message = status === 431 ? "Request headers too large" : status === 408 ? "Request timeout" : "Bad request"
     const body = JSON.stringify({ error: message, message })
     socket.end(

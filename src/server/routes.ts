@@ -780,15 +780,22 @@ export const makeExchangeHttpApp = Effect.gen(function* () {
     return yield* url === undefined ? next : Effect.provideService(next, HttpServerRequest.HttpServerRequest, request)
   }).pipe(
     Effect.catchAllCause((cause) =>
-      unreachableDatabase(cause)
+      // A client that goes away mid-request (its connection closed while the body was still coming) interrupts
+      // the handler: nothing failed here, and nobody is left to answer.
+      Cause.isInterruptedOnly(cause)
         ? Effect.as(
-            Effect.logWarning("exchange API request failed: the database cannot be reached", cause),
-            errorResponse(Unavailable, DATABASE_UNAVAILABLE, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) })
-          )
-        : Effect.as(
-            Effect.logError("exchange API request failed", cause),
+            Effect.logDebug("exchange API request abandoned: the client closed its connection"),
             errorResponse(InternalError, "Internal error")
           )
+        : unreachableDatabase(cause)
+          ? Effect.as(
+              Effect.logWarning("exchange API request failed: the database cannot be reached", cause),
+              errorResponse(Unavailable, DATABASE_UNAVAILABLE, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) })
+            )
+          : Effect.as(
+              Effect.logError("exchange API request failed", cause),
+              errorResponse(InternalError, "Internal error")
+            )
     ),
     Effect.withSpan("ExchangeServer.request")
   )

@@ -119,12 +119,9 @@ describe.skipIf(postgresUnavailable !== undefined)(
       const answers = await Promise.all(
         Array.from({ length: 30 }, (_, i) => postAtomic(urls[i % urls.length] ?? first, body))
       )
+      // Each answers the one record (under way, or over by then), none a refusal.
       for (const a of answers) {
-        if (a.status === 422) expect(a.json["reason"]).toBe("subintent_used")
-        else {
-          expect([200, 202]).toContain(a.status)
-          expect(a.json["subintent_id"]).toBe(signed.subintentId)
-        }
+        expect([a.status, a.json["subintent_id"]]).toEqual([expect.toBeOneOf([200, 202]), signed.subintentId])
       }
       // Every replica ends up answering the one committed swap.
       const finals = await Promise.all(

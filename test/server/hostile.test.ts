@@ -25,7 +25,7 @@ import { contentSecurityPolicy, serveStatic, withInlineScripts } from "../../src
 import { firstPaintScript } from "../../src/app/shell/firstPaint"
 import { buildNotarizedTransaction } from "../../src/devnet/ledger/build"
 import { DevnetAddresses } from "../../src/exchange/devnet-addresses"
-import { type ExchangeServer, IN_MAINTENANCE, listenExchangeServer } from "../../src/server/index"
+import { clientErrorsAsJson, type ExchangeServer, IN_MAINTENANCE, listenExchangeServer } from "../../src/server/index"
 import {
   type Devnet,
   balance,
@@ -603,5 +603,41 @@ describe("the static server", () => {
       renameSync(join(root, "index.html.away"), join(root, "index.html"))
     }
     expect((await raw("/")).status).toBe(200)
+  })
+})
+
+describe("what Node refuses before any handler", () => {
+  /** The answer a client gets when Node reports `code` on its connection (as its timers and parser do). */
+  const answerTo = async (code: string) => {
+    const http = createServer(() => undefined)
+    clientErrorsAsJson(http)
+    const serverSide = new Promise<import("node:net").Socket>((ok) => http.once("connection", ok))
+    await new Promise<void>((ok) => http.listen(0, "127.0.0.1", ok))
+    const a = http.address()
+    const port = typeof a === "object" && a !== null ? a.port : 0
+    try {
+      return await new Promise<string>((ok, fail) => {
+        const socket = connect(port, "127.0.0.1")
+        let answer = ""
+        socket.on("data", (b: Buffer) => (answer += b.toString()))
+        socket.on("close", () => ok(answer))
+        socket.on("error", fail)
+        void serverSide.then((s) => http.emit("clientError", Object.assign(new Error(code), { code }), s))
+      })
+    } finally {
+      http.close()
+    }
+  }
+
+  it.each([
+    ["ERR_HTTP_REQUEST_TIMEOUT", 408, "Request timeout"],
+    ["HPE_REQUEST_TIMEOUT", 408, "Request timeout"],
+    ["HPE_HEADER_OVERFLOW", 431, "Request headers too large"],
+    ["HPE_INVALID_METHOD", 400, "Bad request"]
+  ] as const)("%s is a JSON %i", async (code, status, message) => {
+    const answer = await answerTo(code)
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+    expect(answer).toContain("connection: close")
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ error: message, message })
   })
 })

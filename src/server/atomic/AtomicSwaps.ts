@@ -6,9 +6,11 @@
  * `submit({ quoteId, amount, signedPartialHex })`:
  * 1. the quote is ours, known, for a listed pair, and `amount` lies within its limits; its terms give the quoted
  *    output (`quotedTerms`, rounded down to the TO divisibility);
+ * 0. the very payload of a swap already over (the same bytes, the same quote: a client that lost the answer) gets
+ *    that swap's record as it stands, before any other check;
  * 2. `checkPreAuthorization` against those terms, the current epoch and now (a refusal: nothing stored, nothing sent);
- *    a subintent whose swap is already over (committed, lapsed or refused here), or that the ledger already committed
- *    in another transaction, is refused as `subintent_used`;
+ *    another submission of a subintent whose swap is already over (committed, lapsed or refused here), or one that
+ *    the ledger already committed in another transaction, is refused as `subintent_used`;
  * 3. the swap's record is keyed by the subintent hash and worked on exactly once across replicas (`Claims.run`): a
  *    second submission of the same subintent while its swap is under way answers the existing record;
  * 4. under the claim: the quote is claimed for this subintent (compare-and-set; held by another swap or deposit:
@@ -65,7 +67,13 @@ import { Claims, type ClaimTable } from "../settlement/Claims"
 import { LOW_LIQUIDITY, type SettlementUnavailable, unavailable } from "../settlement/errors"
 import { Payouts } from "../settlement/Payouts"
 import { Signer, type SignedTransaction } from "../Signer"
-import { type AtomicAccepted, type AtomicRefusal, checkPreAuthorization, type RefusalReason } from "./check"
+import {
+  type AtomicAccepted,
+  type AtomicRefusal,
+  checkPreAuthorization,
+  payloadSubintent,
+  type RefusalReason
+} from "./check"
 
 /** After the window's end, the ledger's clock is given this long before the swap is called lapsed. */
 export const LAPSE_GRACE_MS = 10_000
@@ -137,6 +145,12 @@ interface Prepared {
   readonly _tag: "Prepared"
   readonly accepted: AtomicAccepted
   readonly record: NewAtomicSwap
+}
+
+/** The very submission of a swap already over: its record, as it stands. */
+interface Replayed {
+  readonly _tag: "Replayed"
+  readonly swap: AtomicSwapRow
 }
 
 const refused = (reason: RefusalReason, message: string): AtomicRefusal => ({ _tag: "AtomicRefusal", reason, message })
@@ -355,9 +369,25 @@ export const makeAtomicSwaps = Effect.gen(function* () {
       }
     })
 
-  /** The checks of a submission (nothing stored, nothing sent): a refusal, or what to record. */
-  const prepare = (input: SubmitInput): Effect.Effect<AtomicRefusal | Prepared, SettlementUnavailable> =>
+  /**
+   * The checks of a submission (nothing stored, nothing sent): a refusal, or what to record; or, for the very payload
+   * of a swap already over, that swap's record. A client that lost the answer and sends the same pre-authorisation
+   * again is told what became of it (committed: its tokens moved), whatever its quote has become since, never that it
+   * was refused; the same subintent in other bytes, or under other terms, is still `subintent_used`.
+   */
+  const prepare = (input: SubmitInput): Effect.Effect<AtomicRefusal | Prepared | Replayed, SettlementUnavailable> =>
     Effect.gen(function* () {
+      const sent = payloadSubintent(input.signedPartialHex)
+      /** A swap over whose submission was this very one (the same payload bytes, under the same quote). */
+      const replayOf = (row: AtomicSwapRow): Replayed | undefined =>
+        isFinal(row) && sent !== undefined && row.partial_hex === sent.payloadHex && row.quote_id === input.quoteId
+          ? { _tag: "Replayed", swap: row }
+          : undefined
+      if (sent !== undefined) {
+        const earlier = yield* db.getAtomic(sent.subintentHash)
+        const replayed = Option.isSome(earlier) ? replayOf(earlier.value) : undefined
+        if (replayed !== undefined) return replayed
+      }
       const found = yield* quotes.lookup(typeof input.quoteId === "string" ? input.quoteId : "")
       if (found._tag !== "Found") return refused("quote_unknown", ATOMIC_QUOTE_UNKNOWN)
       const quote = found.quote
@@ -402,7 +432,7 @@ export const makeAtomicSwaps = Effect.gen(function* () {
 
       const existing = yield* db.getAtomic(a.subintentHash)
       if (Option.isSome(existing) && isFinal(existing.value))
-        return refused("subintent_used", atomicReplayed(existing.value))
+        return replayOf(existing.value) ?? refused("subintent_used", atomicReplayed(existing.value))
       if (Option.isNone(existing)) {
         if (quote.used_by !== null && quote.used_by !== a.subintentId) return refused("quote_used", ATOMIC_QUOTE_USED)
         if (Option.isSome(yield* ledger.subintentCommittedBy(a.subintentId)))
@@ -458,6 +488,7 @@ export const makeAtomicSwaps = Effect.gen(function* () {
   const submit = Effect.fn("AtomicSwaps.submit")(function* (input: SubmitInput) {
     const prepared = yield* prepare(input)
     if (prepared._tag === "AtomicRefusal") return prepared
+    if (prepared._tag === "Replayed") return { _tag: "Recorded", swap: prepared.swap } as SubmitResult
     return { _tag: "Recorded", swap: yield* run(prepared.record) } as SubmitResult
   })
 
@@ -469,6 +500,7 @@ export const makeAtomicSwaps = Effect.gen(function* () {
     if (stopping) return yield* unavailable("atomic swap")({ message: "this server is stopping" })
     const prepared = yield* prepare(input)
     if (prepared._tag === "AtomicRefusal") return prepared
+    if (prepared._tag === "Replayed") return { _tag: "Recorded", swap: prepared.swap } as SubmitResult
     const opened = yield* Deferred.make<AtomicSwapRow>()
     const fiber = yield* Effect.forkIn(run(prepared.record, opened), workScope)
     const done = yield* Fiber.join(fiber).pipe(Effect.timeoutOption(config.atomicWait))

@@ -332,6 +332,22 @@ const checkWindow = (
 }
 
 /** Checks a signed pre-authorisation against a quote's terms (see the header). Never throws. */
+/**
+ * The subintent hash (hex) of a signed partial transaction given as hex, and the payload's bytes as lower-case hex,
+ * when it decodes; nothing is checked beyond that (for finding the record of a payload already submitted).
+ */
+export const payloadSubintent = (
+  signedPartialHex: unknown
+): { readonly subintentHash: string; readonly payloadHex: string } | undefined => {
+  if (typeof signedPartialHex !== "string" || signedPartialHex.length > MAX_PARTIAL_HEX_LENGTH) return undefined
+  const bytes = fromHex(signedPartialHex.startsWith("0x") ? signedPartialHex.slice(2) : signedPartialHex)
+  if (bytes === undefined) return undefined
+  const decoded = decodeSignedPartialTransactionV2(bytes)
+  if (Either.isLeft(decoded)) return undefined
+  const hash = subintentHash(decoded.right.partialTransaction.rootSubintent)
+  return Either.isLeft(hash) ? undefined : { subintentHash: toHex(hash.right), payloadHex: toHex(bytes) }
+}
+
 export const checkPreAuthorization = (input: CheckInput): Either.Either<AtomicAccepted, AtomicRefusal> => {
   const { networkId, terms } = input
   const hex = input.signedPartialHex
