@@ -150,21 +150,14 @@ describe("a lapsed atomic swap on the devnet", () => {
         // The history lists transactions: a lapsed swap made none.
         const history = yield* api("GET", `/transactions/${user.address}`)
         expect((history.json as { transactions: ReadonlyArray<unknown> }).transactions).toEqual([])
-        // Sent again, it is refused as expired, still with nothing submitted.
+        // The same submission again (its answer lost, say): the lapsed record as it stands, nothing submitted.
         const submitted = gateway.state.submits
         const again = yield* api("POST", "/atomic-swap", {
           quote_id: q.quote_id,
           amount,
           signed_partial_transaction: signed.hex
         })
-        expect([again.status, again.json]).toEqual([
-          422,
-          {
-            error: "The pre-authorisation was refused: it has already expired; get a fresh quote and sign again.",
-            message: "The pre-authorisation was refused: it has already expired; get a fresh quote and sign again.",
-            reason: "window_too_short"
-          }
-        ])
+        expect([again.status, again.json]).toEqual([200, got.json])
         expect(gateway.state.submits).toBe(submitted)
       }).pipe(Effect.provide(server())),
     120_000
