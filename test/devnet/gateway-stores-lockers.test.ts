@@ -214,6 +214,26 @@ describe("bad bodies on these paths", () => {
   })
 })
 
+describe("accounts and identities allocated by a transaction (not derived from a key)", () => {
+  const allocatedAccount = encodeAddress("GlobalAccount", new Uint8Array(29).fill(7))
+  const allocatedIdentity = encodeAddress("GlobalIdentity", new Uint8Array(29).fill(8))
+
+  it("none was created on the devnet: not found where one is required, left out of the details", async () => {
+    const fungibles = await post("/state/entity/page/fungibles/", JSON.stringify({ address: allocatedAccount }))
+    expect([fungibles.status, fungibles.json["details"]]).toEqual([
+      404,
+      { type: "EntityNotFoundError", address: allocatedAccount }
+    ])
+    const details = await post(
+      "/state/entity/details",
+      JSON.stringify({ addresses: [allocatedAccount, allocatedIdentity, user] })
+    )
+    expect(details.status).toBe(200)
+    const items = details.json["items"] as ReadonlyArray<{ address: string }>
+    expect(items.map((i) => i.address)).toEqual([user])
+  })
+})
+
 describe("bodies built to make the answer large or the formatting deep", () => {
   it("a million bad items get a short answer: at most 20 validation errors, none echoing a long value", async () => {
     const body = JSON.stringify({ addresses: new Array(1_000_000).fill(1) })

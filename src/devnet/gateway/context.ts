@@ -213,9 +213,12 @@ export const makeEmulatorContext = Effect.gen(function* () {
   const entityKindOf = (address: string, version: number) =>
     Effect.gen(function* () {
       const kind = addressKind(address)
-      if (isAccountAddress(address) || kind === "GlobalVirtualEd25519Identity" || kind === "GlobalIdentity") {
-        return "Component" as EntityKind
-      }
+      // An account or identity allocated by a transaction (0xc1, 0xc2), not derived from a key, is there only once
+      // created; the devnet creates none but what holds a vault, so any other such address is not found.
+      if (kind === "GlobalAccount")
+        return (yield* ledger.accountVaults(address, version)).length > 0 ? ("Component" as EntityKind) : undefined
+      if (kind === "GlobalIdentity") return undefined
+      if (isAccountAddress(address) || kind === "GlobalVirtualEd25519Identity") return "Component" as EntityKind
       if (nonFungibleBadge(address) !== undefined) return "NonFungibleResource" as EntityKind
       if (kind === "GlobalFungibleResourceManager") {
         const resource = yield* ledger.resource(address)

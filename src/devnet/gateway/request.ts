@@ -15,10 +15,13 @@ export const LedgerStateSelector = Schema.Struct({
 })
 export type LedgerStateSelector = typeof LedgerStateSelector.Type
 
+/** The Gateway's `int` (32 bits): a larger number does not bind, and is a validation error. */
+export const Int32 = Schema.Int.pipe(Schema.between(-2_147_483_648, 2_147_483_647))
+
 export const Paging = {
   at_ledger_state: opt(LedgerStateSelector),
   cursor: opt(Schema.String),
-  limit_per_page: opt(Schema.Int)
+  limit_per_page: opt(Int32)
 }
 
 export const Address = Schema.String

@@ -6,7 +6,7 @@
 import { Effect, Schema } from "effect"
 import type { EmulatorContext } from "../context"
 import { type Routes, entityNotFound, invalidEntity, invalidField } from "../failure"
-import { Address, OffsetCursor, decodeBody, decodeCursor, opt } from "../request"
+import { Address, Int32, OffsetCursor, decodeBody, decodeCursor, opt } from "../request"
 
 export const EXTENSIONS_PATHS = ["/extensions/resource-holders/page"] as const
 
@@ -16,7 +16,7 @@ export const RESOURCE_HOLDERS_MAX_PAGE_SIZE = 1000
 
 const ResourceHoldersRequest = Schema.Struct({
   cursor: opt(Schema.String),
-  limit_per_page: opt(Schema.Int),
+  limit_per_page: opt(Int32),
   resource_address: Address
 })
 

@@ -145,7 +145,7 @@ export const entityHandlers = (ctx: EmulatorContext) => {
               ? {}
               : { explicit_metadata: yield* explicitMetadata(address, version, explicitKeys) }
           const emptyNonFungibles = { total_count: 0, items: [] }
-          if (isAccountAddress(address) || kind === "GlobalVirtualEd25519Identity" || kind === "GlobalIdentity") {
+          if ((yield* entityKindOf(address, version)) === "Component") {
             const isAccount = isAccountAddress(address)
             const fungibles = isAccount
               ? paginate(yield* fungibleItems(address, version, aggregation, explicitKeys), 0, MAX_PAGE_SIZE)
