@@ -141,7 +141,15 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
       }
     }
 
-    const keyedPartition = <A, I>(partition: PartitionName, schema: Schema.Schema<A, I>): KeyedPartition<A> => {
+    /**
+     * `idOf`: where an entry names its own key (a request, a response: its interactionId), an entry stored under
+     * another key is unreadable data, reported and left out (it would answer the request it names).
+     */
+    const keyedPartition = <A, I>(
+      partition: PartitionName,
+      schema: Schema.Schema<A, I>,
+      idOf?: (entry: A) => string
+    ): KeyedPartition<A> => {
       const key = keyOf(partition)
       const decodeEntry = decodeStored(schema)
       const encodeEntry = Schema.encode(schema)
@@ -154,11 +162,14 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
           yield* removeRaw(key).pipe(Effect.ignore)
           return {}
         }
-        const out: Record<string, A> = {}
+        // No prototype: a stored "__proto__" or "constructor" is an entry like any other, never a built-in.
+        const out: Record<string, A> = Object.create(null) as Record<string, A>
         for (const [id, entry] of Object.entries(value)) {
           const decoded = decodeEntry(entry)
-          if (Option.isSome(decoded)) out[id] = decoded.value
-          else yield* report({ key, entry: id, reason: "unexpected shape" })
+          if (Option.isNone(decoded)) yield* report({ key, entry: id, reason: "unexpected shape" })
+          else if (idOf !== undefined && idOf(decoded.value) !== id)
+            yield* report({ key, entry: id, reason: "stored under another key than its own id" })
+          else out[id] = decoded.value
         }
         return out
       })
@@ -172,13 +183,14 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
       return {
         key,
         getAll,
-        getById: (id) => Effect.map(getAll, (all) => Option.fromNullable(all[id])),
+        getById: (id) =>
+          Effect.map(getAll, (all) => (Object.hasOwn(all, id) ? Option.fromNullable(all[id]) : Option.none())),
         setItems: (items) => lock.withPermits(1)(Effect.flatMap(getAll, (all) => writeAll({ ...all, ...items }))),
         patchItem: (id, patch) =>
           lock.withPermits(1)(
             Effect.gen(function* () {
               const all = yield* getAll
-              const current = all[id]
+              const current = Object.hasOwn(all, id) ? all[id] : undefined
               if (current === undefined) {
                 return yield* new PatchingStateFailed({ key, message: `no entry ${id} to patch` })
               }
@@ -218,8 +230,8 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
             return next
           })
         ),
-      requests: keyedPartition("requests", RequestItem),
-      walletResponses: keyedPartition("walletResponses", WalletInteractionResponse),
+      requests: keyedPartition("requests", RequestItem, (item) => item.interactionId),
+      walletResponses: keyedPartition("walletResponses", WalletInteractionResponse, (r) => r.interactionId),
       sessions: keyedPartition("sessions", Session),
       identities: keyedPartition("identities", Identity),
       connectorExtension: objectPartition("connectorExtension", ConnectorExtensionState)

@@ -87,6 +87,10 @@ interface ItemPatch {
 
 const isLive = (status: RequestStatus) => status === "pending" || status === "pendingCommit"
 
+/** The login a data request asked for ("usePersona", "loginWithoutChallenge", "loginWithChallenge"), if any. */
+const authOf = (items: WalletInteractionItems | undefined) =>
+  items?.discriminator === "authorizedRequest" ? items.auth.discriminator : undefined
+
 /** Applies a patch: `ignored` is sticky, metadata merges, the interaction is dropped once the status is final. */
 export const applyPatch = (item: RequestItem, patch: ItemPatch): RequestItem => {
   const status: RequestStatus = item.status === "ignored" ? "ignored" : (patch.status ?? item.status)
@@ -217,6 +221,22 @@ export const makeWalletRequest = Effect.gen(function* () {
       yield* settle(id, Exit.fail(error))
     })
 
+  /**
+   * A message that names a request but does not read as a wallet answer: it fails the request while the request
+   * still waits for the wallet, and is logged and left alone once the wallet has answered it (a transaction whose
+   * status is followed, a pre-authorisation waiting for its commit): a garbled copy never undoes a real answer.
+   */
+  const failUnreadable = (id: string, error: RequestFailure) =>
+    Effect.gen(function* () {
+      const item = yield* getItem(id)
+      if (Option.isSome(item) && (item.value.walletResponse !== undefined || item.value.status === "pendingCommit"))
+        return yield* Effect.logWarning(
+          `toolkit: an unreadable copy of the wallet's answer to ${id} was ignored`,
+          error
+        )
+      yield* fail(id, error)
+    })
+
   /** Moves a live request on (success, or pendingCommit for a pre-authorisation) and settles its caller. */
   const succeed = (id: string, p: ItemPatch) =>
     Effect.gen(function* () {
@@ -300,7 +320,18 @@ export const makeWalletRequest = Effect.gen(function* () {
         return
       }
       const item = found.value
-      if (item.status !== "pending") return
+      if (item.status !== "pending") {
+        // Settled here already (cancelled, timed out, failed, answered): the wallet's late word changes nothing, but
+        // it is said, with the transaction it names if any (a transaction may have been submitted all the same).
+        if (item.status !== "success" && item.status !== "pendingCommit")
+          yield* Effect.logWarning(
+            `toolkit: the wallet answered ${id} after it ended (${item.status}); the answer is not applied`,
+            response.discriminator === "success" && response.items.discriminator === "transaction"
+              ? `transaction ${response.items.send.transactionIntentHash}`
+              : response.discriminator
+          )
+        return
+      }
       // A second copy of a transaction's response while its status is polled here changes nothing.
       if (item.walletResponse !== undefined && (yield* FiberMap.has(background, `poll:${id}`))) return
       yield* storage.walletResponses.removeItem(id).pipe(Effect.ignore)
@@ -322,7 +353,20 @@ export const makeWalletRequest = Effect.gen(function* () {
         )
 
       if (items.discriminator === "authorizedRequest" || items.discriminator === "unauthorizedRequest") {
-        if (sent !== "authorizedRequest" && sent !== "unauthorizedRequest") return yield* mismatch()
+        // The answer is of the request's own kind: a one-time answer does not log in, a login is not one-time, and a
+        // login with a challenge is answered with its proof, never as a login without one (a persona in use may be
+        // answered as a login without a challenge, as wallets do).
+        if (items.discriminator !== sent) return yield* mismatch()
+        const asked = authOf(item.walletInteraction?.items)
+        const answered = items.discriminator === "authorizedRequest" ? items.auth.discriminator : undefined
+        if (asked === "loginWithChallenge" && answered !== undefined && answered !== asked)
+          return yield* fail(
+            id,
+            new WalletResponseValidation({
+              interactionId: id,
+              issues: [{ path: "items.auth.discriminator", message: `a ${answered} answer to a ${asked} request` }]
+            })
+          )
         const walletData = toWalletData(items)
         if (config.onLogin) {
           const onLogin = config.onLogin
@@ -651,7 +695,7 @@ export const makeWalletRequest = Effect.gen(function* () {
         (m._tag === "Response"
           ? handleResponse(m.response)
           : m._tag === "Invalid" && m.interactionId !== undefined
-            ? locked(fail(m.interactionId, m.error))
+            ? locked(failUnreadable(m.interactionId, m.error))
             : Effect.void
         ).pipe(Effect.catchAllDefect(() => Effect.logError("toolkit: an extension message could not be handled")))
       )
@@ -671,7 +715,7 @@ export const makeWalletRequest = Effect.gen(function* () {
       d._tag === "Response"
         ? handleResponse(d.response)
         : d.interactionId !== undefined
-          ? locked(fail(d.interactionId, d.error))
+          ? locked(failUnreadable(d.interactionId, d.error))
           : Effect.logWarning("toolkit: a relay entry with no readable interactionId was dropped", d.error)
     // A relay answer that ends polling fails the requests pending then; polling resumes for later requests.
     yield* Effect.forkScoped(

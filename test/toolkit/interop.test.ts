@@ -49,12 +49,19 @@ const walletAnswers = (m: Detail, f: FakeExtension) => {
   } else if (items["proofOfOwnership"] !== undefined) {
     void f.replyLater({ discriminator: "failure", interactionId: id, error: "rejectedByUser" })
   } else {
+    // A login with a challenge is answered with its proof, as the wallet does (anything else is refused).
+    const auth = items["auth"] as Detail | undefined
+    const persona = { identityAddress: "identity_p", label: "P" }
+    const proof = { publicKey: "ab".repeat(32), signature: "cd".repeat(64), curve: "curve25519" }
     void f.replyLater({
       discriminator: "success",
       interactionId: id,
       items: {
         discriminator: "authorizedRequest",
-        auth: { discriminator: "usePersona", persona: { identityAddress: "identity_p", label: "P" } },
+        auth:
+          auth?.["discriminator"] === "loginWithChallenge"
+            ? { discriminator: "loginWithChallenge", persona, challenge: auth["challenge"], proof }
+            : { discriminator: "usePersona", persona },
         ongoingAccounts: { accounts: [{ address: "account_a", label: "A", appearanceId: 0 }] }
       }
     })

@@ -114,6 +114,28 @@ describe("Storage", () => {
     }).pipe(Effect.provide(TestLayer))
   )
 
+  it.effect("an entry under another key than its own id, or under a built-in's name, is reported and never read", () =>
+    Effect.gen(function* () {
+      const kv = yield* KeyValueStore.KeyValueStore
+      const storage = yield* Storage
+      // "other" holds the request "a": it would answer a's caller. "__proto__" must not become the prototype.
+      yield* kv.set(
+        `rdt:${address}:2:requests`,
+        `{"a":${JSON.stringify(item("a"))},"other":${JSON.stringify({ ...item("a"), status: "success" })},"__proto__":${JSON.stringify({ ...item("x"), showCancel: true })}}`
+      )
+      const all = yield* storage.requests.getAll
+      expect(Object.keys(all)).toEqual(["a"])
+      expect(all["a"]?.status).toBe("pending")
+      expect((yield* storage.getCorruptions).map((c) => [c.entry, c.reason])).toEqual([
+        ["other", "stored under another key than its own id"],
+        ["__proto__", "stored under another key than its own id"]
+      ])
+      expect(yield* storage.requests.getById("showCancel")).toEqual(Option.none())
+      expect(yield* storage.requests.getById("constructor")).toEqual(Option.none())
+      expect(yield* storage.requests.getById("__proto__")).toEqual(Option.none())
+    }).pipe(Effect.provide(TestLayer))
+  )
+
   it.effect("patching missing data gives PatchingStateFailed", () =>
     Effect.gen(function* () {
       const storage = yield* Storage

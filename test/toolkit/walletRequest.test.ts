@@ -220,6 +220,38 @@ describe("connect and data requests", () => {
     }).pipe(Effect.provide(toolkit(fake)))
   })
 
+  it.effect(
+    "an answer of another kind than the request is refused: a one-time answer to a login, no proof to a challenge",
+    () =>
+      Effect.gen(function* () {
+        const cases = [
+          {
+            name: "one-time answer to connect",
+            send: (wr: WalletRequest["Type"]) => wr.connect(),
+            items: { discriminator: "unauthorizedRequest", oneTimeAccounts: { accounts: [account] } }
+          },
+          {
+            name: "login answer to a one-time request",
+            send: (wr: WalletRequest["Type"]) =>
+              wr.sendOneTimeRequest(DataRequestBuilder.oneTime(DataRequestBuilder.accounts().exactly(1))),
+            items: loginResponse("x").items
+          }
+        ]
+        for (const c of cases) {
+          const fake = fakeExtension({
+            onInteraction: (m, f) =>
+              void f.replyLater({ discriminator: "success", interactionId: idOf(m), items: c.items })
+          })
+          yield* Effect.gen(function* () {
+            const wr = yield* WalletRequest
+            const result = yield* Effect.either(c.send(wr))
+            expect([c.name, Either.isLeft(result) && result.left._tag]).toEqual([c.name, "walletResponseValidation"])
+            expect((yield* wr.getWalletData).accounts).toEqual([])
+          }).pipe(Effect.provide(toolkit(fake)))
+        }
+      })
+  )
+
   it.effect("a failure response fails the request with its catalogue error", () => {
     const fake = fakeExtension({
       onInteraction: (m, f) =>
@@ -268,6 +300,21 @@ describe("challenge, login control, interceptor", () => {
       }
     })
   )
+
+  it.effect("a login with a challenge answered as a login without one (no proof) is refused", () => {
+    const fake = fakeExtension({ onInteraction: autoWallet })
+    return Effect.gen(function* () {
+      const wr = yield* WalletRequest
+      const fiber = yield* Effect.fork(
+        Effect.either(wr.sendRequest(DataRequestBuilder.request(DataRequestBuilder.persona().withProof())))
+      )
+      yield* until(() => interactions(fake).length > 0)
+      expect(itemsOf(interactions(fake)[0] ?? {})).toMatchObject({ auth: { discriminator: "loginWithChallenge" } })
+      const result = yield* Fiber.join(fiber)
+      expect(Either.isLeft(result) && result.left._tag).toBe("walletResponseValidation")
+      expect((yield* wr.getWalletData).persona).toBeUndefined()
+    }).pipe(Effect.provide(toolkit(fake, { options: { challengeGenerator: () => Promise.resolve(challenge) } })))
+  })
 
   it.effect("a generator that throws: ChallengeGeneratorError", () => {
     const fake = fakeExtension()
@@ -381,6 +428,27 @@ describe("transactions", () => {
         transactionIntentHash: "txid_tdx_2_1abc",
         metadata: { transactionStatus: "CommittedSuccess" }
       })
+    }).pipe(Effect.provide(toolkit(fake, { gateway })))
+  })
+
+  it.effect("an unreadable copy of the wallet's answer, after it, does not undo it: the commit still succeeds", () => {
+    const fake = fakeExtension({
+      onInteraction: (m, f) => {
+        const answer = (hash: unknown) => ({
+          discriminator: "success",
+          interactionId: idOf(m),
+          items: { discriminator: "transaction", send: { transactionIntentHash: hash } }
+        })
+        void f.replyLater(answer("txid_tdx_2_1abc")).then(() => f.replyLater(answer(1)))
+      }
+    })
+    const gateway: GatewayScript = { statuses: ["Pending", "CommittedSuccess"], calls: [] }
+    return Effect.gen(function* () {
+      const wr = yield* WalletRequest
+      const fiber = yield* Effect.fork(wr.sendTransaction({ transactionManifest: "CALL_METHOD;" }))
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(fiber)).toEqual({ transactionIntentHash: "txid_tdx_2_1abc", status: "CommittedSuccess" })
+      expect((yield* wr.getRequestItems)[0]).toMatchObject({ status: "success" })
     }).pipe(Effect.provide(toolkit(fake, { gateway })))
   })
 
