@@ -669,6 +669,18 @@ export const makeWalletRequest = Effect.gen(function* () {
       }
     }
     for (const item of items) {
+      // A transaction the wallet answered (its hash stored) before this page was loaded: its status is followed
+      // again, so it ends in success or fail rather than staying pending.
+      const sent = item.transactionIntentHash
+      if (
+        item.type === "sendTransaction" &&
+        item.status === "pending" &&
+        item.walletResponse !== undefined &&
+        sent !== undefined &&
+        !(yield* FiberMap.has(background, `poll:${item.interactionId}`))
+      ) {
+        yield* FiberMap.run(background, `poll:${item.interactionId}`, pollTransaction(item.interactionId, sent))
+      }
       const expiration = item.metadata?.expirationTimestamp
       const hash = item.metadata?.subintentHash
       if (item.status === "pendingCommit" && expiration !== undefined && hash !== undefined) {

@@ -452,6 +452,38 @@ describe("transactions", () => {
     }).pipe(Effect.provide(toolkit(fake, { gateway })))
   })
 
+  it.effect("a transaction the wallet answered before the page was loaded again is followed to its commit", () => {
+    const fake = fakeExtension({ onInteraction: autoWallet })
+    const gateway: GatewayScript = { statuses: ["Pending", "CommittedSuccess"], calls: [] }
+    const id = "answered-before-reload"
+    const stored = {
+      type: "sendTransaction",
+      status: "pending",
+      interactionId: id,
+      createdAt: 1,
+      showCancel: false,
+      isOneTimeRequest: false,
+      transactionIntentHash: "txid_tdx_2_1abc",
+      walletResponse: {
+        discriminator: "success",
+        interactionId: id,
+        items: { discriminator: "transaction", send: { transactionIntentHash: "txid_tdx_2_1abc" } }
+      }
+    }
+    return Effect.gen(function* () {
+      const wr = yield* WalletRequest
+      const kv = yield* KeyValueStore.KeyValueStore
+      // As the page before the reload left it: the answer in, the status not yet known.
+      yield* kv.set(`rdt:${dAppDefinitionAddress}:2:requests`, JSON.stringify({ [id]: stored }))
+      yield* TestClock.adjust("1 minute")
+      expect(gateway.calls.map((c) => c.what)).toEqual(["status", "status"])
+      expect((yield* wr.getRequestItems).find((i) => i.interactionId === id)).toMatchObject({
+        status: "success",
+        metadata: { transactionStatus: "CommittedSuccess" }
+      })
+    }).pipe(Effect.provide(toolkit(fake, { gateway })))
+  })
+
   it.effect("CommittedFailure or Rejected ends in fail with the status", () =>
     Effect.gen(function* () {
       for (const status of ["CommittedFailure", "Rejected"]) {
