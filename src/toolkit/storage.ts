@@ -45,8 +45,10 @@ export interface KeyedPartition<A> {
   readonly key: string
   readonly getAll: Effect.Effect<Readonly<Record<string, A>>, FailedToReadFromLocalStorage>
   readonly getById: (id: string) => Effect.Effect<Option.Option<A>, FailedToReadFromLocalStorage>
+  /** Adds or replaces entries; with `keep`, only the `keep` newest entries stay (the oldest are dropped first). */
   readonly setItems: (
-    items: Readonly<Record<string, A>>
+    items: Readonly<Record<string, A>>,
+    keep?: number
   ) => Effect.Effect<void, FailedToReadFromLocalStorage | FailedToWriteToLocalStorage>
   /** Shallow-merges `patch` into an existing entry; `PatchingStateFailed` when there is none. */
   readonly patchItem: (
@@ -185,7 +187,15 @@ export class Storage extends Effect.Service<Storage>()("hswap/toolkit/Storage", 
         getAll,
         getById: (id) =>
           Effect.map(getAll, (all) => (Object.hasOwn(all, id) ? Option.fromNullable(all[id]) : Option.none())),
-        setItems: (items) => lock.withPermits(1)(Effect.flatMap(getAll, (all) => writeAll({ ...all, ...items }))),
+        setItems: (items, keep) =>
+          lock.withPermits(1)(
+            Effect.flatMap(getAll, (all) => {
+              // Newest last: an entry written again moves to the end.
+              const rest = Object.entries(all).filter(([id]) => !Object.hasOwn(items, id))
+              const merged = [...rest, ...Object.entries(items)]
+              return writeAll(Object.fromEntries(keep === undefined ? merged : merged.slice(-Math.max(0, keep))))
+            })
+          ),
         patchItem: (id, patch) =>
           lock.withPermits(1)(
             Effect.gen(function* () {

@@ -85,6 +85,18 @@ interface ItemPatch {
   readonly metadata?: RequestItemMetadata
 }
 
+/** A storage write that failed (a full quota, a browser refusing): the request goes on in memory; it is said. */
+const logged =
+  (what: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<void, never, R> =>
+    effect.pipe(
+      Effect.asVoid,
+      Effect.catchAll((e) => Effect.logWarning(`toolkit: ${what} was not stored`, e))
+    )
+
+/** Wallet answers kept for requests this tab does not know (another tab's), the newest first; older ones go. */
+export const MAX_UNCLAIMED_RESPONSES = 32
+
 const isLive = (status: RequestStatus) => status === "pending" || status === "pendingCommit"
 
 /** The login a data request asked for ("usePersona", "loginWithoutChallenge", "loginWithChallenge"), if any. */
@@ -187,7 +199,7 @@ export const makeWalletRequest = Effect.gen(function* () {
       if (item === undefined || waiter === undefined || (yield* Deferred.isDone(waiter)))
         return Option.none<RequestItem>()
       yield* Effect.logWarning(`toolkit: the stored request ${JSON.stringify(id)} was missing or unreadable; restored`)
-      yield* storage.requests.setItems({ [id]: item }).pipe(Effect.ignore)
+      yield* storage.requests.setItems({ [id]: item }).pipe(logged("the restored request"))
       return Option.some(item)
     })
 
@@ -216,7 +228,7 @@ export const makeWalletRequest = Effect.gen(function* () {
     Effect.gen(function* () {
       const item = yield* getItem(id)
       if (Option.isNone(item) || !isLive(item.value.status)) return
-      yield* patch(id, { ...extra, status: "fail", error: error._tag }).pipe(Effect.ignore)
+      yield* patch(id, { ...extra, status: "fail", error: error._tag }).pipe(logged("a failed request's end"))
       yield* buttonResult("error")
       yield* settle(id, Exit.fail(error))
     })
@@ -295,18 +307,23 @@ export const makeWalletRequest = Effect.gen(function* () {
           Option.match(result, {
             onNone: () =>
               patch(id, { status: "timedOut" }).pipe(
-                Effect.zipRight(settle(id, Exit.fail(new PreAuthorizationTimedOut({ interactionId: id })))),
-                Effect.ignore
+                logged("a pre-authorisation's time-out"),
+                Effect.zipRight(settle(id, Exit.fail(new PreAuthorizationTimedOut({ interactionId: id }))))
               ),
             onSome: (parent) =>
               patch(id, { status: "success", metadata: { parentTransactionIntentHash: parent } }).pipe(
-                Effect.tap(() => Effect.sync(() => onSubmittedSuccess.get(id)?.(parent))),
-                Effect.ignore
+                logged("a pre-authorisation's commit"),
+                Effect.tap(() => Effect.sync(() => onSubmittedSuccess.get(id)?.(parent)))
               )
           })
         )
       ),
-      Effect.catchAll((e) => whilePendingCommit(id, patch(id, { status: "fail", error: e._tag }).pipe(Effect.ignore)))
+      Effect.catchAll((e) =>
+        whilePendingCommit(
+          id,
+          patch(id, { status: "fail", error: e._tag }).pipe(logged("a pre-authorisation's failure"))
+        )
+      )
     )
 
   const handleResponseLocked = (response: WalletInteractionResponse) =>
@@ -314,8 +331,13 @@ export const makeWalletRequest = Effect.gen(function* () {
       const id = response.interactionId
       const found = yield* getItem(id)
       if (Option.isNone(found)) {
-        // Maybe another tab's request: keep it for that tab's sweep.
-        yield* storage.walletResponses.setItems({ [id]: response }).pipe(Effect.ignore)
+        // Maybe another tab's request: keep it for that tab's sweep, among the latest `MAX_UNCLAIMED_RESPONSES` only
+        // (any script on the page can send answers for requests nobody made; they must not fill the storage).
+        yield* storage.walletResponses
+          .setItems({ [id]: response }, MAX_UNCLAIMED_RESPONSES)
+          .pipe(
+            Effect.catchAll((e) => Effect.logWarning("toolkit: a response for an unknown request was not stored", e))
+          )
         yield* Effect.logDebug("toolkit: a response for an unknown request", id)
         return
       }
@@ -334,7 +356,7 @@ export const makeWalletRequest = Effect.gen(function* () {
       }
       // A second copy of a transaction's response while its status is polled here changes nothing.
       if (item.walletResponse !== undefined && (yield* FiberMap.has(background, `poll:${id}`))) return
-      yield* storage.walletResponses.removeItem(id).pipe(Effect.ignore)
+      yield* storage.walletResponses.removeItem(id).pipe(logged("the removal of a handled answer"))
 
       if (response.discriminator === "failure") {
         return yield* fail(id, fromWalletFailure(response), { walletResponse: response })
@@ -388,7 +410,7 @@ export const makeWalletRequest = Effect.gen(function* () {
         const hash = items.send.transactionIntentHash
         yield* Effect.sync(() => onTransactionId.get(id)?.(hash)).pipe(Effect.catchAllDefect(() => Effect.void))
         yield* patch(id, { transactionIntentHash: hash, walletResponse: response, showCancel: false }).pipe(
-          Effect.ignore
+          logged("a transaction's hash")
         )
         yield* FiberMap.run(background, `poll:${id}`, pollTransaction(id, hash))
         return
@@ -454,7 +476,7 @@ export const makeWalletRequest = Effect.gen(function* () {
           event === "receivedByWallet" &&
           (interaction.items.discriminator === "transaction" ||
             interaction.items.discriminator === "preAuthorizationRequest")
-            ? patch(id, { showCancel: false }).pipe(Effect.ignore)
+            ? patch(id, { showCancel: false }).pipe(logged("a request's cancel button"))
             : Effect.void
       })
       yield* handleResponse(response)
@@ -537,7 +559,7 @@ export const makeWalletRequest = Effect.gen(function* () {
   })
 
   const resetState = Effect.gen(function* () {
-    yield* storage.state.set(defaultRdtState).pipe(Effect.ignore)
+    yield* storage.state.set(defaultRdtState).pipe(logged("the reset state"))
     yield* SubscriptionRef.set(walletDataRef, defaultRdtState.walletData)
     yield* SubscriptionRef.set(sharedDataRef, defaultRdtState.sharedData)
   })
@@ -576,7 +598,7 @@ export const makeWalletRequest = Effect.gen(function* () {
       Effect.gen(function* () {
         const found = yield* getItem(interactionId)
         if (Option.isNone(found) || !isLive(found.value.status)) return Option.none<WalletInteraction | undefined>()
-        yield* patch(interactionId, { status: "ignored" }).pipe(Effect.ignore)
+        yield* patch(interactionId, { status: "ignored" }).pipe(logged("an ignored request"))
         yield* settle(interactionId, Exit.fail(new RequestIgnored({ interactionId })))
         return Option.some(found.value.walletInteraction)
       })
@@ -599,7 +621,7 @@ export const makeWalletRequest = Effect.gen(function* () {
     yield* FiberMap.clear(background)
     for (const id of [...waiters.keys()]) yield* settle(id, Exit.fail(new CanceledByUser({ interactionId: id })))
     yield* resetState
-    yield* storage.requests.clear.pipe(Effect.ignore)
+    yield* storage.requests.clear.pipe(logged("the cleared requests"))
     yield* refresh
     yield* extension.disconnect
     yield* FiberHandle.clear(buttonTimer)

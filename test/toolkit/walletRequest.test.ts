@@ -25,6 +25,7 @@ import {
   WalletRequest
 } from "../../src/toolkit/index.js"
 import { verifyDeepLinkSignature } from "../../src/toolkit/deepLinkVerify.js"
+import { MAX_UNCLAIMED_RESPONSES } from "../../src/toolkit/walletRequest.js"
 import { fakeExtension, type FakeExtension, fakeRelay } from "./fakes.js"
 import { relayExample } from "./fixtures.js"
 import { dAppDefinitionAddress, origin } from "./layers.js"
@@ -251,6 +252,24 @@ describe("connect and data requests", () => {
         }
       })
   )
+
+  it.effect("answers for requests nobody made are kept for another tab, the latest 32 only", () => {
+    const fake = fakeExtension({ onInteraction: autoWallet })
+    return Effect.gen(function* () {
+      const wr = yield* WalletRequest
+      const storage = yield* Storage
+      for (let i = 0; i < 40; i++)
+        fake.reply({ discriminator: "failure", interactionId: `spam-${i}`, error: "rejectedByUser" })
+      yield* TestClock.adjust("1 second")
+      const kept = Object.keys(yield* storage.walletResponses.getAll)
+      expect(kept.length).toBe(MAX_UNCLAIMED_RESPONSES)
+      expect(kept.at(-1)).toBe("spam-39")
+      expect(kept).not.toContain("spam-0")
+      // The toolkit still works.
+      yield* wr.connect()
+      expect((yield* wr.getWalletData).accounts).toEqual([account])
+    }).pipe(Effect.provide(toolkit(fake)))
+  })
 
   it.effect("a failure response fails the request with its catalogue error", () => {
     const fake = fakeExtension({
