@@ -39,6 +39,9 @@ import { decodeUntrusted, isJsonObject, readInteractionId, toPlainJson, untruste
 /** Larger incoming messages are refused (a wallet response is a few KB). */
 export const MAX_MESSAGE_CHARS = 1_000_000
 
+/** Outgoing messages kept for diagnostics: a long session sends thousands, each with its manifest. */
+export const SENT_KEPT = 100
+
 export interface ExtensionStatus {
   readonly isExtensionAvailable: boolean
   readonly isWalletLinked: boolean
@@ -192,7 +195,7 @@ export class Extension extends Effect.Service<Extension>()("hswap/toolkit/Extens
     )
 
     const dispatch = (detail: OutgoingExtensionMessage) =>
-      SubscriptionRef.update(sent, (all) => [...all, detail]).pipe(
+      SubscriptionRef.update(sent, (all) => [...all.slice(-(SENT_KEPT - 1)), detail]).pipe(
         Effect.zipRight(
           Effect.sync(() => env.events.dispatchEvent(new CustomEvent(eventType.outgoingMessage, { detail })))
         )
@@ -305,7 +308,7 @@ export class Extension extends Effect.Service<Extension>()("hswap/toolkit/Extens
       /** Every decoded incoming message, from the moment of subscription. */
       incoming: Stream.fromPubSub(hub),
       subscribe,
-      /** Everything this service dispatched, oldest first (for diagnostics and tests). */
+      /** What this service dispatched, the latest `SENT_KEPT` messages, oldest first (for diagnostics and tests). */
       sent: SubscriptionRef.get(sent),
       send,
       cancel,

@@ -313,7 +313,13 @@ export const makeWalletRequest = Effect.gen(function* () {
             onSome: (parent) =>
               patch(id, { status: "success", metadata: { parentTransactionIntentHash: parent } }).pipe(
                 logged("a pre-authorisation's commit"),
-                Effect.tap(() => Effect.sync(() => onSubmittedSuccess.get(id)?.(parent)))
+                Effect.tap(() =>
+                  Effect.sync(() => {
+                    const callback = onSubmittedSuccess.get(id)
+                    onSubmittedSuccess.delete(id)
+                    callback?.(parent)
+                  })
+                )
               )
           })
         )
@@ -323,7 +329,9 @@ export const makeWalletRequest = Effect.gen(function* () {
           id,
           patch(id, { status: "fail", error: e._tag }).pipe(logged("a pre-authorisation's failure"))
         )
-      )
+      ),
+      // However the wait ends, its success callback is not held any longer.
+      Effect.ensuring(Effect.sync(() => onSubmittedSuccess.delete(id)))
     )
 
   const handleResponseLocked = (response: WalletInteractionResponse) =>
@@ -514,9 +522,17 @@ export const makeWalletRequest = Effect.gen(function* () {
     own.set(interactionId, item)
     if (callbacks.onTransactionId) onTransactionId.set(interactionId, callbacks.onTransactionId)
     if (callbacks.onSubmittedSuccess) onSubmittedSuccess.set(interactionId, callbacks.onSubmittedSuccess)
-    yield* storage.requests
-      .setItems({ [interactionId]: item })
-      .pipe(Effect.mapError((cause) => new FailedToCreateRequestItem({ interactionId, cause })))
+    const forget = Effect.sync(() => {
+      waiters.delete(interactionId)
+      own.delete(interactionId)
+      onTransactionId.delete(interactionId)
+      onSubmittedSuccess.delete(interactionId)
+    })
+    yield* storage.requests.setItems({ [interactionId]: item }).pipe(
+      Effect.mapError((cause) => new FailedToCreateRequestItem({ interactionId, cause })),
+      // Never sent: nothing of it stays behind.
+      Effect.onError(() => forget)
+    )
     yield* refresh
     yield* buttonPending
     yield* FiberMap.run(background, interactionId, dispatch(interactionId, interaction))

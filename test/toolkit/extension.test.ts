@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer, Option, TestClock } from "effect"
-import { Extension } from "../../src/toolkit/extension.js"
+import { Extension, SENT_KEPT } from "../../src/toolkit/extension.js"
 import type { WalletInteraction } from "../../src/toolkit/schemas.js"
 import { Storage } from "../../src/toolkit/storage.js"
 import { fakeExtension, type FakeExtension } from "./fakes.js"
@@ -226,6 +226,17 @@ describe("Extension cancel and popup", () => {
       })
       fake.reply(success("t-1"))
       expect(yield* Fiber.join(cancel)).toBe("requestCancelFail")
+    }).pipe(Effect.provide(withFake(fake)))
+  })
+
+  it.effect("what it dispatched is kept for diagnostics, the latest SENT_KEPT messages only", () => {
+    const fake = fakeExtension()
+    return Effect.gen(function* () {
+      const ext = yield* Extension
+      for (let i = 0; i < SENT_KEPT + 50; i++) yield* ext.openPopup
+      const sent = yield* ext.sent
+      expect(sent).toHaveLength(SENT_KEPT)
+      expect(fake.received.filter((m) => m["discriminator"] === "openPopup")).toHaveLength(SENT_KEPT + 50)
     }).pipe(Effect.provide(withFake(fake)))
   })
 
