@@ -66,7 +66,7 @@ interface Script {
 
 const make = (
   script: Script = {},
-  wallet: "ok" | "reject" | "fail" | "defect" | "hold" = "ok",
+  wallet: "ok" | "reject" | "fail" | "defect" | "hold" | "unfollowed" | "committedFailure" = "ok",
   balances: Record<string, string> = { [R.hETH]: "1" },
   connected = true
 ) => {
@@ -160,18 +160,30 @@ const make = (
   const answer = Deferred.unsafeMake<{ readonly transactionIntentHash: string }, SwapWalletError>(FiberId.none)
   const cancelAnswer = { value: "canceled" as CancelOutcome }
   const signer = Layer.succeed(SwapWallet, {
-    send: ({ manifest, message }) =>
+    send: ({ manifest, message, onSubmitted }) =>
       Effect.sync(() => sent.push({ manifest, message })).pipe(
         Effect.zipRight(
-          wallet === "ok"
-            ? Effect.succeed({ transactionIntentHash: TX })
-            : wallet === "defect"
-              ? Effect.die(new Error("a bug in the wallet port"))
-              : wallet === "hold"
-                ? Deferred.await(answer)
-                : wallet === "fail"
-                  ? Effect.fail(new SwapWalletError({ reason: "failedToSignTransaction", kind: "failed" }))
-                  : Effect.fail(new SwapWalletError({ reason: "rejectedByUser", kind: "rejected" }))
+          wallet === "unfollowed" || wallet === "committedFailure"
+            ? // Signed and submitted (the hash is in), then the commit could not be followed, or was a failure.
+              Effect.sync(() => onSubmitted?.(TX)).pipe(
+                Effect.zipRight(
+                  Effect.fail(
+                    new SwapWalletError({
+                      reason: wallet === "unfollowed" ? "FailedToPoll" : "TransactionFailed",
+                      kind: "failed"
+                    })
+                  )
+                )
+              )
+            : wallet === "ok"
+              ? Effect.succeed({ transactionIntentHash: TX })
+              : wallet === "defect"
+                ? Effect.die(new Error("a bug in the wallet port"))
+                : wallet === "hold"
+                  ? Deferred.await(answer)
+                  : wallet === "fail"
+                    ? Effect.fail(new SwapWalletError({ reason: "failedToSignTransaction", kind: "failed" }))
+                    : Effect.fail(new SwapWalletError({ reason: "rejectedByUser", kind: "rejected" }))
         )
       ),
     preAuthorize: (input) =>
@@ -718,6 +730,32 @@ describe("SwapMachine", () => {
     }).pipe(Effect.provide(t.layer))
   })
 
+  it.scoped(
+    "submitted, then its commit could not be followed (the Gateway down): shown as sent and tracked (§8)",
+    () => {
+      const t = make({}, "unfollowed")
+      return Effect.gen(function* () {
+        const { m } = yield* started
+        yield* prepareAndExecute(m, "0.05")
+        yield* TestClock.adjust("10 seconds")
+        expect((yield* state).status).toEqual({ _tag: "success", txHash: TX })
+        expect((yield* toasts)[0]).toMatch(/^Swap Successful: /)
+        expect(t.requests.some((r) => r.includes(`/api/swap/${TX}`))).toBe(true)
+      }).pipe(Effect.provide(t.layer))
+    }
+  )
+
+  it.scoped("submitted, then committed as a failure: 'Transaction Failed', nothing registered", () => {
+    const t = make({}, "committedFailure")
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* prepareAndExecute(m, "0.05")
+      yield* m.awaitBackground
+      expect((yield* state).status).toEqual({ _tag: "error", message: "Transaction failed. Please try again." })
+      expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
+    }).pipe(Effect.provide(t.layer))
+  })
+
   it.scoped("a defect during a swap: toast 'Unknown error', and the button is not left spinning", () => {
     const t = make({}, "defect")
     return Effect.gen(function* () {
@@ -1116,6 +1154,28 @@ describe("SwapMachine: the atomic swap", () => {
       // No deposit, no registration: the one transaction was the exchange's.
       expect(t.sent).toHaveLength(0)
       expect(t.requests.some((r) => r.includes("/api/swap/"))).toBe(false)
+    }).pipe(Effect.provide(t.layer))
+  })
+
+  it.scoped("a 5xx from a proxy after the exchange took the swap is no answer: its status says it committed", () => {
+    const t = make({
+      price: atomicPrice(),
+      atomicSubmit: () => new Response("<h1>502 Bad Gateway</h1>", { status: 502 }),
+      atomicStatus: () => committed()
+    })
+    return Effect.gen(function* () {
+      const { m } = yield* started
+      yield* m.setAmount("0.05")
+      yield* m.prepare
+      yield* m.execute
+      yield* eventually(() => t.requests.some((r) => r.endsWith("/api/atomic-swap")))
+      yield* TestClock.adjust("1 second")
+      yield* eventually(() => t.statusCalls() === 1)
+      yield* TestClock.adjust("15 seconds")
+      yield* untilState((s) => s.atomicOutcome === "committed")
+      for (let i = 0; i < 1000 && !(yield* toasts).some((x) => x.startsWith("Swap Successful")); i++) yield* turn(i)
+      expect((yield* toasts).filter((x) => x.startsWith("Swap Successful"))).toHaveLength(1)
+      expect((yield* toasts).some((x) => x.includes("Nothing moved"))).toBe(false)
     }).pipe(Effect.provide(t.layer))
   })
 

@@ -418,13 +418,30 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
         const message = swapMessage(config.brand.messagePrefix, from.symbol, to.symbol, quote.binding?.quoteId)
         yield* dispatch({ _tag: "WalletOpened" })
         const runtime = yield* Effect.runtime<never>()
-        const sent = yield* Effect.either(
+        let submittedHash: string | undefined
+        const signed = yield* Effect.either(
           signer.send({
             manifest,
             message,
-            onSubmitted: (hash) => Runtime.runFork(runtime)(dispatch({ _tag: "WalletSubmitted", txHash: hash }))
+            onSubmitted: (hash) => {
+              submittedHash = hash
+              Runtime.runFork(runtime)(dispatch({ _tag: "WalletSubmitted", txHash: hash }))
+            }
           })
         )
+        // Spec §8: "If tracking fails after the signed transaction, the swap is still shown as successful." The wallet
+        // signed and submitted (its hash is in) and only following the commit failed (the Gateway down, a timeout):
+        // the deposit may well have been paid, so it goes on as sent; only the ledger's own verdict (committed as a
+        // failure, rejected: TransactionFailed) makes it a failure.
+        const sent =
+          Either.isLeft(signed) &&
+          signed.left.kind === "failed" &&
+          signed.left.reason !== "TransactionFailed" &&
+          submittedHash !== undefined
+            ? Either.right({ transactionIntentHash: submittedHash })
+            : signed
+        if (Either.isLeft(signed) && Either.isRight(sent))
+          yield* Effect.logWarning("swap: the commit could not be followed after the submit; tracking it", signed.left)
         if (Either.isLeft(sent)) {
           const e = sent.left
           if (e.kind === "rejected" || e.kind === "canceled") {
@@ -568,8 +585,13 @@ export class SwapMachine extends Effect.Service<SwapMachine>()("hswap/SwapMachin
             yield* Effect.logWarning("atomic swap refused", e)
             return yield* refused(refusalText(e.reason, e.serverMessage))
           }
-          if (e._tag === "ExchangeRateLimited" || e._tag === "ExchangeMaintenance" || e._tag === "FetchStatusError") {
-            // The exchange answered and did not take it: nothing was submitted.
+          if (
+            e._tag === "ExchangeRateLimited" ||
+            e._tag === "ExchangeMaintenance" ||
+            (e._tag === "FetchStatusError" && e.status < 500)
+          ) {
+            // The exchange answered and did not take it: nothing was submitted. (A 5xx may come from a proxy after
+            // the exchange took it: that is no answer, and its status, below, says what happened.)
             yield* serviceRefusal(e)
             yield* Effect.logWarning("atomic swap not taken", e)
             return yield* refused(`The exchange could not take the swap right now. Nothing moved. Please try again.`)
