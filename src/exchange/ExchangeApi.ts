@@ -1,4 +1,4 @@
-import { Effect, Either, Layer, ParseResult, PubSub, Schema, Stream } from "effect"
+import { Duration, Effect, Either, Layer, ParseResult, PubSub, Schema, Stream } from "effect"
 import {
   ApiErrorBody,
   ApiMessage,
@@ -7,7 +7,15 @@ import {
   type SwapRegistrationResponse
 } from "./api"
 import { API_PREFIX, Endpoints } from "./endpoints"
-import { ApiHttp, type FetchError, type FetchStatusError, fetchJson, joinKey, jsonBody } from "./http"
+import {
+  ApiHttp,
+  type FetchError,
+  type FetchStatusError,
+  FetchTransportError,
+  fetchJson,
+  joinKey,
+  jsonBody
+} from "./http"
 
 /**
  * An endpoint of the route table as the client calls it: its method, full path template ("/api/liveprice/:from/:to")
@@ -116,6 +124,14 @@ const serviceMode = <A, R>(effect: Effect.Effect<A, ExchangeError, R>): Effect.E
 const isRefusal = (e: ExchangeServiceError): e is ExchangeRefusal =>
   e._tag === "ExchangeRateLimited" || e._tag === "ExchangeMaintenance"
 
+/**
+ * How long a call waits for the exchange's answer before it counts as none (`FetchTransportError`): a request that
+ * never comes back would hold the price loop, the tracking or a swap's button for good. A POST is given longer: the
+ * server may hold a registration (20 s) or an atomic submission (5 s) until the swap is settled. On the Clock.
+ */
+export const API_GET_TIMEOUT = Duration.seconds(15)
+export const API_POST_TIMEOUT = Duration.seconds(30)
+
 /** The product API client (spec app §7). Every response is decoded with Schema before use. */
 export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeApi", {
   effect: Effect.gen(function* () {
@@ -154,7 +170,15 @@ export class ExchangeApi extends Effect.Service<ExchangeApi>()("hswap/ExchangeAp
         target.method === "GET"
           ? fetchJson([url])
           : Effect.flatMap(http.send({ method: "POST", url, body: JSON.stringify(payload) }), (a) => jsonBody(url, a))
-      return answer.pipe(Effect.flatMap(decode), Effect.provideService(ApiHttp, http))
+      const limit = target.method === "GET" ? API_GET_TIMEOUT : API_POST_TIMEOUT
+      return answer.pipe(
+        Effect.timeoutFail({
+          duration: limit,
+          onTimeout: () => new FetchTransportError({ url, reason: `no answer in ${Duration.toSeconds(limit)} s` })
+        }),
+        Effect.flatMap(decode),
+        Effect.provideService(ApiHttp, http)
+      )
     }
 
     const endpoints = {

@@ -1126,6 +1126,7 @@ describe("SwapMachine: the atomic swap", () => {
         }
       ])
       expect(t.sent).toHaveLength(0)
+      yield* eventually(() => bodies.length === 1)
       expect(JSON.parse(bodies[0] ?? "{}")).toEqual({
         quote_id: QUOTE,
         amount: "0.05",

@@ -1,6 +1,7 @@
 import { it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Duration, Effect, Either, Exit, Fiber, Layer, TestClock } from "effect"
 import { describe, expect } from "vitest"
+import { API_GET_TIMEOUT, API_POST_TIMEOUT, ExchangeApi, ExchangeApiConfig } from "../../src/exchange/ExchangeApi"
 import { ApiHttp, fetchJson, joinKey } from "../../src/exchange/http"
 
 /** The app's transport (`ApiHttp.fetch`) over a stubbed fetch, so the credentials option is observable. */
@@ -83,5 +84,47 @@ describe("fetchJson", () => {
         }, [])
       )
     )
+  )
+})
+
+describe("ExchangeApi: an answer that never comes", () => {
+  /** An ApiHttp whose requests never answer, counting those that were let go (the fetch aborted). */
+  const silent = () => {
+    const state = { sent: 0, aborted: 0 }
+    const layer = Layer.succeed(ApiHttp, {
+      send: () =>
+        Effect.async<never>(() => {
+          state.sent++
+          return Effect.sync(() => void state.aborted++)
+        })
+    })
+    return { state, layer }
+  }
+  const client = (http: Layer.Layer<ApiHttp>) =>
+    ExchangeApi.Default.pipe(
+      Layer.provide(ExchangeApiConfig.layer({ apiBase: "http://api.invalid" })),
+      Layer.provide(http)
+    )
+
+  it.effect(
+    "a GET is given up after API_GET_TIMEOUT, a POST after API_POST_TIMEOUT, each aborted, on the Clock",
+    () => {
+      const { state, layer } = silent()
+      return Effect.gen(function* () {
+        const api = yield* ExchangeApi
+        const get = yield* Effect.fork(Effect.either(api.health))
+        const post = yield* Effect.fork(Effect.either(api.registerSwap("txid_x")))
+        yield* TestClock.adjust(Duration.subtract(API_GET_TIMEOUT, Duration.millis(1)))
+        expect(get.unsafePoll()).toBeNull()
+        yield* TestClock.adjust(Duration.millis(1))
+        const got = yield* Fiber.join(get)
+        expect(Either.isLeft(got) && got.left._tag).toBe("FetchTransportError")
+        expect(post.unsafePoll()).toBeNull()
+        yield* TestClock.adjust(Duration.subtract(API_POST_TIMEOUT, API_GET_TIMEOUT))
+        const posted = yield* Fiber.join(post)
+        expect(Either.isLeft(posted) && posted.left._tag).toBe("FetchTransportError")
+        expect(state).toEqual({ sent: 2, aborted: 2 })
+      }).pipe(Effect.provide(client(layer)))
+    }
   )
 })

@@ -93,7 +93,7 @@ function TransactionList({
 function PriceLine({ price }: { readonly price: Remote<BtcPriceResponse, ExchangeError> }) {
   if (price._tag === "Success")
     return (
-      <p data-testid="btc-price" className="text-sm text-muted">
+      <p data-testid="btc-price" className="min-w-0 text-sm text-muted wrap-anywhere">
         BTC price: <span className="font-semibold text-ink">{formatUsd(price.value.price)}</span>
       </p>
     )

@@ -83,8 +83,11 @@ function LiquidityBody() {
                     data-testid="liquidity-asset"
                     className={`tabular-nums ${TWO_LINES} max-sm:py-2`}
                   >
-                    <td role="cell" className={`py-2 max-sm:py-0 ${AT.asset}`}>
-                      <span className="font-semibold">{a.symbol}</span>
+                    <td role="cell" className={`min-w-0 py-2 max-sm:py-0 ${AT.asset}`}>
+                      {/* A symbol is the exchange's word: a long one is cut to its cell, shown whole on hover. */}
+                      <span className="block truncate font-semibold" title={a.symbol}>
+                        {a.symbol}
+                      </span>
                       {a.native && <span className="block text-xs text-muted">Gas balance</span>}
                     </td>
                     <td role="cell" className={`whitespace-nowrap py-2 text-right max-sm:py-0 ${AT.amount}`}>
