@@ -343,9 +343,7 @@ export const makeWalletRequest = Effect.gen(function* () {
         // (any script on the page can send answers for requests nobody made; they must not fill the storage).
         yield* storage.walletResponses
           .setItems({ [id]: response }, MAX_UNCLAIMED_RESPONSES)
-          .pipe(
-            Effect.catchAll((e) => Effect.logWarning("toolkit: a response for an unknown request was not stored", e))
-          )
+          .pipe(logged("a response for an unknown request"))
         yield* Effect.logDebug("toolkit: a response for an unknown request", id)
         return
       }
@@ -522,29 +520,26 @@ export const makeWalletRequest = Effect.gen(function* () {
     own.set(interactionId, item)
     if (callbacks.onTransactionId) onTransactionId.set(interactionId, callbacks.onTransactionId)
     if (callbacks.onSubmittedSuccess) onSubmittedSuccess.set(interactionId, callbacks.onSubmittedSuccess)
-    const forget = Effect.sync(() => {
+    // What only the caller's wait needs; a pre-authorisation's success callback outlives it (until the commit).
+    const forgetCaller = Effect.sync(() => {
       waiters.delete(interactionId)
       own.delete(interactionId)
       onTransactionId.delete(interactionId)
-      onSubmittedSuccess.delete(interactionId)
     })
     yield* storage.requests.setItems({ [interactionId]: item }).pipe(
       Effect.mapError((cause) => new FailedToCreateRequestItem({ interactionId, cause })),
       // Never sent: nothing of it stays behind.
-      Effect.onError(() => forget)
+      Effect.onError(() =>
+        Effect.zipRight(
+          forgetCaller,
+          Effect.sync(() => onSubmittedSuccess.delete(interactionId))
+        )
+      )
     )
     yield* refresh
     yield* buttonPending
     yield* FiberMap.run(background, interactionId, dispatch(interactionId, interaction))
-    return yield* Deferred.await(waiter).pipe(
-      Effect.ensuring(
-        Effect.sync(() => {
-          waiters.delete(interactionId)
-          own.delete(interactionId)
-          onTransactionId.delete(interactionId)
-        })
-      )
-    )
+    return yield* Deferred.await(waiter).pipe(Effect.ensuring(forgetCaller))
   })
 
   const getChallenge = Effect.gen(function* () {
@@ -707,29 +702,23 @@ export const makeWalletRequest = Effect.gen(function* () {
       }
     }
     for (const item of items) {
-      // A transaction the wallet answered (its hash stored) before this page was loaded: its status is followed
-      // again, so it ends in success or fail rather than staying pending.
+      // A poll that stopped with the page before it (a reload) is taken up again: a transaction the wallet answered
+      // (its hash stored) is followed to success or fail rather than staying pending; a signed pre-authorisation to
+      // its commit or expiry.
+      const resume = (poll: Effect.Effect<void>) =>
+        FiberMap.run(background, `poll:${item.interactionId}`, poll, { onlyIfMissing: true })
       const sent = item.transactionIntentHash
       if (
         item.type === "sendTransaction" &&
         item.status === "pending" &&
         item.walletResponse !== undefined &&
-        sent !== undefined &&
-        !(yield* FiberMap.has(background, `poll:${item.interactionId}`))
-      ) {
-        yield* FiberMap.run(background, `poll:${item.interactionId}`, pollTransaction(item.interactionId, sent))
-      }
+        sent !== undefined
+      )
+        yield* resume(pollTransaction(item.interactionId, sent))
       const expiration = item.metadata?.expirationTimestamp
       const hash = item.metadata?.subintentHash
-      if (item.status === "pendingCommit" && expiration !== undefined && hash !== undefined) {
-        if (!(yield* FiberMap.has(background, `poll:${item.interactionId}`))) {
-          yield* FiberMap.run(
-            background,
-            `poll:${item.interactionId}`,
-            pollSubintent(item.interactionId, hash, expiration)
-          )
-        }
-      }
+      if (item.status === "pendingCommit" && expiration !== undefined && hash !== undefined)
+        yield* resume(pollSubintent(item.interactionId, hash, expiration))
     }
   })
   /** A sweep that fails unexpectedly is logged; the next one runs on time. */

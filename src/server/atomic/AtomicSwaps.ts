@@ -4,10 +4,10 @@
  * in a parent transaction and the ledger commits both or neither.
  *
  * `submit({ quoteId, amount, signedPartialHex })`:
- * 1. the quote is ours, known, for a listed pair, and `amount` lies within its limits; its terms give the quoted
- *    output (`quotedTerms`, rounded down to the TO divisibility);
  * 0. the very payload of a swap already over (the same bytes, the same quote: a client that lost the answer) gets
  *    that swap's record as it stands, before any other check;
+ * 1. the quote is ours, known, for a listed pair, and `amount` lies within its limits; its terms give the quoted
+ *    output (`quotedTerms`, rounded down to the TO divisibility);
  * 2. `checkPreAuthorization` against those terms, the current epoch and now (a refusal: nothing stored, nothing sent);
  *    another submission of a subintent whose swap is already over (committed, lapsed or refused here), or one that
  *    the ledger already committed in another transaction, is refused as `subintent_used`;

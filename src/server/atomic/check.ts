@@ -331,7 +331,6 @@ const checkWindow = (
   return Either.right({ endMs })
 }
 
-/** Checks a signed pre-authorisation against a quote's terms (see the header). Never throws. */
 /**
  * The subintent hash (hex) of a signed partial transaction given as hex, and the payload's bytes as lower-case hex,
  * when it decodes; nothing is checked beyond that (for finding the record of a payload already submitted).
@@ -348,6 +347,7 @@ export const payloadSubintent = (
   return Either.isLeft(hash) ? undefined : { subintentHash: toHex(hash.right), payloadHex: toHex(bytes) }
 }
 
+/** Checks a signed pre-authorisation against a quote's terms (see the header). Never throws. */
 export const checkPreAuthorization = (input: CheckInput): Either.Either<AtomicAccepted, AtomicRefusal> => {
   const { networkId, terms } = input
   const hex = input.signedPartialHex

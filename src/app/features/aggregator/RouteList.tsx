@@ -22,8 +22,6 @@ function TokenImage({ token }: { readonly token: RouteToken }) {
   )
 }
 
-export { routeLabel }
-
 const iconButton =
   "grid h-7 w-7 place-items-center rounded-md border border-line bg-panel text-muted hover:text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-accent aria-disabled:cursor-not-allowed aria-disabled:opacity-40"
 
